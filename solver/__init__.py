@@ -1,0 +1,23 @@
+"""Exact optimal-strategy solver for solitaire Yahtzee and its variants.
+
+Layers, each importing only those before it: ``dice`` and ``rules`` (pure Python and
+numpy) -> ``_kernels`` (numba) -> ``builder`` and ``tablefile`` -> ``table``.
+"""
+
+from .errors import (
+    CorruptTableError,
+    IllegalMoveError,
+    InvalidCardError,
+    InvalidDiceError,
+    MissingTableError,
+    TableError,
+    UnknownRulesError,
+    YahtzeeError,
+)
+from .rules import DEFAULT_RULES, RULE_NAMES, RULE_SETS, Placement, RuleSet, get_rules
+
+__all__ = [
+    "DEFAULT_RULES", "RULE_NAMES", "RULE_SETS", "Placement", "RuleSet", "get_rules",
+    "CorruptTableError", "IllegalMoveError", "InvalidCardError", "InvalidDiceError",
+    "MissingTableError", "TableError", "UnknownRulesError", "YahtzeeError",
+]

@@ -1,0 +1,218 @@
+"""numba kernels of the dynamic program. Plain arrays in, nothing checked.
+
+For a turn-start state ``s = (m, u, y)`` (filled mask, capped upper subtotal, Yahtzee
+box holds 50) and the 462 keeps ``k`` (rolls are the keeps of five dice):
+
+    V_0(r)     = max over allowed boxes b of
+                 points(r, b) + upper_bonus(u, b, r) + yahtzee_bonus(r, y) + E(m | b, u', y')
+    K_j(k)     = (1/6) * sum_f K_j(k + f)   for |k| < 5,     K_j(r) = V_{j-1}(r)
+    V_j(r)     = max over k a sub-multiset of r of K_j(k)   (computed as
+                 B(k) = max(K_j(k), max_f B(k - f)), one die at a time)
+    E(s)       = sum_r P(r) V_R(r),   R = rolls per turn - 1
+
+``E`` of every state is computed level by level, from full cards back to the empty one.
+All 64 upper subtotals and both flags of one mask are one vector of "columns", so the
+inner loops run over contiguous columns and vectorise. A work array ``work`` of shape
+(462, W) holds one value per keep and column: the rows of rolls hold ``V``, the other
+rows ``K`` or ``B``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .dice import FACES, KEEP_CHILD, KEEP_SUB, N_KEEPS, ROLL_KEEP, ROLL_PROBABILITY, ROLL_COUNTS
+from .rules import N_UPPER, UPPER_TARGET
+
+FIRST_ROLL_ROW = int(ROLL_KEEP[0])  # keeps below this row have fewer than five dice
+ROLL_FIVE_FACE = np.array([int(np.argmax(c)) if c.max() == 5 else -1 for c in ROLL_COUNTS],
+                          dtype=np.int64)
+"""(252,) int64: the face index (0..5) of five alike, -1 for other rolls."""
+SIXTH = 1.0 / FACES
+CHUNK = 32  # columns per pass: 462 x 32 float64 = 118 KB of work, kept in L2
+
+# The sub-keeps of each keep (one die of each present face removed), packed.
+_SUB_COUNT = (KEEP_SUB >= 0).sum(axis=1).astype(np.int64)
+_SUB_LIST = np.full_like(KEEP_SUB, -1)
+for _k in range(N_KEEPS):
+    _present = KEEP_SUB[_k][KEEP_SUB[_k] >= 0]
+    _SUB_LIST[_k, : len(_present)] = _present
+
+
+@njit(cache=True, fastmath=True)
+def final_roll_values(m, cols_u, cols_y, values, scores, joker_tier, joker_points,
+                      upper_bonus, yahtzee_box, yahtzee_bonus, has_joker, work, gathered):
+    """Fill the roll rows of ``work[:, :W]`` with V_0, the best box for each final roll.
+
+    ``gathered`` (n_boxes, 6, >=W) is scratch: for upper box b, row k is the value of
+    entering k dice of its face; for a lower box, row 0 is E of the next state and row 1
+    E of the next state with the Yahtzee flag set.
+    """
+    n_boxes = scores.shape[1]
+    n_flags = values.shape[2]
+    width = cols_u.shape[0]
+    for b in range(n_boxes):
+        if m >> b & 1:
+            continue
+        nm = m | (1 << b)
+        if b < N_UPPER:
+            face = b + 1
+            for k in range(6):
+                p = k * face
+                for c in range(width):
+                    u = cols_u[c]
+                    nu = u + p
+                    bonus = 0.0
+                    if nu >= UPPER_TARGET:
+                        nu = UPPER_TARGET
+                        if u < UPPER_TARGET:
+                            bonus = upper_bonus
+                    gathered[b, k, c] = p + bonus + values[nm, nu, cols_y[c]]
+        else:
+            for c in range(width):
+                gathered[b, 0, c] = values[nm, cols_u[c], cols_y[c]]
+            if b == yahtzee_box and n_flags == 2:
+                for c in range(width):
+                    gathered[b, 1, c] = values[nm, cols_u[c], 1]
+    yahtzee_filled = (m >> yahtzee_box) & 1
+    n_rolls = scores.shape[0]
+    for r in range(n_rolls):
+        row = work[FIRST_ROLL_ROW + r]
+        for c in range(width):
+            row[c] = -np.inf
+        f = ROLL_FIVE_FACE[r]
+        joker = has_joker and yahtzee_filled == 1 and f >= 0
+        low = 1 << 30
+        if joker:
+            for b in range(n_boxes):
+                if not (m >> b & 1) and joker_tier[f, b] < low:
+                    low = joker_tier[f, b]
+        for b in range(n_boxes):
+            if m >> b & 1:
+                continue
+            if joker:
+                if joker_tier[f, b] != low:
+                    continue
+                p = joker_points[(m >> f) & 1, f, b]
+            else:
+                p = scores[r, b]
+            if b < N_UPPER:
+                src = gathered[b, p // (b + 1)]
+                for c in range(width):
+                    row[c] = max(row[c], src[c])
+            else:
+                src = gathered[b, 1 if (b == yahtzee_box and p > 0 and n_flags == 2) else 0]
+                for c in range(width):
+                    row[c] = max(row[c], src[c] + p)
+        if f >= 0 and n_flags == 2:
+            for c in range(width):
+                if cols_y[c] == 1:
+                    row[c] += yahtzee_bonus
+
+
+@njit(cache=True, fastmath=True)
+def expect_keeps(work, width):
+    """K(k) = mean over the six faces of K(k + f), for every keep of fewer than five dice."""
+    for k in range(FIRST_ROLL_ROW - 1, -1, -1):
+        out = work[k]
+        a0 = work[KEEP_CHILD[k, 0]]
+        a1 = work[KEEP_CHILD[k, 1]]
+        a2 = work[KEEP_CHILD[k, 2]]
+        a3 = work[KEEP_CHILD[k, 3]]
+        a4 = work[KEEP_CHILD[k, 4]]
+        a5 = work[KEEP_CHILD[k, 5]]
+        for c in range(width):
+            out[c] = (a0[c] + a1[c] + a2[c] + a3[c] + a4[c] + a5[c]) * SIXTH
+
+
+@njit(cache=True, fastmath=True)
+def best_sub_keeps(work, width):
+    """B(k) = max(K(k), B(k - f)) in place, smallest keeps first; roll rows become V."""
+    for k in range(1, work.shape[0]):
+        out = work[k]
+        for j in range(_SUB_COUNT[k]):
+            src = work[_SUB_LIST[k, j]]
+            for c in range(width):
+                out[c] = max(out[c], src[c])
+
+
+@njit(cache=True, fastmath=True)
+def _solve_columns(m, cols_u, cols_y, values, scores, joker_tier, joker_points, upper_bonus,
+                   yahtzee_box, yahtzee_bonus, has_joker, n_rerolls, work, gathered):
+    width = cols_u.shape[0]
+    final_roll_values(m, cols_u, cols_y, values, scores, joker_tier, joker_points,
+                      upper_bonus, yahtzee_box, yahtzee_bonus, has_joker, work, gathered)
+    for _ in range(n_rerolls):
+        expect_keeps(work, width)
+        best_sub_keeps(work, width)
+    for c in range(width):
+        total = 0.0
+        for r in range(ROLL_PROBABILITY.shape[0]):
+            total += ROLL_PROBABILITY[r] * work[FIRST_ROLL_ROW + r, c]
+        values[m, cols_u[c], cols_y[c]] = total
+
+
+@njit(cache=True)
+def _solve_mask(m, values, reachable, scores, joker_tier, joker_points, upper_bonus,
+                yahtzee_box, yahtzee_bonus, has_joker, n_rerolls):
+    n_flags = values.shape[2]
+    n_flag_here = n_flags if (m >> yahtzee_box) & 1 else 1
+    upper_mask = m & ((1 << N_UPPER) - 1)
+    n_cols = 0
+    for u in range(UPPER_TARGET + 1):
+        if reachable[upper_mask, u]:
+            n_cols += n_flag_here
+    all_u = np.empty(n_cols, dtype=np.int64)
+    all_y = np.empty(n_cols, dtype=np.int64)
+    i = 0
+    for y in range(n_flag_here):
+        for u in range(UPPER_TARGET + 1):
+            if reachable[upper_mask, u]:
+                all_u[i] = u
+                all_y[i] = y
+                i += 1
+    work = np.empty((N_KEEPS, CHUNK))
+    gathered = np.empty((scores.shape[1], 6, CHUNK))
+    for start in range(0, n_cols, CHUNK):
+        stop = min(start + CHUNK, n_cols)
+        _solve_columns(m, all_u[start:stop], all_y[start:stop], values, scores, joker_tier,
+                       joker_points, upper_bonus, yahtzee_box, yahtzee_bonus, has_joker,
+                       n_rerolls, work, gathered)
+    return n_cols
+
+
+@njit(cache=True, parallel=True)
+def solve_level(masks, values, reachable, scores, joker_tier, joker_points, upper_bonus,
+                yahtzee_box, yahtzee_bonus, has_joker, n_rerolls):
+    """Compute ``values[m]`` for every mask of one level (all E of the next level known).
+
+    Returns the number of states computed.
+    """
+    counted = np.zeros(masks.shape[0], dtype=np.int64)
+    for i in prange(masks.shape[0]):
+        counted[i] = _solve_mask(masks[i], values, reachable, scores, joker_tier, joker_points,
+                                 upper_bonus, yahtzee_box, yahtzee_bonus, has_joker, n_rerolls)
+    return counted.sum()
+
+
+@njit(cache=True)
+def turn_snapshots(m, u, y, values, scores, joker_tier, joker_points, upper_bonus,
+                   yahtzee_box, yahtzee_bonus, has_joker, n_rerolls, out):
+    """The whole turn of one state, for the advisor and the simulator.
+
+    ``out`` (n_rerolls + 1, 462): ``out[0, roll rows]`` = V_0, the value of each final
+    roll; ``out[j, k]`` for j >= 1 = value of keeping ``k`` (0 to 5 dice) with j rolls left.
+    Values are points still to come from the start of this turn.
+    """
+    cols_u = np.array([u], dtype=np.int64)
+    cols_y = np.array([y], dtype=np.int64)
+    work = np.empty((N_KEEPS, 1))
+    gathered = np.empty((scores.shape[1], 6, 1))
+    final_roll_values(m, cols_u, cols_y, values, scores, joker_tier, joker_points,
+                      upper_bonus, yahtzee_box, yahtzee_bonus, has_joker, work, gathered)
+    out[0, :] = work[:, 0]
+    for j in range(1, n_rerolls + 1):
+        expect_keeps(work, 1)
+        out[j, :] = work[:, 0]
+        best_sub_keeps(work, 1)

@@ -1,0 +1,39 @@
+"""Exceptions raised by the library.
+
+Every error a user can cause is a ``ValueError`` subclass whose message says what was
+wrong and what is accepted; the CLI turns them into one line and exit code 2.
+"""
+
+from __future__ import annotations
+
+
+class YahtzeeError(ValueError):
+    """Base class of every input error the library raises."""
+
+
+class UnknownRulesError(YahtzeeError):
+    """A rule-set name that is not one of the named rule sets."""
+
+
+class InvalidDiceError(YahtzeeError):
+    """Dice that are not five faces 1..6."""
+
+
+class InvalidCardError(YahtzeeError):
+    """A scorecard that cannot occur under the rules."""
+
+
+class IllegalMoveError(YahtzeeError):
+    """A keep or a box that the rules do not allow now."""
+
+
+class TableError(YahtzeeError):
+    """A table file that is missing, of another rule set, truncated or corrupt."""
+
+
+class MissingTableError(TableError):
+    """No table file exists yet for a rule set."""
+
+
+class CorruptTableError(TableError):
+    """A table file that fails its header or checksum checks."""

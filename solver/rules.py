@@ -1,0 +1,220 @@
+"""Rule sets as data: boxes, score tables, bonuses and the Joker procedure.
+
+A :class:`RuleSet` holds everything the kernels need as plain arrays, so a variant of
+RULES.md is a new ``RuleSet``, never a new kernel:
+
+- ``scores[r, b]``: points of roll ``r`` (index into ``dice.ROLLS``) in box ``b`` for an
+  ordinary placement.
+- The Joker, which applies to five alike when the rule set has one and the Yahtzee box is
+  filled: ``joker_tier[f, b]`` and ``joker_points[g, f, b]`` for face ``f + 1``, where ``g``
+  is 1 when the upper box of that face is filled. The allowed boxes are the open boxes of
+  the lowest tier that has any open box; each scores ``joker_points``.
+- The Yahtzee bonus: ``yahtzee_bonus`` points for five alike when the Yahtzee box holds 50.
+  Only rule sets with a bonus track the "holds 50" flag (``n_flags == 2``).
+- The upper bonus: ``upper_bonus`` points once the upper entries reach ``UPPER_TARGET``;
+  upper subtotals are capped there, so a state has ``UPPER_TARGET + 1`` subtotals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+
+from . import boxes as bx
+from .dice import FACES, N_ROLLS, ROLL_COUNTS, ROLL_INDEX, counts_of
+from .errors import IllegalMoveError, InvalidCardError, UnknownRulesError
+
+UPPER_TARGET = 63
+N_UPPER = 6
+DEFAULT_RULES = "official"
+
+
+class Placement(NamedTuple):
+    """One way to fill a box with the dice showing."""
+
+    box: int
+    points: int
+    yahtzee_bonus: int
+
+
+@dataclass(frozen=True, eq=False)
+class RuleSet:
+    """A named rule set of RULES.md. Build one with :func:`get_rules`."""
+
+    name: str
+    summary: str
+    boxes: tuple[bx.Box, ...]
+    rolls_per_turn: int = 3
+    upper_bonus: int = 35
+    yahtzee_bonus: int = 100
+    joker: str = "forced"
+    """``forced`` (1996 sheet), ``free`` (any open box, research convention) or ``none``."""
+    yahtzee_box: int = field(init=False)
+    scores: np.ndarray = field(init=False, repr=False)
+    joker_tier: np.ndarray = field(init=False, repr=False)
+    joker_points: np.ndarray = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        names = [b.name for b in self.boxes]
+        yz = names.index("yahtzee") if "yahtzee" in names else names.index("yatzy")
+        object.__setattr__(self, "yahtzee_box", yz)
+        scores = np.array([[b.score(tuple(int(c) for c in ROLL_COUNTS[r])) for b in self.boxes]
+                           for r in range(N_ROLLS)], dtype=np.int64)
+        scores.flags.writeable = False
+        object.__setattr__(self, "scores", scores)
+        tier, points = self._joker_tables()
+        object.__setattr__(self, "joker_tier", tier)
+        object.__setattr__(self, "joker_points", points)
+
+    # ------------------------------------------------------------------ shape
+    @property
+    def n_boxes(self) -> int:
+        return len(self.boxes)
+
+    @property
+    def n_masks(self) -> int:
+        return 1 << self.n_boxes
+
+    @property
+    def full_mask(self) -> int:
+        return self.n_masks - 1
+
+    @property
+    def n_flags(self) -> int:
+        """2 when the state tracks "the Yahtzee box holds 50", else 1."""
+        return 2 if self.yahtzee_bonus else 1
+
+    @property
+    def has_joker(self) -> bool:
+        return self.joker != "none"
+
+    @property
+    def table_shape(self) -> tuple[int, ...]:
+        return (self.n_masks, UPPER_TARGET + 1, self.n_flags)
+
+    # ------------------------------------------------------------------ joker data
+    def _joker_tables(self) -> tuple[np.ndarray, np.ndarray]:
+        n = self.n_boxes
+        tier = np.zeros((FACES, n), dtype=np.int64)
+        points = np.zeros((2, FACES, n), dtype=np.int64)
+        for f in range(FACES):
+            five = tuple(5 if i == f else 0 for i in range(FACES))
+            ordinary = [b.score(five) for b in self.boxes]
+            joker = list(ordinary)
+            for b, box in enumerate(self.boxes):
+                if box.name in ("full_house", "small_straight", "large_straight") and self.has_joker:
+                    joker[b] = {"full_house": 25, "small_straight": 30, "large_straight": 40}[box.name]
+            if self.joker == "forced":
+                for b, box in enumerate(self.boxes):
+                    tier[f, b] = 0 if box.face == f + 1 else (2 if box.is_upper else 1)
+                    if box.is_upper and box.face != f + 1:
+                        joker[b] = 0
+                points[0, f] = joker
+                points[1, f] = joker
+            elif self.joker == "free":
+                points[0, f] = ordinary  # matching upper box open: an ordinary roll
+                points[1, f] = joker
+            else:
+                points[0, f] = ordinary
+                points[1, f] = ordinary
+        tier.flags.writeable = False
+        points.flags.writeable = False
+        return tier, points
+
+    # ------------------------------------------------------------------ names
+    def box_index(self, name: str) -> int:
+        """Index of the box called ``name`` (a name or alias, any case, ``-`` or ``_``)."""
+        key = name.strip().lower().replace("-", "_").replace(" ", "_")
+        for i, box in enumerate(self.boxes):
+            if key == box.name or key in box.aliases:
+                return i
+        valid = ", ".join(b.name for b in self.boxes)
+        raise InvalidCardError(f"unknown box {name!r} for rules {self.name!r}; boxes are: {valid}")
+
+    def possible_points(self, box: int) -> frozenset[int]:
+        """Every entry box ``box`` can hold under these rules (0 included)."""
+        values = set(int(v) for v in self.scores[:, box]) | {0}
+        if self.has_joker:
+            values |= {int(v) for v in self.joker_points[:, :, box].ravel()}
+        return frozenset(values)
+
+    # ------------------------------------------------------------------ scoring
+    def placements(self, dice: tuple[int, ...] | list[int], filled_mask: int,
+                   yahtzee_holds_50: bool) -> list[Placement]:
+        """Every box the rules allow for these final dice, with points and Yahtzee bonus.
+
+        ``dice`` are five faces 1..6; ``filled_mask`` has bit ``b`` set when box ``b`` is
+        filled; ``yahtzee_holds_50`` says whether the Yahtzee box holds 50.
+        """
+        counts = counts_of(dice)
+        if filled_mask & ~self.full_mask or filled_mask == self.full_mask:
+            raise IllegalMoveError("the scorecard is full: no box is left to fill")
+        roll = ROLL_INDEX[counts]
+        open_boxes = [b for b in range(self.n_boxes) if not filled_mask >> b & 1]
+        five_alike = max(counts) == 5
+        bonus = self.yahtzee_bonus if five_alike and yahtzee_holds_50 and self.n_flags == 2 else 0
+        if five_alike and self.has_joker and filled_mask >> self.yahtzee_box & 1:
+            f = counts.index(5)
+            upper_filled = filled_mask >> f & 1
+            low = min(int(self.joker_tier[f, b]) for b in open_boxes)
+            return [Placement(b, int(self.joker_points[upper_filled, f, b]), bonus)
+                    for b in open_boxes if self.joker_tier[f, b] == low]
+        return [Placement(b, int(self.scores[roll, b]), bonus) for b in open_boxes]
+
+    def score_all(self, dice: tuple[int, ...] | list[int]) -> dict[str, int]:
+        """Ordinary points of every box for five dice (no Joker): box name -> points."""
+        roll = ROLL_INDEX[counts_of(dice)]
+        return {box.name: int(self.scores[roll, b]) for b, box in enumerate(self.boxes)}
+
+    def upper_total_after(self, upper: int, points: int) -> tuple[int, int]:
+        """(capped subtotal, upper bonus earned) after adding ``points`` to subtotal ``upper``."""
+        new = min(UPPER_TARGET, upper + points)
+        return new, (self.upper_bonus if upper < UPPER_TARGET <= upper + points else 0)
+
+    def check_mask(self, filled_mask: int) -> None:
+        if not 0 <= filled_mask <= self.full_mask:
+            raise InvalidCardError(f"filled mask {filled_mask} is outside 0..{self.full_mask}")
+
+
+def _yahtzee_boxes() -> tuple[bx.Box, ...]:
+    return bx.upper_boxes("aces") + (
+        bx.THREE_OF_A_KIND, bx.FOUR_OF_A_KIND, bx.FULL_HOUSE, bx.SMALL_STRAIGHT,
+        bx.LARGE_STRAIGHT, bx.YAHTZEE, bx.CHANCE)
+
+
+def _yatzy_boxes() -> tuple[bx.Box, ...]:
+    return bx.upper_boxes("ones") + (
+        bx.ONE_PAIR, bx.TWO_PAIRS, bx.YATZY_THREE, bx.YATZY_FOUR, bx.YATZY_SMALL,
+        bx.YATZY_LARGE, bx.YATZY_FULL_HOUSE, bx.CHANCE, bx.YATZY)
+
+
+def _build_rule_sets() -> dict[str, RuleSet]:
+    sets = [
+        RuleSet("official", "1996 Hasbro rule sheet: three rolls, 35 upper bonus, 100 Yahtzee "
+                "bonus, forced Joker", _yahtzee_boxes()),
+        RuleSet("free-joker", "as official, but a Joker may go in any open box (the convention "
+                "of most published research)", _yahtzee_boxes(), joker="free"),
+        RuleSet("no-bonus", "as official, but no 100 Yahtzee bonus and no Joker",
+                _yahtzee_boxes(), yahtzee_bonus=0, joker="none"),
+        RuleSet("two-rolls", "as official, but at most two rolls per turn", _yahtzee_boxes(),
+                rolls_per_turn=2),
+        RuleSet("yatzy", "Scandinavian Yatzy: 15 boxes, 50 upper bonus, no Yahtzee bonus, "
+                "no Joker", _yatzy_boxes(), upper_bonus=50, yahtzee_bonus=0, joker="none"),
+    ]
+    return {r.name: r for r in sets}
+
+
+RULE_SETS: dict[str, RuleSet] = _build_rule_sets()
+RULE_NAMES: tuple[str, ...] = tuple(RULE_SETS)
+
+
+def get_rules(name: str | RuleSet = DEFAULT_RULES) -> RuleSet:
+    """The rule set called ``name`` (case-insensitive; ``_`` or ``-``)."""
+    if isinstance(name, RuleSet):
+        return name
+    key = str(name).strip().lower().replace("_", "-")
+    if key not in RULE_SETS:
+        raise UnknownRulesError(f"unknown rule set {name!r}; valid rule sets: {', '.join(RULE_NAMES)}")
+    return RULE_SETS[key]

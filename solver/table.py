@@ -1,0 +1,82 @@
+"""Solved tables: where they live, how to open (or build) one, and what they answer."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .builder import Progress, build_values
+from .rules import UPPER_TARGET, RuleSet, get_rules
+from .tablefile import read_table, write_table
+
+TABLES_ENV = "YAHTZEE_TABLES"
+SUFFIX = ".ytable"
+
+
+def tables_dir() -> Path:
+    """Where tables are cached: ``$YAHTZEE_TABLES``, else the project's ``tables/``."""
+    env = os.environ.get(TABLES_ENV)
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parent.parent / "tables"
+
+
+def default_table_path(rules: RuleSet | str) -> Path:
+    """The cached table file of a rule set, e.g. ``tables/official.ytable``."""
+    return tables_dir() / f"{get_rules(rules).name}{SUFFIX}"
+
+
+@dataclass(frozen=True, eq=False)
+class Table:
+    """The solved values of one rule set.
+
+    ``values[mask, upper, flag]`` (float64, read-only) is ``E(state)``: the expected
+    points still to come from the start of a turn, under optimal play (INTERFACE.md);
+    NaN for states that cannot occur.
+    """
+
+    rules: RuleSet
+    values: np.ndarray
+    path: Path | None = None
+
+    @property
+    def expected_score(self) -> float:
+        """Expected final score of a new game under optimal play."""
+        return float(self.values[0, 0, 0])
+
+    @property
+    def states(self) -> int:
+        """Number of states that can occur (the non-NaN entries)."""
+        return int(np.count_nonzero(~np.isnan(self.values)))
+
+    def value(self, mask: int, upper: int, flag: int = 0) -> float:
+        """E of one turn-start state (upper subtotal capped at 63 here)."""
+        return float(self.values[mask, min(upper, UPPER_TARGET), flag])
+
+
+def build_table(rules: RuleSet | str = "official", *, path: Path | None = None,
+                progress: Progress | None = None) -> tuple[Table, float]:
+    """Solve ``rules``, write the table file atomically; (table, build seconds)."""
+    rules = get_rules(rules)
+    path = Path(path) if path is not None else default_table_path(rules)
+    result = build_values(rules, progress)
+    write_table(path, rules, result.values)
+    result.values.flags.writeable = False
+    return Table(rules, result.values, path), result.seconds
+
+
+def open_table(rules: RuleSet | str = "official", *, path: Path | None = None,
+               build: bool = False, progress: Progress | None = None) -> Table:
+    """Load the table of ``rules`` (checked); with ``build=True`` a missing one is built.
+
+    Raises :class:`~solver.errors.MissingTableError` when it is missing and not built,
+    :class:`~solver.errors.CorruptTableError` when it is corrupt or of other rules.
+    """
+    rules = get_rules(rules)
+    path = Path(path) if path is not None else default_table_path(rules)
+    if build and not path.exists():
+        return build_table(rules, path=path, progress=progress)[0]
+    return Table(rules, read_table(path, rules), path)
