@@ -80,3 +80,21 @@ def open_table(rules: RuleSet | str = "official", *, path: Path | None = None,
     if build and not path.exists():
         return build_table(rules, path=path, progress=progress)[0]
     return Table(rules, read_table(path, rules), path)
+
+
+def turn_values(table: Table, mask: int, upper: int, flag: int) -> np.ndarray:
+    """The whole turn of one state, from the same kernels as the solver.
+
+    Returns ``(rolls_per_turn, 462)`` float64: row 0 holds, at the roll rows
+    (``dice.ROLL_KEEP``), the value of each final roll (best box); row ``j >= 1`` holds the
+    value of keeping each keep (0 to 5 dice) with ``j`` rolls left. Values are points
+    still to come from the start of this turn (add the card's total for a final score).
+    """
+    from . import _kernels as kn
+    from .builder import kernel_arguments
+
+    rules = table.rules
+    out = np.empty((rules.rolls_per_turn, kn.N_KEEPS))
+    kn.turn_snapshots(mask, min(upper, UPPER_TARGET), flag, table.values,
+                      *kernel_arguments(rules), out)
+    return out

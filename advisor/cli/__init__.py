@@ -1,0 +1,8 @@
+"""Console script ``yahtzee``: one subcommand per job (see ``yahtzee --help``)."""
+
+from ._base import cli
+from . import solve as _solve  # noqa: F401  (registers commands)
+
+main = cli
+
+__all__ = ["cli", "main"]

@@ -1,0 +1,56 @@
+"""``yahtzee solve`` and ``yahtzee export``."""
+
+from __future__ import annotations
+
+import time
+
+import click
+
+from ._base import cli, emit_json, json_option, load_table, progress_bar, rules_option
+
+
+@cli.command()
+@rules_option
+@click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
+              help="Table file to write (default: tables/<rules>.ytable).")
+@json_option
+def solve(rules_name: str, out: str | None, as_json: bool) -> None:
+    """Build the table of a rule set and print the new-game expected score."""
+    from solver.table import build_table, default_table_path
+
+    path = out if out is not None else default_table_path(rules_name)
+    update, close = progress_bar(f"solving {rules_name}")
+    start = time.perf_counter()
+    try:
+        table, build_seconds = build_table(rules_name, path=path, progress=update)
+    finally:
+        close()
+    wall = time.perf_counter() - start
+    states = table.states
+    if as_json:
+        emit_json({"rules": table.rules.name, "expected_score": table.expected_score,
+                   "states": states, "seconds": round(wall, 4),
+                   "build_seconds": round(build_seconds, 4), "path": str(table.path)})
+        return
+    click.echo(f"rules:          {table.rules.name}")
+    click.echo(f"expected score: {table.expected_score:.6f}")
+    click.echo(f"states:         {states:,}")
+    click.echo(f"wall time:      {wall:.2f} s (solve {build_seconds:.2f} s)")
+    click.echo(f"table:          {table.path}")
+
+
+@cli.command()
+@rules_option
+@click.option("--format", "fmt", type=click.Choice(["npy", "csv"]), required=True,
+              help="npy: float64 [mask, upper, flag]; csv: one row per reachable state.")
+@click.option("--out", "out", type=click.Path(dir_okay=False), required=True,
+              help="File to write.")
+@click.option("--table", "table_path", type=click.Path(dir_okay=False), default=None,
+              help="Table file to read (default: the cached one, built if missing).")
+def export(rules_name: str, fmt: str, out: str, table_path: str | None) -> None:
+    """Write the whole table of a rule set in the layout of INTERFACE.md."""
+    from solver.export import export_table
+
+    table = load_table(rules_name, table_path)
+    export_table(table, out, fmt)
+    click.echo(f"wrote {out} ({fmt}, rules {table.rules.name})", err=True)

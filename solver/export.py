@@ -1,0 +1,86 @@
+"""Export a solved table in the layout of INTERFACE.md (npy or csv), atomically."""
+
+from __future__ import annotations
+
+import csv
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO
+
+import numpy as np
+
+from .errors import TableError
+from .table import Table
+
+FORMATS = ("npy", "csv")
+
+
+def interface_array(table: Table) -> np.ndarray:
+    """The table as INTERFACE.md lays it out.
+
+    13 boxes: (8192, 64, 2) float64 ``[mask, upper, Yahtzee box holds 50]`` (a rule set
+    without Yahtzee bonus has equal values in both flags wherever the box is filled);
+    15 boxes (Yatzy): (32768, 64). NaN where a state cannot occur.
+    """
+    values = np.asarray(table.values)
+    rules = table.rules
+    if rules.n_boxes != 13:
+        return values[:, :, 0].copy()
+    if rules.n_flags == 2:
+        return values.copy()
+    out = np.repeat(values, 2, axis=2)
+    yahtzee_open = (np.arange(rules.n_masks) >> rules.yahtzee_box & 1) == 0
+    out[yahtzee_open, :, 1] = np.nan
+    return out
+
+
+def _write_csv(table: Table, out: IO[str]) -> None:
+    rules = table.rules
+    values = interface_array(table)
+    has_flag = values.ndim == 3
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["open_boxes", "upper_subtotal"] + (["yahtzee_holds_50"] if has_flag else [])
+                    + ["value"])
+    names = [b.name for b in rules.boxes]
+    for mask in range(rules.n_masks):
+        open_names = " ".join(n for b, n in enumerate(names) if not mask >> b & 1)
+        block = values[mask]
+        for upper in range(block.shape[0]):
+            for flag in range(block.shape[1] if has_flag else 1):
+                v = block[upper, flag] if has_flag else block[upper]
+                if np.isnan(v) or (has_flag and flag == 1 and rules.n_flags == 1):
+                    continue
+                writer.writerow([open_names, upper] + ([flag] if has_flag else []) + [repr(float(v))])
+
+
+def _atomic_write(path: Path, binary: bool, write: Callable[[IO], None]) -> None:
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise TableError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb" if binary else "w", **({} if binary else {"newline": ""})) as out:
+            write(out)
+        os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise TableError(f"cannot write {path}: {exc.strerror or exc}") from None
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def export_table(table: Table, path: Path | str, fmt: str) -> None:
+    """Write ``table`` to ``path`` as ``npy`` or ``csv`` (one row per reachable state)."""
+    path = Path(path)
+    if fmt == "npy":
+        _atomic_write(path, True, lambda out: np.save(out, interface_array(table)))
+    elif fmt == "csv":
+        _atomic_write(path, False, lambda out: _write_csv(table, out))
+    else:
+        raise TableError(f"unknown export format {fmt!r}; formats: {', '.join(FORMATS)}")
+
+
+__all__ = ["FORMATS", "export_table", "interface_array"]
