@@ -31,6 +31,9 @@ ROLL_FIVE_FACE = np.array([int(np.argmax(c)) if c.max() == 5 else -1 for c in RO
 """(252,) int64: the face index (0..5) of five alike, -1 for other rolls."""
 SIXTH = 1.0 / FACES
 CHUNK = 32  # columns per pass: 462 x 32 float64 = 118 KB of work, kept in L2
+# ``unit`` (1.0, passed in at run time) multiplies every in-place running maximum: LLVM
+# turns ``a[c] = max(a[c], x)`` into a conditional store, which does not vectorise; the
+# exact multiplication by an opaque 1.0 keeps it a vector max (4 doubles per instruction).
 
 # The sub-keeps of each keep (one die of each present face removed), packed.
 _SUB_COUNT = (KEEP_SUB >= 0).sum(axis=1).astype(np.int64)
@@ -42,7 +45,7 @@ for _k in range(N_KEEPS):
 
 @njit(cache=True, fastmath=True)
 def final_roll_values(m, cols_u, cols_y, values, scores, joker_tier, joker_points,
-                      upper_bonus, yahtzee_box, yahtzee_bonus, has_joker, work, gathered):
+                      upper_bonus, yahtzee_box, yahtzee_bonus, has_joker, unit, work, gathered):
     """Fill the roll rows of ``work[:, :W]`` with V_0, the best box for each final roll.
 
     ``gathered`` (n_boxes, 6, >=W) is scratch: for upper box b, row k is the value of
@@ -100,11 +103,11 @@ def final_roll_values(m, cols_u, cols_y, values, scores, joker_tier, joker_point
             if b < N_UPPER:
                 src = gathered[b, p // (b + 1)]
                 for c in range(width):
-                    row[c] = max(row[c], src[c])
+                    row[c] = max(row[c], src[c]) * unit
             else:
                 src = gathered[b, 1 if (b == yahtzee_box and p > 0 and n_flags == 2) else 0]
                 for c in range(width):
-                    row[c] = max(row[c], src[c] + p)
+                    row[c] = max(row[c], src[c] + p) * unit
         if f >= 0 and n_flags == 2:
             for c in range(width):
                 if cols_y[c] == 1:
@@ -127,25 +130,25 @@ def expect_keeps(work, width):
 
 
 @njit(cache=True, fastmath=True)
-def best_sub_keeps(work, width):
+def best_sub_keeps(work, width, unit):
     """B(k) = max(K(k), B(k - f)) in place, smallest keeps first; roll rows become V."""
     for k in range(1, work.shape[0]):
         out = work[k]
         for j in range(_SUB_COUNT[k]):
             src = work[_SUB_LIST[k, j]]
             for c in range(width):
-                out[c] = max(out[c], src[c])
+                out[c] = max(out[c], src[c]) * unit
 
 
 @njit(cache=True, fastmath=True)
 def _solve_columns(m, cols_u, cols_y, values, scores, joker_tier, joker_points, upper_bonus,
-                   yahtzee_box, yahtzee_bonus, has_joker, n_rerolls, work, gathered):
+                   yahtzee_box, yahtzee_bonus, has_joker, n_rerolls, unit, work, gathered):
     width = cols_u.shape[0]
     final_roll_values(m, cols_u, cols_y, values, scores, joker_tier, joker_points,
-                      upper_bonus, yahtzee_box, yahtzee_bonus, has_joker, work, gathered)
+                      upper_bonus, yahtzee_box, yahtzee_bonus, has_joker, unit, work, gathered)
     for _ in range(n_rerolls):
         expect_keeps(work, width)
-        best_sub_keeps(work, width)
+        best_sub_keeps(work, width, unit)
     for c in range(width):
         total = 0.0
         for r in range(ROLL_PROBABILITY.shape[0]):
@@ -154,21 +157,27 @@ def _solve_columns(m, cols_u, cols_y, values, scores, joker_tier, joker_points, 
 
 
 @njit(cache=True)
-def _solve_mask(m, values, reachable, scores, joker_tier, joker_points, upper_bonus,
-                yahtzee_box, yahtzee_bonus, has_joker, n_rerolls):
+def _solve_mask(m, values, upper_class, scores, joker_tier, joker_points, upper_bonus,
+                yahtzee_box, yahtzee_bonus, has_joker, n_rerolls, unit):
+    """E of every state of mask ``m``; returns the number of states (columns) set.
+
+    ``upper_class[upper mask, u]`` is the representative subtotal of ``u`` (-1 when ``u``
+    cannot occur): subtotals from which the bonus can no longer be reached, or any
+    subtotal once the upper section is full, share one value, computed once and copied.
+    """
     n_flags = values.shape[2]
     n_flag_here = n_flags if (m >> yahtzee_box) & 1 else 1
-    upper_mask = m & ((1 << N_UPPER) - 1)
+    classes = upper_class[m & ((1 << N_UPPER) - 1)]
     n_cols = 0
     for u in range(UPPER_TARGET + 1):
-        if reachable[upper_mask, u]:
+        if classes[u] == u:
             n_cols += n_flag_here
     all_u = np.empty(n_cols, dtype=np.int64)
     all_y = np.empty(n_cols, dtype=np.int64)
     i = 0
     for y in range(n_flag_here):
         for u in range(UPPER_TARGET + 1):
-            if reachable[upper_mask, u]:
+            if classes[u] == u:
                 all_u[i] = u
                 all_y[i] = y
                 i += 1
@@ -178,27 +187,36 @@ def _solve_mask(m, values, reachable, scores, joker_tier, joker_points, upper_bo
         stop = min(start + CHUNK, n_cols)
         _solve_columns(m, all_u[start:stop], all_y[start:stop], values, scores, joker_tier,
                        joker_points, upper_bonus, yahtzee_box, yahtzee_bonus, has_joker,
-                       n_rerolls, work, gathered)
-    return n_cols
+                       n_rerolls, unit, work, gathered)
+    states = 0
+    for u in range(UPPER_TARGET + 1):
+        rep = classes[u]
+        if rep >= 0:
+            states += n_flag_here
+            if rep != u:
+                for y in range(n_flag_here):
+                    values[m, u, y] = values[m, rep, y]
+    return states
 
 
 @njit(cache=True, parallel=True)
-def solve_level(masks, values, reachable, scores, joker_tier, joker_points, upper_bonus,
-                yahtzee_box, yahtzee_bonus, has_joker, n_rerolls):
+def solve_level(masks, values, upper_class, scores, joker_tier, joker_points, upper_bonus,
+                yahtzee_box, yahtzee_bonus, has_joker, n_rerolls, unit):
     """Compute ``values[m]`` for every mask of one level (all E of the next level known).
 
-    Returns the number of states computed.
+    Returns the number of states set.
     """
     counted = np.zeros(masks.shape[0], dtype=np.int64)
     for i in prange(masks.shape[0]):
-        counted[i] = _solve_mask(masks[i], values, reachable, scores, joker_tier, joker_points,
-                                 upper_bonus, yahtzee_box, yahtzee_bonus, has_joker, n_rerolls)
+        counted[i] = _solve_mask(masks[i], values, upper_class, scores, joker_tier,
+                                 joker_points, upper_bonus, yahtzee_box, yahtzee_bonus,
+                                 has_joker, n_rerolls, unit)
     return counted.sum()
 
 
 @njit(cache=True)
 def turn_snapshots(m, u, y, values, scores, joker_tier, joker_points, upper_bonus,
-                   yahtzee_box, yahtzee_bonus, has_joker, n_rerolls, out):
+                   yahtzee_box, yahtzee_bonus, has_joker, n_rerolls, unit, out):
     """The whole turn of one state, for the advisor and the simulator.
 
     ``out`` (n_rerolls + 1, 462): ``out[0, roll rows]`` = V_0, the value of each final
@@ -210,9 +228,9 @@ def turn_snapshots(m, u, y, values, scores, joker_tier, joker_points, upper_bonu
     work = np.empty((N_KEEPS, 1))
     gathered = np.empty((scores.shape[1], 6, 1))
     final_roll_values(m, cols_u, cols_y, values, scores, joker_tier, joker_points,
-                      upper_bonus, yahtzee_box, yahtzee_bonus, has_joker, work, gathered)
+                      upper_bonus, yahtzee_box, yahtzee_bonus, has_joker, unit, work, gathered)
     out[0, :] = work[:, 0]
     for j in range(1, n_rerolls + 1):
         expect_keeps(work, 1)
         out[j, :] = work[:, 0]
-        best_sub_keeps(work, 1)
+        best_sub_keeps(work, 1, unit)

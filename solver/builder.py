@@ -30,6 +30,29 @@ def reachable_upper_totals() -> np.ndarray:
     return reach
 
 
+def upper_classes(reach: np.ndarray | None = None) -> np.ndarray:
+    """(64, 64) int64: ``[upper mask, u]`` -> the subtotal whose value ``u`` shares, or -1.
+
+    Subtotals from which 63 can no longer be reached (even with five of each open face)
+    all have the same values, and so do all subtotals once the upper section is full:
+    each such class is solved once, at its smallest member.
+    """
+    reach = reachable_upper_totals() if reach is None else reach
+    classes = np.full(reach.shape, -1, dtype=np.int64)
+    for upper_mask in range(reach.shape[0]):
+        remaining = sum(5 * (f + 1) for f in range(N_UPPER) if not upper_mask >> f & 1)
+        totals = np.flatnonzero(reach[upper_mask])
+        hopeless = totals[totals + remaining < UPPER_TARGET]
+        for u in totals:
+            if remaining == 0:
+                classes[upper_mask, u] = totals[0]
+            elif u + remaining < UPPER_TARGET:
+                classes[upper_mask, u] = hopeless[0]
+            else:
+                classes[upper_mask, u] = u
+    return classes
+
+
 def masks_by_level(n_boxes: int) -> list[np.ndarray]:
     """Masks grouped by number of filled boxes: ``levels[n]`` (int64 array)."""
     masks = np.arange(1 << n_boxes, dtype=np.int64)
@@ -41,7 +64,7 @@ def kernel_arguments(rules: RuleSet) -> tuple:
     """The rule set's data in the order the kernels take it (after ``values``)."""
     return (rules.scores, rules.joker_tier, rules.joker_points, float(rules.upper_bonus),
             rules.yahtzee_box, float(rules.yahtzee_bonus), rules.has_joker,
-            rules.rolls_per_turn - 1)
+            rules.rolls_per_turn - 1, 1.0)
 
 
 @dataclass(frozen=True)
@@ -57,6 +80,7 @@ def build_values(rules: RuleSet | str, progress: Progress | None = None) -> Buil
     rules = get_rules(rules)
     start = time.perf_counter()
     reach = reachable_upper_totals()
+    classes = upper_classes(reach)
     values = np.full(rules.table_shape, np.nan)
     full = rules.full_mask
     values[full, reach[full & 0x3F], :] = 0.0
@@ -68,7 +92,7 @@ def build_values(rules: RuleSet | str, progress: Progress | None = None) -> Buil
     args = kernel_arguments(rules)
     total = len(levels) - 1
     for done, level in enumerate(range(rules.n_boxes - 1, -1, -1), start=1):
-        states += int(kn.solve_level(levels[level], values, reach, *args))
+        states += int(kn.solve_level(levels[level], values, classes, *args))
         if progress is not None:
             progress(done, total)
     return BuildResult(values, states, time.perf_counter() - start)
