@@ -2,6 +2,7 @@
 
 from ._base import cli
 from . import solve as _solve  # noqa: F401  (registers commands)
+from . import advise as _advise  # noqa: F401
 
 main = cli
 

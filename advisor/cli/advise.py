@@ -1,0 +1,47 @@
+"""``yahtzee advise``: rank every keep and every box for one roll."""
+
+from __future__ import annotations
+
+import click
+
+from ._base import cli, emit_json, json_option, load_table, rules_option
+
+table_option = click.option(
+    "--table", "table_path", type=click.Path(dir_okay=False), default=None,
+    help="Table file to read (default: the cached one, built if missing).")
+
+
+@cli.command()
+@click.option("--dice", "dice_text", required=True, metavar="D",
+              help="The five dice showing: 22256, 2,2,2,5,6 or '2 2 2 5 6'.")
+@click.option("--rolls-left", "rolls_left", type=int, default=None, metavar="N",
+              help="Rolls still allowed this turn: 2 after the first roll (default), "
+                   "1 after the second, 0 after the last.")
+@click.option("--card", "card_text", default="", metavar="C",
+              help="Boxes filled so far, e.g. twos=6,fours=12,yahtzee=50,yahtzee_bonus=1 "
+                   "(default: a new game).")
+@click.option("--top", "top", type=click.IntRange(min=0), default=10, show_default=True,
+              metavar="N", help="Show the N best options (0: all).")
+@json_option
+@rules_option
+@table_option
+def advise(dice_text: str, rolls_left: int | None, card_text: str, top: int, as_json: bool,
+           rules_name: str, table_path: str | None) -> None:
+    """Rank every choice for these dice: each keep (reroll the rest) and each box."""
+    from advisor.advise import TurnAdvisor, check_rolls_left
+    from advisor.model import Dice, Scorecard
+    from advisor.text import advice_report
+
+    dice = Dice(dice_text)
+    card = Scorecard.parse(card_text, rules_name)
+    card.check_not_full()
+    per_turn = card.rules.rolls_per_turn
+    rolls_left = per_turn - 1 if rolls_left is None else rolls_left
+    check_rolls_left(rolls_left, per_turn)
+    table = load_table(rules_name, table_path)
+    advice = TurnAdvisor(card, table).advise(dice, rolls_left)
+    if as_json:
+        emit_json(advice.to_json(top))
+        return
+    for line in advice_report(advice, top):
+        click.echo(line)

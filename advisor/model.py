@@ -1,0 +1,392 @@
+"""Value objects of the advisor: dice, keeps, scorecards and ranked advice.
+
+Each is frozen, hashable and validated when built, has a text form that parses back
+(``Dice("22256")``, ``str(dice) == "22256"``) and a ``repr`` that is a working
+constructor. Bad input raises a ``ValueError`` subclass from :mod:`solver.errors`
+whose message says what was wrong and what is accepted.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from solver.dice import DICE, FACES, KEEP_INDEX, ROLL_INDEX, counts_of
+from solver.errors import IllegalMoveError, InvalidCardError, InvalidDiceError
+from solver.rules import DEFAULT_RULES, UPPER_TARGET, RuleSet, get_rules
+
+BONUS_KEY = "yahtzee_bonus"
+_SEPARATORS = re.compile(r"[\s,]+")
+_NO_DICE = frozenset({"", "-", "none", "nothing"})
+
+
+def _parse_faces(text: str, what: str) -> tuple[int, ...]:
+    """Faces from ``22256``, ``2,2,2,5,6`` or ``2 2 2 5 6`` (any count; not checked)."""
+    cleaned = text.strip()
+    if cleaned.lower() in _NO_DICE:
+        return ()
+    parts = [p for p in _SEPARATORS.split(cleaned) if p]
+    if len(parts) == 1:
+        parts = list(parts[0])
+    faces = []
+    for part in parts:
+        if not part.isdigit() or not 1 <= int(part) <= FACES:
+            raise InvalidDiceError(f"{what} {text!r}: {part!r} is not a face; faces are 1 to 6 "
+                                   f"(write dice as 22256, 2,2,2,5,6 or '2 2 2 5 6')")
+        faces.append(int(part))
+    return tuple(faces)
+
+
+def _checked_faces(value: str | Iterable[int], what: str) -> tuple[int, ...]:
+    if isinstance(value, str):
+        return tuple(sorted(_parse_faces(value, what)))
+    given = tuple(value)
+    faces = []
+    for f in given:
+        try:
+            face = operator.index(f)
+        except TypeError:
+            face = 0
+        if isinstance(f, bool) or not 1 <= face <= FACES:
+            raise InvalidDiceError(f"{what} {given!r}: {f!r} is not a face; faces are 1 to 6")
+        faces.append(face)
+    return tuple(sorted(faces))
+
+
+@dataclass(frozen=True)
+class Dice:
+    """Five dice, sorted: ``Dice("22256")``, ``Dice("2 2 2 5 6")`` or ``Dice([2, 2, 2, 5, 6])``."""
+
+    faces: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        faces = _checked_faces(self.faces, "dice")
+        if len(faces) != DICE:
+            raise InvalidDiceError(f"dice {self.faces!r}: {len(faces)} dice given, need exactly "
+                                   f"{DICE} faces 1 to 6 (e.g. 22256)")
+        object.__setattr__(self, "faces", faces)
+
+    @classmethod
+    def parse(cls, text: str) -> Dice:
+        return cls(text)
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """Dice per face (6 ints)."""
+        return counts_of(self.faces)
+
+    @property
+    def roll_index(self) -> int:
+        """Index of this roll in :data:`solver.dice.ROLLS`."""
+        return ROLL_INDEX[self.counts]
+
+    @property
+    def is_five_alike(self) -> bool:
+        return self.faces[0] == self.faces[-1]
+
+    def contains(self, keep: Keep) -> bool:
+        """True when ``keep`` is a sub-multiset of these dice."""
+        return all(k <= d for k, d in zip(keep.counts, self.counts, strict=True))
+
+    def __str__(self) -> str:
+        return "".join(map(str, self.faces))
+
+    def __repr__(self) -> str:
+        return f"Dice({str(self)!r})"
+
+
+@dataclass(frozen=True)
+class Keep:
+    """Dice held before a reroll, 0 to 5 of them: ``Keep("222")``; ``Keep("")`` holds none."""
+
+    faces: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        faces = _checked_faces(self.faces, "keep")
+        if len(faces) > DICE:
+            raise IllegalMoveError(f"keep {self.faces!r}: {len(faces)} dice, at most {DICE}")
+        object.__setattr__(self, "faces", faces)
+
+    @classmethod
+    def parse(cls, text: str) -> Keep:
+        return cls(text)
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        return counts_of(self.faces)
+
+    @property
+    def index(self) -> int:
+        """Index of this keep in :data:`solver.dice.KEEP_COUNTS`."""
+        return KEEP_INDEX[self.counts]
+
+    def __len__(self) -> int:
+        return len(self.faces)
+
+    def __str__(self) -> str:
+        return "".join(map(str, self.faces)) or "none"
+
+    def __repr__(self) -> str:
+        return f"Keep({''.join(map(str, self.faces))!r})"
+
+
+def box_label(name: str) -> str:
+    """Display name of a box: ``three_of_a_kind`` -> ``Three of a Kind``."""
+    small = {"of", "a"}
+    return " ".join(w if w in small else w.capitalize() for w in name.split("_"))
+
+
+@dataclass(frozen=True)
+class Scorecard:
+    """The boxes filled so far under one rule set, and the Yahtzee bonuses collected.
+
+    ``entries[b]`` is the points in box ``b`` (``None`` while empty). Build one with
+    :meth:`parse` (``"twos=6,fours=12,yahtzee=50,yahtzee_bonus=1"``, empty = new game)
+    or :meth:`new`; :meth:`place` and :meth:`with_entry` return new cards.
+    """
+
+    entries: tuple[int | None, ...]
+    yahtzee_bonuses: int = 0
+    rules_name: str = DEFAULT_RULES
+
+    def __post_init__(self) -> None:
+        rules = get_rules(self.rules_name)
+        object.__setattr__(self, "rules_name", rules.name)
+        object.__setattr__(self, "entries", tuple(self.entries))
+        if len(self.entries) != rules.n_boxes:
+            raise InvalidCardError(f"a {rules.name} scorecard has {rules.n_boxes} boxes, "
+                                   f"got {len(self.entries)} entries")
+        for b, points in enumerate(self.entries):
+            if points is not None and points not in rules.possible_points(b):
+                allowed = ", ".join(map(str, sorted(rules.possible_points(b))))
+                raise InvalidCardError(f"{rules.boxes[b].name}={points} cannot occur; "
+                                       f"{rules.boxes[b].name} holds one of: {allowed}")
+        self._check_bonuses(rules)
+
+    def _check_bonuses(self, rules: RuleSet) -> None:
+        n = self.yahtzee_bonuses
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise InvalidCardError(f"{BONUS_KEY}={n!r}: give a count 0 or more")
+        if n == 0:
+            return
+        if rules.n_flags == 1:
+            raise InvalidCardError(f"rules {rules.name!r} have no Yahtzee bonus; "
+                                   f"remove {BONUS_KEY}={n}")
+        if self.entries[rules.yahtzee_box] != 50:
+            raise InvalidCardError(f"{BONUS_KEY}={n} needs 50 in the "
+                                   f"{rules.boxes[rules.yahtzee_box].name} box")
+        others = sum(e is not None for e in self.entries) - 1
+        if n > others:
+            raise InvalidCardError(f"{BONUS_KEY}={n}: each bonus fills another box, but only "
+                                   f"{others} other boxes are filled")
+
+    # ------------------------------------------------------------------ building
+    @classmethod
+    def new(cls, rules: str | RuleSet = DEFAULT_RULES) -> Scorecard:
+        """An empty card (a new game)."""
+        rules = get_rules(rules)
+        return cls((None,) * rules.n_boxes, 0, rules.name)
+
+    @classmethod
+    def parse(cls, text: str, rules: str | RuleSet = DEFAULT_RULES) -> Scorecard:
+        """A card from ``box=points`` pairs separated by commas (empty text: a new game)."""
+        rules = get_rules(rules)
+        entries: list[int | None] = [None] * rules.n_boxes
+        bonuses: int | None = None
+        for pair in (p.strip() for p in text.split(",")):
+            if not pair:
+                continue
+            name, sep, value = (s.strip() for s in pair.partition("="))
+            if not sep or not name or not re.fullmatch(r"[+-]?\d+", value):
+                raise InvalidCardError(f"bad scorecard entry {pair!r}: write box=points pairs "
+                                       f"separated by commas, e.g. twos=6,fours=12,yahtzee=50")
+            if name.lower().replace("-", "_") == BONUS_KEY:
+                if bonuses is not None:
+                    raise InvalidCardError(f"{BONUS_KEY} is given twice")
+                bonuses = int(value)
+                continue
+            b = rules.box_index(name)
+            if entries[b] is not None:
+                raise InvalidCardError(f"box {rules.boxes[b].name} is given twice")
+            entries[b] = int(value)
+        return cls(tuple(entries), bonuses or 0, rules.name)
+
+    def with_entry(self, box: int | str, points: int, yahtzee_bonus: int = 0) -> Scorecard:
+        """A new card with ``points`` in the empty ``box``, plus one bonus if ``yahtzee_bonus``."""
+        rules = self.rules
+        b = rules.box_index(box) if isinstance(box, str) else box
+        if self.entries[b] is not None:
+            raise IllegalMoveError(f"box {rules.boxes[b].name} is already filled "
+                                   f"({self.entries[b]}); open boxes: {self._open_names()}")
+        entries = list(self.entries)
+        entries[b] = points
+        return Scorecard(tuple(entries), self.yahtzee_bonuses + (1 if yahtzee_bonus else 0),
+                         self.rules_name)
+
+    def place(self, dice: Dice, box: int | str) -> Scorecard:
+        """The card after scoring ``dice`` in ``box``, as the rules (and the Joker) allow."""
+        rules = self.rules
+        self.check_not_full()
+        b = rules.box_index(box) if isinstance(box, str) else box
+        if self.entries[b] is not None:
+            raise IllegalMoveError(f"box {rules.boxes[b].name} is already filled "
+                                   f"({self.entries[b]}); open boxes: {self._open_names()}")
+        allowed = rules.placements(dice.faces, self.mask, self.yahtzee_holds_50)
+        for p in allowed:
+            if p.box == b:
+                return self.with_entry(b, p.points, p.yahtzee_bonus)
+        names = ", ".join(rules.boxes[p.box].name for p in allowed)
+        raise IllegalMoveError(f"the Joker rule forbids {rules.boxes[b].name} for {dice}; "
+                               f"allowed now: {names}")
+
+    # ------------------------------------------------------------------ state
+    @cached_property
+    def rules(self) -> RuleSet:
+        return get_rules(self.rules_name)
+
+    @cached_property
+    def mask(self) -> int:
+        """Filled-boxes mask: bit ``b`` set when box ``b`` is filled."""
+        return sum(1 << b for b, e in enumerate(self.entries) if e is not None)
+
+    @cached_property
+    def upper_subtotal(self) -> int:
+        """Sum of the upper entries (not capped)."""
+        return sum(e or 0 for b, e in enumerate(self.entries) if self.rules.boxes[b].is_upper)
+
+    @property
+    def upper(self) -> int:
+        """Upper subtotal capped at 63, as in a solver state."""
+        return min(self.upper_subtotal, UPPER_TARGET)
+
+    @property
+    def yahtzee_holds_50(self) -> bool:
+        return self.entries[self.rules.yahtzee_box] == 50
+
+    @property
+    def flag(self) -> int:
+        """The state's flag: 1 when the Yahtzee box holds 50 and the rules pay a bonus."""
+        return int(self.yahtzee_holds_50 and self.rules.n_flags == 2)
+
+    @property
+    def upper_bonus(self) -> int:
+        return self.rules.upper_bonus if self.upper_subtotal >= UPPER_TARGET else 0
+
+    @cached_property
+    def total(self) -> int:
+        """Grand total so far: entries, upper bonus if earned, Yahtzee bonuses."""
+        return (sum(e or 0 for e in self.entries) + self.upper_bonus
+                + self.rules.yahtzee_bonus * self.yahtzee_bonuses)
+
+    @property
+    def is_full(self) -> bool:
+        return all(e is not None for e in self.entries)
+
+    @property
+    def turn(self) -> int:
+        """Number of the turn about to be played (1-based)."""
+        return sum(e is not None for e in self.entries) + 1
+
+    def open_boxes(self) -> list[int]:
+        return [b for b, e in enumerate(self.entries) if e is None]
+
+    def _open_names(self) -> str:
+        return ", ".join(self.rules.boxes[b].name for b in self.open_boxes()) or "none"
+
+    def check_not_full(self) -> None:
+        if self.is_full:
+            raise IllegalMoveError(f"the scorecard is full (final total {self.total}): "
+                                   f"there is nothing left to advise")
+
+    # ------------------------------------------------------------------ text
+    def filled(self) -> dict[str, int]:
+        """Box name -> points of the filled boxes, in card order."""
+        return {self.rules.boxes[b].name: e for b, e in enumerate(self.entries) if e is not None}
+
+    def __str__(self) -> str:
+        pairs = [f"{name}={points}" for name, points in self.filled().items()]
+        if self.yahtzee_bonuses:
+            pairs.append(f"{BONUS_KEY}={self.yahtzee_bonuses}")
+        return ",".join(pairs)
+
+    def __repr__(self) -> str:
+        return f"Scorecard.parse({str(self)!r}, rules={self.rules_name!r})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": str(self), "entries": self.filled(), BONUS_KEY: self.yahtzee_bonuses,
+                "upper_subtotal": self.upper_subtotal, "upper_bonus": self.upper_bonus,
+                "total": self.total}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice of a turn: keep some dice and reroll, or score a box now.
+
+    ``expected_final`` is the card's total plus the points expected to come after this
+    choice under optimal play; ``loss`` is how much less that is than the best option.
+    """
+
+    action: str
+    expected_final: float
+    loss: float = 0.0
+    keep: Keep | None = None
+    box: str | None = None
+    points: int = 0
+    bonus: int = 0
+
+    def __post_init__(self) -> None:
+        if self.action not in ("keep", "score"):
+            raise ValueError(f"action {self.action!r}: use 'keep' or 'score'")
+        if (self.action == "keep") != (self.keep is not None) or \
+                (self.action == "score") != (self.box is not None):
+            raise ValueError("a keep option needs keep=..., a score option box=...")
+
+    @property
+    def is_keep(self) -> bool:
+        return self.action == "keep"
+
+    def describe(self) -> str:
+        """``keep 2 2 2``, ``reroll all``, ``score Twos 6`` or ``score Chance 30 +100 bonus``."""
+        if self.keep is not None:
+            if not self.keep.faces:
+                return "reroll all"
+            return "keep " + " ".join(map(str, self.keep.faces))
+        text = f"score {box_label(self.box or '')} {self.points}"
+        return text + (f" +{self.bonus} bonus" if self.bonus else "")
+
+    def __str__(self) -> str:
+        return self.describe()
+
+    def to_json(self) -> dict[str, Any]:
+        if self.keep is not None:
+            return {"action": "keep", "keep": list(self.keep.faces),
+                    "expected_final": self.expected_final, "loss": self.loss}
+        return {"action": "score", "box": self.box, "points": self.points,
+                "expected_final": self.expected_final, "bonus": self.bonus, "loss": self.loss}
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Every distinct choice for ``dice`` on ``card`` with ``rolls_left``, best first."""
+
+    card: Scorecard
+    dice: Dice
+    rolls_left: int
+    options: tuple[Option, ...] = field(default=())
+
+    @property
+    def best(self) -> Option:
+        return self.options[0]
+
+    def top(self, n: int | None) -> tuple[Option, ...]:
+        """The ``n`` best options (all when ``n`` is None or 0)."""
+        return self.options[:n] if n else self.options
+
+    def to_json(self, top: int | None = None) -> dict[str, Any]:
+        return {"rules": self.card.rules_name, "dice": list(self.dice.faces),
+                "rolls_left": self.rolls_left, "card": self.card.to_json(),
+                "options": [o.to_json() for o in self.top(top)]}
