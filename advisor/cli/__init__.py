@@ -1,7 +1,8 @@
 """Console script ``yahtzee``: one subcommand per job (see ``yahtzee --help``)."""
 
 from ._base import cli
-from . import solve as _solve  # noqa: F401  (registers commands)
+from . import rules as _rules  # noqa: F401  (registers commands)
+from . import solve as _solve  # noqa: F401
 from . import advise as _advise  # noqa: F401
 
 main = cli

@@ -1,0 +1,18 @@
+"""``yahtzee rules [NAME]``: a rule set in plain words, generated from the rule set."""
+
+from __future__ import annotations
+
+import click
+
+from solver.rules import RULE_NAMES, get_rules
+from solver.ruletext import describe, listing
+
+from ._base import cli
+
+
+@cli.command("rules")
+@click.argument("name", required=False, metavar="[NAME]",
+                type=click.Choice(RULE_NAMES, case_sensitive=False))
+def rules_command(name: str | None) -> None:
+    """Print the rules of NAME, or list the rule sets with one line each."""
+    click.echo(describe(get_rules(name)) if name else listing())
