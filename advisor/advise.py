@@ -13,7 +13,7 @@ best option over the first roll gives back ``T + E(s)``.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -38,7 +38,7 @@ def default_table(rules_name: str) -> Table:
     return _DEFAULT_TABLES[rules_name]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _rerolls_of(roll: int) -> tuple[tuple[int, Keep], ...]:
     """(keep index, Keep) of every distinct keep of 0 to 4 dice of roll ``roll``."""
     found = [(k, Keep(faces_of(KEEP_COUNTS[k]))) for k in sub_keeps(roll) if KEEP_SIZE[k] < DICE]

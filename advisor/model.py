@@ -24,7 +24,7 @@ _SEPARATORS = re.compile(r"[\s,]+")
 _NO_DICE = frozenset({"", "-", "none", "nothing"})
 
 
-def _parse_faces(text: str, what: str) -> tuple[int, ...]:
+def parse_faces(text: str, what: str = "dice") -> tuple[int, ...]:
     """Faces from ``22256``, ``2,2,2,5,6`` or ``2 2 2 5 6`` (any count; not checked)."""
     cleaned = text.strip()
     if cleaned.lower() in _NO_DICE:
@@ -43,7 +43,7 @@ def _parse_faces(text: str, what: str) -> tuple[int, ...]:
 
 def _checked_faces(value: str | Iterable[int], what: str) -> tuple[int, ...]:
     if isinstance(value, str):
-        return tuple(sorted(_parse_faces(value, what)))
+        return tuple(sorted(parse_faces(value, what)))
     given = tuple(value)
     faces = []
     for f in given:

@@ -4,6 +4,8 @@ from ._base import cli
 from . import rules as _rules  # noqa: F401  (registers commands)
 from . import solve as _solve  # noqa: F401
 from . import advise as _advise  # noqa: F401
+from . import play as _play  # noqa: F401
+from . import strategy as _strategy  # noqa: F401
 
 main = cli
 

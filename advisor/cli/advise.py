@@ -4,22 +4,16 @@ from __future__ import annotations
 
 import click
 
+from ._advisor_options import card_option, rolls_left_option, table_option
 from ._base import cli, emit_json, json_option, load_table, rules_option
-
-table_option = click.option(
-    "--table", "table_path", type=click.Path(dir_okay=False), default=None,
-    help="Table file to read (default: the cached one, built if missing).")
 
 
 @cli.command()
 @click.option("--dice", "dice_text", required=True, metavar="D",
               help="The five dice showing: 22256, 2,2,2,5,6 or '2 2 2 5 6'.")
-@click.option("--rolls-left", "rolls_left", type=int, default=None, metavar="N",
-              help="Rolls still allowed this turn: 2 after the first roll (default), "
+@rolls_left_option("Rolls still allowed this turn: 2 after the first roll (default), "
                    "1 after the second, 0 after the last.")
-@click.option("--card", "card_text", default="", metavar="C",
-              help="Boxes filled so far, e.g. twos=6,fours=12,yahtzee=50,yahtzee_bonus=1 "
-                   "(default: a new game).")
+@card_option
 @click.option("--top", "top", type=click.IntRange(min=0), default=10, show_default=True,
               metavar="N", help="Show the N best options (0: all).")
 @json_option
