@@ -10,7 +10,7 @@ import numpy as np
 
 from .builder import Progress, build_values
 from .rules import UPPER_TARGET, RuleSet, get_rules
-from .tablefile import read_table, write_table
+from .tablefile import check_writable, read_table, write_table
 
 TABLES_ENV = "YAHTZEE_TABLES"
 SUFFIX = ".ytable"
@@ -62,6 +62,7 @@ def build_table(rules: RuleSet | str = "official", *, path: Path | None = None,
     """Solve ``rules``, write the table file atomically; (table, build seconds)."""
     rules = get_rules(rules)
     path = Path(path) if path is not None else default_table_path(rules)
+    check_writable(path)
     result = build_values(rules, progress)
     write_table(path, rules, result.values)
     result.values.flags.writeable = False

@@ -38,8 +38,27 @@ def rules_fingerprint(rules: RuleSet) -> str:
     return h.hexdigest()[:16]
 
 
-def _rebuild_hint(rules: RuleSet) -> str:
-    return f"rebuild it with: yahtzee solve --rules {rules.name}"
+def _rebuild_hint(rules: RuleSet, path: Path) -> str:
+    return f"rebuild it with: yahtzee solve --rules {rules.name} --out {path}"
+
+
+def check_writable(path: Path) -> None:
+    """Raise :class:`TableError` now if a table cannot be written at ``path``."""
+    path = Path(path)
+    for parent in (path.parent, *path.parent.parents):
+        if parent.exists():
+            if not parent.is_dir():
+                raise TableError(f"cannot write table to {path}: {parent} is not a folder")
+            break
+    if path.is_dir():
+        raise TableError(f"cannot write table to {path}: it is a folder")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise TableError(f"cannot write table to {path}: {exc.strerror or exc}") from None
+    os.close(fd)
+    os.unlink(tmp)
 
 
 def write_table(path: Path, rules: RuleSet, values: np.ndarray) -> None:
@@ -49,11 +68,8 @@ def write_table(path: Path, rules: RuleSet, values: np.ndarray) -> None:
     header = {"format": MAGIC, "version": VERSION, "rules": rules.name,
               "fingerprint": rules_fingerprint(rules), "shape": list(data.shape),
               "dtype": "<f8", "sha256": hashlib.sha256(data.tobytes()).hexdigest()}
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as exc:
-        raise TableError(f"cannot write table to {path}: {exc.strerror or exc}") from None
+    check_writable(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as out:
             out.write((json.dumps(header) + "\n").encode())
@@ -73,7 +89,7 @@ def read_table(path: Path, rules: RuleSet) -> np.ndarray:
     """Load and check the table of ``rules`` at ``path``; a read-only float64 array."""
     path = Path(path)
     if not path.is_file():
-        raise MissingTableError(f"no table for rules {rules.name!r} at {path}; {_rebuild_hint(rules)}")
+        raise MissingTableError(f"no table for rules {rules.name!r} at {path}; {_rebuild_hint(rules, path)}")
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -81,7 +97,7 @@ def read_table(path: Path, rules: RuleSet) -> np.ndarray:
     end = raw.find(b"\n", 0, _MAX_HEADER)
 
     def corrupt(why: str) -> CorruptTableError:
-        return CorruptTableError(f"table {path} is unusable ({why}); {_rebuild_hint(rules)}")
+        return CorruptTableError(f"table {path} is unusable ({why}); {_rebuild_hint(rules, path)}")
 
     if end < 0:
         raise corrupt("no header")

@@ -17,8 +17,10 @@ from ._base import cli, emit_json, json_option, load_table, progress_bar, rules_
 def solve(rules_name: str, out: str | None, as_json: bool) -> None:
     """Build the table of a rule set and print the new-game expected score."""
     from solver.table import build_table, default_table_path
+    from solver.tablefile import check_writable
 
     path = out if out is not None else default_table_path(rules_name)
+    check_writable(path)
     update, close = progress_bar(f"solving {rules_name}")
     start = time.perf_counter()
     try:
