@@ -183,42 +183,36 @@ def test_export_to_a_directory_is_refused(tmp_path: Path) -> None:
     assert os.listdir(tmp_path) == []
 
 
+def export_error(table: Path, out_dir: Path, fmt: str = "npy", *options: str) -> str:
+    """Export from an unusable ``--table``: a clean error and nothing written to ``out_dir``."""
+    before = sorted(os.listdir(out_dir))
+    line = assert_clean_error(run("export", *options, "--format", fmt, "--table", str(table),
+                                  "--out", str(out_dir / f"out.{fmt}")))
+    assert sorted(os.listdir(out_dir)) == before
+    return line
+
+
 @pytest.mark.parametrize("content", [
     b"", b"garbage\n" + b"\0" * 1000, b'{"format": "yahtzee-table", "version": 1}\n',
 ])
 def test_export_from_a_corrupt_table(tmp_path: Path, content: bytes) -> None:
     table = tmp_path / "bad.ytable"
     table.write_bytes(content)
-    out = tmp_path / "out.npy"
-    line = assert_clean_error(run("export", "--format", "npy", "--table", str(table),
-                                  "--out", str(out)))
-    assert "yahtzee solve --rules official" in line
-    assert sorted(os.listdir(tmp_path)) == ["bad.ytable"]
+    assert "yahtzee solve --rules official" in export_error(table, tmp_path)
 
 
 @pytest.mark.slow
 def test_export_from_a_truncated_table(tmp_path: Path, official_table) -> None:
     table = tmp_path / "cut.ytable"
     table.write_bytes(official_table.path.read_bytes()[:-100])
-    out = tmp_path / "out.csv"
-    line = assert_clean_error(run("export", "--format", "csv", "--table", str(table),
-                                  "--out", str(out)))
-    assert "truncated" in line
-    assert sorted(os.listdir(tmp_path)) == ["cut.ytable"]
+    assert "truncated" in export_error(table, tmp_path, "csv")
 
 
 @pytest.mark.slow
 def test_export_with_a_table_of_other_rules(tmp_path: Path, official_table) -> None:
-    out = tmp_path / "out.npy"
-    line = assert_clean_error(run("export", "--rules", "free-joker", "--format", "npy",
-                                  "--table", str(official_table.path), "--out", str(out)))
+    line = export_error(official_table.path, tmp_path, "npy", "--rules", "free-joker")
     assert "official" in line and "free-joker" in line
-    assert os.listdir(tmp_path) == []
 
 
 def test_export_from_a_missing_table(tmp_path: Path) -> None:
-    out = tmp_path / "out.npy"
-    line = assert_clean_error(run("export", "--format", "npy", "--table",
-                                  str(tmp_path / "none.ytable"), "--out", str(out)))
-    assert "yahtzee solve" in line
-    assert os.listdir(tmp_path) == []
+    assert "yahtzee solve" in export_error(tmp_path / "none.ytable", tmp_path)
