@@ -1,0 +1,143 @@
+"""`yahtzee advise`: ranked text, JSON per INTERFACE.md, and one-line errors on bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from advisor.cli import cli
+
+FULL_CARD = ("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=0,fh=25,ss=30,"
+             "ls=40,yahtzee=50,chance=22")
+
+
+@pytest.fixture(autouse=True)
+def _tables(official_table):
+    """The cached official table exists, so no command builds one (and no note is printed)."""
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, ["advise", *args])
+
+
+def run_json(*args: str) -> dict:
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_text_is_a_ranked_table_with_rolls_left_shown():
+    result = run("--dice", "2 2 2 5 6")
+    assert result.exit_code == 0 and result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert "dice 2 2 2 5 6" in lines[1] and "ROLLS LEFT: 2" in lines[1]
+    header = next(i for i, line in enumerate(lines) if "expected final" in line)
+    first = lines[header + 1].split()
+    assert first[:5] == ["1", "keep", "2", "2", "2"] and first[-1] == "0.00"
+    assert len([line for line in lines if line[:3].strip().isdigit()]) == 10
+    assert lines[-1] == "best: keep 2 2 2"
+
+
+def test_text_score_lines_use_box_labels():
+    out = run("--dice", "22256", "--rolls-left", "0", "--top", "0").stdout
+    assert "score Twos 6" in out and "score Three of a Kind 17" in out
+    assert "score Full House 0" in out and "ROLLS LEFT: 0" in out and "keep" not in out
+
+
+def test_json_keys_and_options():
+    data = run_json("--dice", "22256", "--card", "fours=12,yahtzee=50", "--rolls-left", "1",
+                    "--top", "0")
+    assert set(data) >= {"rules", "dice", "rolls_left", "card", "options"}
+    assert data["rules"] == "official" and data["dice"] == [2, 2, 2, 5, 6]
+    assert data["rolls_left"] == 1 and data["card"]["total"] == 62
+    options = data["options"]
+    assert len(options) == 15 + 11
+    finals = [o["expected_final"] for o in options]
+    assert finals == sorted(finals, reverse=True) and options[0]["loss"] == 0
+    keep = next(o for o in options if o["action"] == "keep")
+    assert set(keep) == {"action", "keep", "expected_final", "loss"}
+    score = next(o for o in options if o["action"] == "score")
+    assert set(score) == {"action", "box", "points", "bonus", "expected_final", "loss"}
+    twos = next(o for o in options if o.get("box") == "twos")
+    assert twos["points"] == 6 and twos["bonus"] == 0
+
+
+def test_json_forced_joker():
+    data = run_json("--dice", "55555", "--card", "yahtzee=50,fives=15", "--rolls-left", "0")
+    assert {o["box"] for o in data["options"]} == {
+        "three_of_a_kind", "four_of_a_kind", "full_house", "small_straight", "large_straight",
+        "chance"}
+    best = data["options"][0]
+    assert (best["box"], best["points"], best["bonus"]) == ("large_straight", 40, 100)
+    data = run_json("--dice", "55555", "--card", "yahtzee=50", "--rolls-left", "0")
+    assert [(o["box"], o["points"], o["bonus"]) for o in data["options"]] == [("fives", 25, 100)]
+
+
+def test_top_limits_the_options():
+    assert len(run_json("--dice", "12345", "--top", "3")["options"]) == 3
+    assert run("--dice", "12345", "--top", "3").stdout.count("\n  ") >= 3
+
+
+def test_other_rules_and_table_option(table_of, tables_dir):
+    table_of("two-rolls")
+    data = run_json("--dice", "12345", "--rules", "two-rolls", "--table",
+                    f"{tables_dir}/two-rolls.ytable")
+    assert data["rules"] == "two-rolls" and data["rolls_left"] == 1
+
+
+BAD_INPUT = [
+    (["--dice", "2225"], "4 dice given"),
+    (["--dice", "222566"], "6 dice given"),
+    (["--dice", "22250"], "'0' is not a face"),
+    (["--dice", "22257"], "'7' is not a face"),
+    (["--dice", "abcde"], "'a' is not a face"),
+    (["--dice", "22256", "--card", "twos:6"], "box=points"),
+    (["--dice", "22256", "--card", "twos=6,,fours"], "box=points"),
+    (["--dice", "22256", "--card", "tens=6"], "unknown box 'tens'"),
+    (["--dice", "22256", "--card", "twos=6,2s=4"], "given twice"),
+    (["--dice", "22256", "--card", "twos=7"], "twos=7 cannot occur"),
+    (["--dice", "22256", "--card", "full_house=20"], "full_house=20 cannot occur"),
+    (["--dice", "22256", "--card", "yahtzee=30"], "yahtzee=30 cannot occur"),
+    (["--dice", "22256", "--card", "sixes=36"], "sixes=36 cannot occur"),
+    (["--dice", "22256", "--card", "twos=6,yahtzee_bonus=1"], "needs 50"),
+    (["--dice", "22256", "--card", FULL_CARD], "scorecard is full"),
+    (["--dice", "22256", "--rolls-left", "3"], "outside 0..2"),
+    (["--dice", "22256", "--rolls-left", "-1"], "outside 0..2"),
+    (["--dice", "22256", "--rolls-left", "2", "--rules", "two-rolls"], "outside 0..1"),
+    (["--dice", "22256", "--rolls-left", "two"], "not a valid integer"),
+    (["--dice", "22256", "--top", "-1"], "--top"),
+    (["--dice", "22256", "--rules", "poker"], "--rules"),
+    (["--card", "twos=6"], "--dice"),
+]
+
+
+@pytest.mark.parametrize("args, message", BAD_INPUT)
+def test_bad_input_is_one_line_and_exit_2(args, message):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error:") and message in lines[0]
+    assert "Traceback" not in result.output
+
+
+def test_missing_and_corrupt_table(tmp_path):
+    result = run("--dice", "22256", "--table", str(tmp_path / "none.ytable"))
+    assert result.exit_code == 2 and "no table for rules 'official'" in result.stderr
+    bad = tmp_path / "bad.ytable"
+    bad.write_bytes(b'{"format": "yahtzee-table"}\n' + b"\0" * 64)
+    result = run("--dice", "22256", "--table", str(bad))
+    assert result.exit_code == 2 and "unusable" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_help_needs_no_numba():
+    code = ("import sys; from advisor.cli import cli; "
+            "sys.exit(1 if 'numba' in sys.modules or 'solver.table' in sys.modules else 0)")
+    assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+    result = run("--help")
+    assert result.exit_code == 0 and "--rolls-left" in result.stdout

@@ -1,0 +1,120 @@
+"""`yahtzee play`: whole games scripted on stdin."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from advisor.cli import cli
+
+# Each turn: the lines typed (dice thrown, then moves; refused lines are asked again).
+ANN = [
+    ["33333", "score yahtzee"],                      # 50
+    ["33333", "score chance", "score threes"],       # forced Joker: Threes 15 + 100 bonus
+    ["33333", "score aces", "score ls"],             # Threes filled: lower box 40 + 100 bonus
+    ["11123", "aces"],                               # 3
+    ["22256", "score twos"],                         # 6
+    ["44456", "s fours"],                            # 12
+    ["55561", "score fives"],                        # 15
+    ["66612", "score sixes"],                        # 18: upper 69, +35 upper bonus
+    ["12345", "score ss"],                           # 30
+    ["22333", "score fh"],                           # 25
+    ["44441", "score 4k"],                           # 17
+    ["66654", "score 3k"],                           # 27
+    ["12346", "keep 1234", "6", "keep 1235", "score chance"],  # 16
+]
+ANN_TOTAL = 50 + 15 + 100 + 40 + 100 + 3 + 6 + 12 + 15 + 18 + 35 + 30 + 25 + 17 + 27 + 16
+BOB = [
+    ["66666", "score sixes"],                        # Yahtzee box empty: 30, no bonus
+    ["12345", "score yahtzee"],                      # scratch: 0
+    ["55555", "score fives"],                        # Joker with 0 in Yahtzee: Fives 25, no bonus
+    ["11111", "score aces"],                         # 5
+    ["2224", "22245", "score twos"],                 # four dice refused; 6
+    ["33345", "score threes"],                       # 9
+    ["44412", "score fours"],                        # 12: upper 87, +35 upper bonus
+    ["12345", "score ls"],                           # 40
+    ["23456", "score ss"],                           # 30
+    ["55566", "score fh"],                           # 25
+    ["11123", "score 3k"],                           # 8
+    ["22221", "score 4k"],                           # 9
+    ["66665", "keep 6666", "6", ""],                 # 66666, Joker: only Chance open, advice
+]
+BOB_TOTAL = 30 + 0 + 25 + 5 + 6 + 9 + 12 + 35 + 40 + 30 + 25 + 8 + 9 + 30
+
+
+@pytest.fixture(autouse=True)
+def _tables(official_table):
+    """The cached official table exists, so the game does not build one."""
+
+
+def script(*players: list[list[str]]) -> str:
+    lines = [line for turns in zip(*players, strict=True) for turn in turns for line in turn]
+    return "\n".join(lines) + "\n"
+
+
+def play(text: str, *args: str):
+    return CliRunner().invoke(cli, ["play", *args], input=text)
+
+
+def test_scripted_two_player_game_with_bonuses_and_forced_joker():
+    result = play(script(ANN, BOB), "--names", "Ann,Bob")
+    out = result.stdout
+    assert result.exit_code == 0, out
+    assert "Traceback" not in result.output
+    assert "Ann scores 15 in threes + 100 Yahtzee bonus" in out
+    assert "Ann scores 40 in large_straight + 100 Yahtzee bonus" in out
+    assert "the Joker rule forbids chance for 33333; allowed now: threes" in out
+    assert "the Joker rule forbids aces for 33333; allowed now: three_of_a_kind" in out
+    assert "Ann scores 18 in sixes + 35 upper bonus" in out
+    assert "keep 1 2 3 5 is not part of the dice 1 2 3 4 6" in out
+    assert "Bob scores 30 in sixes: total 30" in out
+    assert "Bob scores 25 in fives: total 55" in out          # no bonus after a zero
+    assert "4 dice given" in out
+    assert "Bob scores 30 in chance: total" in out            # the advice, accepted with enter
+    assert "ROLLS LEFT: 1" in out and "ROLLS LEFT: 2" in out
+    final = out[out.index("== final scores"):]
+    assert f"total             {ANN_TOTAL}" in final and f"total             {BOB_TOTAL}" in final
+    assert ANN_TOTAL == 509 and BOB_TOTAL == 264
+    assert final.strip().endswith(f"winner: Ann with {ANN_TOTAL}")
+
+
+def test_equal_totals_are_a_shared_win():
+    result = play(script(BOB, BOB), "--players", "2")
+    assert result.exit_code == 0, result.output
+    last = result.stdout.strip().splitlines()[-1]
+    assert last == f"shared win: Player 1 and Player 2 with {BOB_TOTAL} each"
+
+
+def test_option_numbers_and_quit():
+    result = play("22256\n1\n22234\n2\nquit\n")
+    out = result.stdout
+    assert result.exit_code == 0, out
+    assert "kept 2 2 2" in out
+    assert "game stopped" in out and "current total:" in out
+
+
+def test_a_refused_move_is_asked_again_with_help():
+    result = play("22256\nscore yahtzee\nkeep 2222\nscore fives\nquit\n")
+    out = result.stdout
+    assert "Player 1 scores 0 in yahtzee" in out
+    assert "keep 2 2 2 2 is not part of the dice" not in out  # dice of the next turn
+    result = play("22256\nkeep 2222\nkeep 22256\nfoo\n1 2\nq\n")
+    out = result.stdout
+    assert "keep 2 2 2 2 is not part of the dice 2 2 2 5 6" in out
+    assert "keeping all five dice ends your rolling" in out
+    assert "unknown box 'foo'" in out
+    assert out.count("enter: follow the advice") == 4
+
+
+def test_rolls_run_out():
+    result = play("12346\nkeep 1234\n1\nkeep 1234\n2\nkeep 1234\nscore chance\nq\n")
+    out = result.stdout
+    assert "no rolls left this turn: score a box" in out
+    assert "Player 1 scores 12 in chance" in out
+
+
+def test_bad_names_and_end_of_input():
+    result = play("", "--names", "Ann,Ann")
+    assert result.exit_code == 2 and "distinct" in result.stderr
+    result = play("22256\n")
+    assert result.exit_code == 1 and "Traceback" not in result.output
