@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, Self
 
 from solver.dice import DICE, FACES, KEEP_INDEX, ROLL_INDEX, counts_of
 from solver.errors import IllegalMoveError, InvalidCardError, InvalidDiceError
@@ -57,11 +57,35 @@ def _checked_faces(value: str | Iterable[int], what: str) -> tuple[int, ...]:
     return tuple(sorted(faces))
 
 
-@dataclass(frozen=True)
-class Dice:
-    """Five dice, sorted: ``Dice("22256")``, ``Dice("2 2 2 5 6")`` or ``Dice([2, 2, 2, 5, 6])``."""
+@dataclass(frozen=True, repr=False)
+class _Faces:
+    """Sorted faces 1..6; subclasses check how many."""
 
     faces: tuple[int, ...]
+
+    @classmethod
+    def parse(cls, text: str) -> Self:
+        return cls(text)  # type: ignore[arg-type]
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """Dice per face (6 ints)."""
+        return counts_of(self.faces)
+
+    def spaced(self) -> str:
+        """The faces separated by spaces: ``2 2 2 5 6``."""
+        return " ".join(map(str, self.faces))
+
+    def __len__(self) -> int:
+        return len(self.faces)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({''.join(map(str, self.faces))!r})"
+
+
+@dataclass(frozen=True, repr=False)
+class Dice(_Faces):
+    """Five dice, sorted: ``Dice("22256")``, ``Dice("2 2 2 5 6")`` or ``Dice([2, 2, 2, 5, 6])``."""
 
     def __post_init__(self) -> None:
         faces = _checked_faces(self.faces, "dice")
@@ -70,23 +94,10 @@ class Dice:
                                    f"{DICE} faces 1 to 6 (e.g. 22256)")
         object.__setattr__(self, "faces", faces)
 
-    @classmethod
-    def parse(cls, text: str) -> Dice:
-        return cls(text)
-
-    @property
-    def counts(self) -> tuple[int, ...]:
-        """Dice per face (6 ints)."""
-        return counts_of(self.faces)
-
     @property
     def roll_index(self) -> int:
         """Index of this roll in :data:`solver.dice.ROLLS`."""
         return ROLL_INDEX[self.counts]
-
-    @property
-    def is_five_alike(self) -> bool:
-        return self.faces[0] == self.faces[-1]
 
     def contains(self, keep: Keep) -> bool:
         """True when ``keep`` is a sub-multiset of these dice."""
@@ -95,15 +106,10 @@ class Dice:
     def __str__(self) -> str:
         return "".join(map(str, self.faces))
 
-    def __repr__(self) -> str:
-        return f"Dice({str(self)!r})"
 
-
-@dataclass(frozen=True)
-class Keep:
+@dataclass(frozen=True, repr=False)
+class Keep(_Faces):
     """Dice held before a reroll, 0 to 5 of them: ``Keep("222")``; ``Keep("")`` holds none."""
-
-    faces: tuple[int, ...]
 
     def __post_init__(self) -> None:
         faces = _checked_faces(self.faces, "keep")
@@ -111,27 +117,13 @@ class Keep:
             raise IllegalMoveError(f"keep {self.faces!r}: {len(faces)} dice, at most {DICE}")
         object.__setattr__(self, "faces", faces)
 
-    @classmethod
-    def parse(cls, text: str) -> Keep:
-        return cls(text)
-
-    @property
-    def counts(self) -> tuple[int, ...]:
-        return counts_of(self.faces)
-
     @property
     def index(self) -> int:
         """Index of this keep in :data:`solver.dice.KEEP_COUNTS`."""
         return KEEP_INDEX[self.counts]
 
-    def __len__(self) -> int:
-        return len(self.faces)
-
     def __str__(self) -> str:
         return "".join(map(str, self.faces)) or "none"
-
-    def __repr__(self) -> str:
-        return f"Keep({''.join(map(str, self.faces))!r})"
 
 
 def box_label(name: str) -> str:
@@ -354,7 +346,7 @@ class Option:
         if self.keep is not None:
             if not self.keep.faces:
                 return "reroll all"
-            return "keep " + " ".join(map(str, self.keep.faces))
+            return f"keep {self.keep.spaced()}"
         text = f"score {box_label(self.box or '')} {self.points}"
         return text + (f" +{self.bonus} bonus" if self.bonus else "")
 

@@ -63,8 +63,8 @@ def _check_keep(keep: Keep, advice: Advice) -> Action:
     if len(keep) == DICE:
         raise IllegalMoveError("keeping all five dice ends your rolling: score a box instead")
     if not advice.dice.contains(keep):
-        raise IllegalMoveError(f"keep {' '.join(map(str, keep.faces))} is not part of the dice "
-                               f"{' '.join(map(str, advice.dice.faces))}")
+        raise IllegalMoveError(f"keep {keep.spaced()} is not part of the dice "
+                               f"{advice.dice.spaced()}")
     return Action(keep=keep)
 
 
@@ -84,7 +84,7 @@ def dice_after_keep(text: str, keep: Keep) -> Dice:
     dice = Dice(faces)
     if not dice.contains(keep):
         raise InvalidDiceError(f"the dice {dice} do not include the kept "
-                               f"{' '.join(map(str, keep.faces))}; type all five dice showing, "
+                               f"{keep.spaced()}; type all five dice showing, "
                                f"or only the {DICE - len(keep)} rerolled")
     return dice
 

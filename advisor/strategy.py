@@ -60,7 +60,7 @@ def strategy_markdown(card: Scorecard, table: Table | None = None,
              "|---" * (len(levels) + 1) + "|"]
     for dice, by_level in rows.items():
         cells = " | ".join(_cell(by_level[j]) for j in levels)
-        lines.append(f"| {' '.join(map(str, dice.faces))} | {cells} |")
+        lines.append(f"| {dice.spaced()} | {cells} |")
     return "\n".join(lines) + "\n"
 
 

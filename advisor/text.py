@@ -32,7 +32,7 @@ def advice_report(advice: Advice, top: int | None = None) -> list[str]:
     return [
         f"rules {card.rules_name} | turn {card.turn} of {card.rules.n_boxes} | "
         f"card total {card.total}",
-        f"dice {' '.join(map(str, advice.dice.faces))} | "
+        f"dice {advice.dice.spaced()} | "
         f"{rolls_left_phrase(advice.rolls_left, per_turn)}",
         "",
         *advice_table(advice, top),

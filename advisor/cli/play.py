@@ -52,7 +52,7 @@ def _play_turn(name: str, card: Scorecard, table: Any, top: int) -> Scorecard:
     rolls_left = per_turn - 1
     while True:
         advice = turn.advise(dice, rolls_left)
-        click.echo(f"{name}: dice {' '.join(map(str, dice.faces))} | "
+        click.echo(f"{name}: dice {dice.spaced()} | "
                    f"{rolls_left_phrase(rolls_left, per_turn)}")
         for line in advice_table(advice, top):
             click.echo(line)
@@ -76,7 +76,7 @@ def _play_turn(name: str, card: Scorecard, table: Any, top: int) -> Scorecard:
             return new
         kept: Keep = action.keep  # type: ignore[assignment]
         rolls_left -= 1
-        shown = " ".join(map(str, kept.faces)) or "nothing"
+        shown = kept.spaced() or "nothing"
         dice = _ask_dice(f"kept {shown}; dice now (all five, or the {5 - len(kept)} rerolled)",
                          lambda text, kept=kept: dice_after_keep(text, kept))
 
