@@ -124,32 +124,47 @@ def test_turn_snapshots_match_reference_turn(table_of, rules_name: str, open_box
 
 # ---------------------------------------------------------------- textbook answers
 
-@pytest.mark.parametrize(("rules_name", "rolls", "expected"), [
-    ("official", 3, 70 / 3), ("two-rolls", 2, 21.25), ("yatzy", 3, 70 / 3),
-])
-def test_chance_alone_is_five_times_the_best_single_die(table_of, rules_name: str, rolls: int,
-                                                        expected: float) -> None:
-    # One die: 3.5 with one roll; 4.25 with two (keep 4+); 14/3 with three (keep 5+).
+# One die: 3.5 with one roll; 4.25 with two (keep 4+); 14/3 with three (keep 5+). So a
+# lone Chance box is worth five times that. A lone Yahtzee box is worth 50 times the
+# classic chance of five alike within three rolls, 2783176 of 6**10.
+CHANCE_ALONE = [("official", 70 / 3), ("two-rolls", 21.25), ("yatzy", 70 / 3)]
+YAHTZEE_ALONE = [("official", 50 * 2783176 / 6**10), ("no-bonus", 50 * 2783176 / 6**10),
+                 ("yatzy", 50 * 2783176 / 6**10)]
+
+
+def lone_box_state(rules_name: str, box: str) -> tuple[int, int, int]:
     rules = get_rules(rules_name)
-    assert rules.rolls_per_turn == rolls
-    mask = open_mask(rules, ("chance",))
-    assert reference_for(rules_name).value(mask, 30, 0) == pytest.approx(expected, abs=1e-13)
-    assert table_of(rules_name).values[mask, 30, 0] == pytest.approx(expected, abs=1e-12)
+    if box == "yahtzee":
+        box = rules.boxes[rules.yahtzee_box].name
+    return open_mask(rules, (box,)), 30, 0
 
 
-@pytest.mark.parametrize("rules_name", ["official", "no-bonus", "yatzy"])
-def test_yahtzee_alone_is_50_times_the_chance_of_five_alike(table_of, rules_name: str) -> None:
-    # The classic count: five alike within three rolls, 2783176 of 6**10.
+@pytest.mark.parametrize(("rules_name", "expected"), CHANCE_ALONE)
+def test_reference_chance_alone(rules_name: str, expected: float) -> None:
+    state = lone_box_state(rules_name, "chance")
+    assert reference_for(rules_name).value(*state) == pytest.approx(expected, abs=1e-13)
+
+
+@pytest.mark.parametrize(("rules_name", "expected"), YAHTZEE_ALONE)
+def test_reference_yahtzee_alone(rules_name: str, expected: float) -> None:
+    state = lone_box_state(rules_name, "yahtzee")
+    assert reference_for(rules_name).value(*state) == pytest.approx(expected, abs=1e-13)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rules_name", "box", "expected"),
+                         [(n, "chance", e) for n, e in CHANCE_ALONE]
+                         + [(n, "yahtzee", e) for n, e in YAHTZEE_ALONE])
+def test_tables_give_the_textbook_answers(table_of, rules_name: str, box: str,
+                                          expected: float) -> None:
+    state = lone_box_state(rules_name, box)
+    assert table_of(rules_name).values[state] == pytest.approx(expected, abs=TOLERANCE)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules_name", ["official", "yatzy"])
+def test_full_card_is_worth_nothing(table_of, rules_name: str) -> None:
     rules = get_rules(rules_name)
-    mask = open_mask(rules, (rules.boxes[rules.yahtzee_box].name,))
-    expected = 50 * 2783176 / 6**10
-    assert reference_for(rules_name).value(mask, 63, 0) == pytest.approx(expected, abs=1e-13)
-    assert table_of(rules_name).values[mask, 63, 0] == pytest.approx(expected, abs=1e-12)
-
-
-def test_full_card_is_worth_nothing(table_of) -> None:
-    for name in ("official", "yatzy"):
-        rules = get_rules(name)
-        values = table_of(name).values[rules.full_mask]
-        assert np.all(values[~np.isnan(values)] == 0.0)
-        assert np.all(values[:, 0] == 0.0)  # every subtotal is reachable on a full card
+    values = table_of(rules_name).values[rules.full_mask]
+    assert np.all(values[~np.isnan(values)] == 0.0)
+    assert np.all(values[:, 0] == 0.0)  # every subtotal is reachable on a full card
