@@ -151,6 +151,9 @@ class RuleSet:
         counts = counts_of(dice)
         if filled_mask & ~self.full_mask or filled_mask == self.full_mask:
             raise IllegalMoveError("the scorecard is full: no box is left to fill")
+        if yahtzee_holds_50 and not filled_mask >> self.yahtzee_box & 1:
+            raise InvalidCardError(f"the {self.boxes[self.yahtzee_box].name} box cannot hold 50 "
+                                   "while it is open")
         roll = ROLL_INDEX[counts]
         open_boxes = [b for b in range(self.n_boxes) if not filled_mask >> b & 1]
         five_alike = max(counts) == 5

@@ -408,3 +408,13 @@ def test_unknown_rule_set_lists_the_valid_ones() -> None:
     assert isinstance(err.value, ValueError)
     for name in RULE_NAMES:
         assert name in str(err.value)
+
+
+def test_placements_refuse_a_yahtzee_flag_on_an_open_yahtzee_box() -> None:
+    import pytest
+
+    from solver.errors import InvalidCardError
+    from solver.rules import get_rules
+
+    with pytest.raises(InvalidCardError, match="cannot hold 50"):
+        get_rules("official").placements((5, 5, 5, 5, 5), 0, True)
