@@ -47,9 +47,9 @@ def operation_count(rules_name: str) -> tuple[int, float]:
     and a max plus the exact ``* unit`` per (keep, sub-keep) pair (1,260 pairs); the
     final expectation is 252 multiply-adds.
     """
+    from solver._kernels import _SUB_COUNT
     from solver.builder import masks_by_level, upper_classes
     from solver.dice import FIRST_ROLL_KEEP, N_ROLLS
-    from solver._kernels import _SUB_COUNT
     from solver.rules import N_UPPER, get_rules
 
     rules = get_rules(rules_name)

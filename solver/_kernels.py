@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .dice import FACES, KEEP_CHILD, KEEP_SUB, N_KEEPS, ROLL_KEEP, ROLL_PROBABILITY, ROLL_COUNTS
+from .dice import FACES, KEEP_CHILD, KEEP_SUB, N_KEEPS, ROLL_COUNTS, ROLL_KEEP, ROLL_PROBABILITY
 from .rules import N_UPPER, UPPER_TARGET
 
 FIRST_ROLL_ROW = int(ROLL_KEEP[0])  # keeps below this row have fewer than five dice

@@ -47,7 +47,7 @@ def _upper(face: int, name: str, aliases: tuple[str, ...]) -> Box:
         name,
         aliases,
         f"the sum of the dice showing {face}",
-        lambda c, f=face: f * c[f - 1],
+    lambda c, f=face: f * c[f - 1],
         face=face,
     )
 
@@ -67,18 +67,25 @@ def upper_boxes(first_name: str) -> tuple[Box, ...]:
 
 
 # Yahtzee's lower section (1996 Hasbro sheet).
-THREE_OF_A_KIND = Box("three_of_a_kind", ("3k",), "at least three dice alike: the sum of all five dice",
-                      lambda c: _total(c) if max(c) >= 3 else 0)
-FOUR_OF_A_KIND = Box("four_of_a_kind", ("4k",), "at least four dice alike: the sum of all five dice",
-                     lambda c: _total(c) if max(c) >= 4 else 0)
-FULL_HOUSE = Box("full_house", ("fh",), "three of one face and two of a different face: 25",
-                 lambda c: 25 if sorted(n for n in c if n) == [2, 3] else 0)
-SMALL_STRAIGHT = Box("small_straight", ("ss",), "four faces in a row (1-2-3-4, 2-3-4-5 or 3-4-5-6): 30",
-                     lambda c: 30 if _has_run(c, 4) else 0)
-LARGE_STRAIGHT = Box("large_straight", ("ls",), "five faces in a row (1-2-3-4-5 or 2-3-4-5-6): 40",
-                     lambda c: 40 if _has_run(c, 5) else 0)
-YAHTZEE = Box("yahtzee", ("yz",), "all five dice alike: 50", lambda c: 50 if max(c) == 5 else 0)
-CHANCE = Box("chance", ("ch",), "anything: the sum of all five dice", _total)
+THREE_OF_A_KIND = Box("three_of_a_kind", ("3k",),
+    "at least three dice alike: the sum of all five dice",
+    lambda c: _total(c) if max(c) >= 3 else 0)
+FOUR_OF_A_KIND = Box("four_of_a_kind", ("4k",),
+    "at least four dice alike: the sum of all five dice",
+    lambda c: _total(c) if max(c) >= 4 else 0)
+FULL_HOUSE = Box("full_house", ("fh",),
+    "three of one face and two of a different face: 25",
+    lambda c: 25 if sorted(n for n in c if n) == [2, 3] else 0)
+SMALL_STRAIGHT = Box("small_straight", ("ss",),
+    "four faces in a row (1-2-3-4, 2-3-4-5 or 3-4-5-6): 30",
+    lambda c: 30 if _has_run(c, 4) else 0)
+LARGE_STRAIGHT = Box("large_straight", ("ls",),
+    "five faces in a row (1-2-3-4-5 or 2-3-4-5-6): 40",
+    lambda c: 40 if _has_run(c, 5) else 0)
+YAHTZEE = Box("yahtzee", ("yz",),
+    "all five dice alike: 50", lambda c: 50 if max(c) == 5 else 0)
+CHANCE = Box("chance", ("ch",),
+    "anything: the sum of all five dice", _total)
 
 
 # Yatzy's lower section (Scandinavian rules).
@@ -91,20 +98,26 @@ def _of_a_kind(c: Counts, n: int) -> int:
     return n * max(faces) if faces else 0
 
 
-ONE_PAIR = Box("one_pair", ("pair", "1p"), "two dice of the highest face shown at least twice: their sum",
-               lambda c: 2 * max(_pairs(c)) if _pairs(c) else 0)
+ONE_PAIR = Box("one_pair", ("pair", "1p"),
+    "two dice of the highest face shown at least twice: their sum",
+    lambda c: 2 * max(_pairs(c)) if _pairs(c) else 0)
 TWO_PAIRS = Box("two_pairs", ("2p",),
-                "two different faces each shown at least twice: two dice of each, summed",
-                lambda c: 2 * sum(_pairs(c)) if len(_pairs(c)) == 2 else 0)
-YATZY_THREE = Box("three_of_a_kind", ("3k",), "three dice of a face shown at least three times: their sum",
-                  lambda c: _of_a_kind(c, 3))
-YATZY_FOUR = Box("four_of_a_kind", ("4k",), "four dice of a face shown at least four times: their sum",
-                 lambda c: _of_a_kind(c, 4))
-YATZY_SMALL = Box("small_straight", ("ss",), "exactly 1-2-3-4-5: 15",
-                  lambda c: 15 if tuple(c) == (1, 1, 1, 1, 1, 0) else 0)
-YATZY_LARGE = Box("large_straight", ("ls",), "exactly 2-3-4-5-6: 20",
-                  lambda c: 20 if tuple(c) == (0, 1, 1, 1, 1, 1) else 0)
+    "two different faces each shown at least twice: two dice of each, summed",
+    lambda c: 2 * sum(_pairs(c)) if len(_pairs(c)) == 2 else 0)
+YATZY_THREE = Box("three_of_a_kind", ("3k",),
+    "three dice of a face shown at least three times: their sum",
+    lambda c: _of_a_kind(c, 3))
+YATZY_FOUR = Box("four_of_a_kind", ("4k",),
+    "four dice of a face shown at least four times: their sum",
+    lambda c: _of_a_kind(c, 4))
+YATZY_SMALL = Box("small_straight", ("ss",),
+    "exactly 1-2-3-4-5: 15",
+    lambda c: 15 if tuple(c) == (1, 1, 1, 1, 1, 0) else 0)
+YATZY_LARGE = Box("large_straight", ("ls",),
+    "exactly 2-3-4-5-6: 20",
+    lambda c: 20 if tuple(c) == (0, 1, 1, 1, 1, 1) else 0)
 YATZY_FULL_HOUSE = Box("full_house", ("fh",),
                        "exactly three of one face and two of another: the sum of all five dice",
-                       lambda c: _total(c) if sorted(n for n in c if n) == [2, 3] else 0)
-YATZY = Box("yatzy", ("yz",), "all five dice alike: 50", lambda c: 50 if max(c) == 5 else 0)
+    lambda c: _total(c) if sorted(n for n in c if n) == [2, 3] else 0)
+YATZY = Box("yatzy", ("yz",),
+    "all five dice alike: 50", lambda c: 50 if max(c) == 5 else 0)

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import csv
-import os
-import tempfile
-from collections.abc import Callable
+import io
 from pathlib import Path
 from typing import IO
 
@@ -13,6 +11,7 @@ import numpy as np
 
 from .errors import TableError
 from .table import Table
+from .tablefile import atomic_write
 
 FORMATS = ("npy", "csv")
 
@@ -36,11 +35,20 @@ def interface_array(table: Table) -> np.ndarray:
     return out
 
 
-def _write_csv(table: Table, out: IO[str]) -> None:
+def _write_csv(table: Table, out: IO[bytes]) -> None:
+    text = io.TextIOWrapper(out, encoding="utf-8", newline="")
+    try:
+        _write_csv_rows(table, text)
+    finally:
+        text.flush()
+        text.detach()
+
+
+def _write_csv_rows(table: Table, text: io.TextIOWrapper) -> None:
     rules = table.rules
     values = interface_array(table)
     has_flag = values.ndim == 3
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv.writer(text, lineterminator="\n")
     writer.writerow(["open_boxes", "upper_subtotal"] + (["yahtzee_holds_50"] if has_flag else [])
                     + ["value"])
     names = [b.name for b in rules.boxes]
@@ -52,33 +60,17 @@ def _write_csv(table: Table, out: IO[str]) -> None:
                 v = block[upper, flag] if has_flag else block[upper]
                 if np.isnan(v) or (has_flag and flag == 1 and rules.n_flags == 1):
                     continue
-                writer.writerow([open_names, upper] + ([flag] if has_flag else []) + [repr(float(v))])
-
-
-def _atomic_write(path: Path, binary: bool, write: Callable[[IO], None]) -> None:
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as exc:
-        raise TableError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb" if binary else "w", **({} if binary else {"newline": ""})) as out:
-            write(out)
-        os.replace(tmp, path)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise TableError(f"cannot write {path}: {exc.strerror or exc}") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+                flag_cell = [flag] if has_flag else []
+                writer.writerow([open_names, upper, *flag_cell, repr(float(v))])
 
 
 def export_table(table: Table, path: Path | str, fmt: str) -> None:
     """Write ``table`` to ``path`` as ``npy`` or ``csv`` (one row per reachable state)."""
     path = Path(path)
     if fmt == "npy":
-        _atomic_write(path, True, lambda out: np.save(out, interface_array(table)))
+        atomic_write(path, lambda out: np.save(out, interface_array(table)))
     elif fmt == "csv":
-        _atomic_write(path, False, lambda out: _write_csv(table, out))
+        atomic_write(path, lambda out: _write_csv(table, out))
     else:
         raise TableError(f"unknown export format {fmt!r}; formats: {', '.join(FORMATS)}")
 

@@ -29,6 +29,7 @@ from .errors import IllegalMoveError, InvalidCardError, UnknownRulesError
 UPPER_TARGET = 63
 N_UPPER = 6
 DEFAULT_RULES = "official"
+_JOKER_FIXED_POINTS = {"full_house": 25, "small_straight": 30, "large_straight": 40}
 
 
 class Placement(NamedTuple):
@@ -104,8 +105,8 @@ class RuleSet:
             ordinary = [b.score(five) for b in self.boxes]
             joker = list(ordinary)
             for b, box in enumerate(self.boxes):
-                if box.name in ("full_house", "small_straight", "large_straight") and self.has_joker:
-                    joker[b] = {"full_house": 25, "small_straight": 30, "large_straight": 40}[box.name]
+                if box.name in _JOKER_FIXED_POINTS and self.has_joker:
+                    joker[b] = _JOKER_FIXED_POINTS[box.name]
             if self.joker == "forced":
                 for b, box in enumerate(self.boxes):
                     tier[f, b] = 0 if box.face == f + 1 else (2 if box.is_upper else 1)
@@ -219,5 +220,6 @@ def get_rules(name: str | RuleSet = DEFAULT_RULES) -> RuleSet:
         return name
     key = str(name).strip().lower().replace("_", "-")
     if key not in RULE_SETS:
-        raise UnknownRulesError(f"unknown rule set {name!r}; valid rule sets: {', '.join(RULE_NAMES)}")
+        raise UnknownRulesError(
+            f"unknown rule set {name!r}; valid rule sets: {', '.join(RULE_NAMES)}")
     return RULE_SETS[key]

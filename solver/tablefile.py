@@ -15,7 +15,9 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 
@@ -61,35 +63,49 @@ def check_writable(path: Path) -> None:
     os.unlink(tmp)
 
 
-def write_table(path: Path, rules: RuleSet, values: np.ndarray) -> None:
-    """Write ``values`` for ``rules`` to ``path`` atomically (temporary file + rename)."""
+def atomic_write(path: Path, write: Callable[[IO[bytes]], None]) -> None:
+    """Call ``write(file)`` on a temporary file beside ``path``, then rename it to ``path``.
+
+    An error or an interruption leaves no file at ``path`` (or the old one, intact) and
+    no temporary file; an ``OSError`` becomes a :class:`TableError` naming ``path``.
+    """
     path = Path(path)
-    data = np.ascontiguousarray(values, dtype="<f8")
-    header = {"format": MAGIC, "version": VERSION, "rules": rules.name,
-              "fingerprint": rules_fingerprint(rules), "shape": list(data.shape),
-              "dtype": "<f8", "sha256": hashlib.sha256(data.tobytes()).hexdigest()}
     check_writable(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as out:
-            out.write((json.dumps(header) + "\n").encode())
-            out.write(data.tobytes())
+            write(out)
             out.flush()
             os.fsync(out.fileno())
         os.replace(tmp, path)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
-        raise TableError(f"cannot write table to {path}: {exc.strerror or exc}") from None
+        raise TableError(f"cannot write {path}: {exc.strerror or exc}") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_table(path: Path, rules: RuleSet, values: np.ndarray) -> None:
+    """Write ``values`` for ``rules`` to ``path`` atomically (temporary file + rename)."""
+    data = np.ascontiguousarray(values, dtype="<f8")
+    header = {"format": MAGIC, "version": VERSION, "rules": rules.name,
+              "fingerprint": rules_fingerprint(rules), "shape": list(data.shape),
+              "dtype": "<f8", "sha256": hashlib.sha256(data.tobytes()).hexdigest()}
+
+    def write(out: IO[bytes]) -> None:
+        out.write((json.dumps(header) + "\n").encode())
+        out.write(data.tobytes())
+
+    atomic_write(path, write)
 
 
 def read_table(path: Path, rules: RuleSet) -> np.ndarray:
     """Load and check the table of ``rules`` at ``path``; a read-only float64 array."""
     path = Path(path)
     if not path.is_file():
-        raise MissingTableError(f"no table for rules {rules.name!r} at {path}; {_rebuild_hint(rules, path)}")
+        raise MissingTableError(
+            f"no table for rules {rules.name!r} at {path}; {_rebuild_hint(rules, path)}")
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -116,8 +132,9 @@ def read_table(path: Path, rules: RuleSet) -> np.ndarray:
     if tuple(header.get("shape", ())) != rules.table_shape or header.get("dtype") != "<f8":
         raise corrupt(f"shape {header.get('shape')}, expected {list(rules.table_shape)}")
     body = memoryview(raw)[end + 1:]
-    if len(body) != int(np.prod(rules.table_shape)) * 8:
-        raise corrupt(f"{len(body)} data bytes, expected {int(np.prod(rules.table_shape)) * 8}: truncated")
+    expected_bytes = int(np.prod(rules.table_shape)) * 8
+    if len(body) != expected_bytes:
+        raise corrupt(f"{len(body)} data bytes, expected {expected_bytes}: truncated")
     if hashlib.sha256(body).hexdigest() != header.get("sha256"):
         raise corrupt("checksum mismatch")
     values = np.frombuffer(body, dtype="<f8").reshape(rules.table_shape)
