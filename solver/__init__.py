@@ -14,10 +14,10 @@ from .errors import (
     UnknownRulesError,
     YahtzeeError,
 )
-from .rules import DEFAULT_RULES, RULE_NAMES, RULE_SETS, Placement, RuleSet, get_rules
+from .rules import DEFAULT_RULES, RULE_NAMES, RULE_SUMMARIES, Placement, RuleSet, get_rules
 
 __all__ = [
-    "DEFAULT_RULES", "RULE_NAMES", "RULE_SETS", "Placement", "RuleSet", "get_rules",
+    "DEFAULT_RULES", "RULE_NAMES", "RULE_SUMMARIES", "Placement", "RuleSet", "get_rules",
     "CorruptTableError", "IllegalMoveError", "InvalidCardError", "InvalidDiceError",
     "MissingTableError", "TableError", "UnknownRulesError", "YahtzeeError",
 ]

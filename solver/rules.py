@@ -17,7 +17,9 @@ RULES.md is a new ``RuleSet``, never a new kernel:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import NamedTuple
 
 import numpy as np
@@ -194,24 +196,31 @@ def _yatzy_boxes() -> tuple[bx.Box, ...]:
         bx.YATZY_LARGE, bx.YATZY_FULL_HOUSE, bx.CHANCE, bx.YATZY)
 
 
-def _build_rule_sets() -> dict[str, RuleSet]:
-    sets = [
-        RuleSet("official", "1996 Hasbro rule sheet: three rolls, 35 upper bonus, 100 Yahtzee "
-                "bonus, forced Joker", _yahtzee_boxes()),
-        RuleSet("free-joker", "as official, but a Joker may go in any open box (the convention "
-                "of most published research)", _yahtzee_boxes(), joker="free"),
-        RuleSet("no-bonus", "as official, but no 100 Yahtzee bonus and no Joker",
-                _yahtzee_boxes(), yahtzee_bonus=0, joker="none"),
-        RuleSet("two-rolls", "as official, but at most two rolls per turn", _yahtzee_boxes(),
-                rolls_per_turn=2),
-        RuleSet("yatzy", "Scandinavian Yatzy: 15 boxes, 50 upper bonus, no Yahtzee bonus, "
-                "no Joker", _yatzy_boxes(), upper_bonus=50, yahtzee_bonus=0, joker="none"),
-    ]
-    return {r.name: r for r in sets}
+# name -> (one-line summary, how to build it). Rule sets are built on first use (their
+# score tables take a few milliseconds each), so a command pays only for the one it uses.
+_DEFINITIONS: dict[str, tuple[str, Callable[[str, str], RuleSet]]] = {
+    "official": ("1996 Hasbro rule sheet: three rolls, 35 upper bonus, 100 Yahtzee bonus, "
+                 "forced Joker",
+                 lambda n, s: RuleSet(n, s, _yahtzee_boxes())),
+    "free-joker": ("as official, but a Joker may go in any open box (the convention of most "
+                   "published research)",
+                   lambda n, s: RuleSet(n, s, _yahtzee_boxes(), joker="free")),
+    "no-bonus": ("as official, but no 100 Yahtzee bonus and no Joker",
+                 lambda n, s: RuleSet(n, s, _yahtzee_boxes(), yahtzee_bonus=0, joker="none")),
+    "two-rolls": ("as official, but at most two rolls per turn",
+                  lambda n, s: RuleSet(n, s, _yahtzee_boxes(), rolls_per_turn=2)),
+    "yatzy": ("Scandinavian Yatzy: 15 boxes, 50 upper bonus, no Yahtzee bonus, no Joker",
+              lambda n, s: RuleSet(n, s, _yatzy_boxes(), upper_bonus=50, yahtzee_bonus=0,
+                                   joker="none")),
+}
+RULE_NAMES: tuple[str, ...] = tuple(_DEFINITIONS)
+RULE_SUMMARIES: dict[str, str] = {name: d[0] for name, d in _DEFINITIONS.items()}
 
 
-RULE_SETS: dict[str, RuleSet] = _build_rule_sets()
-RULE_NAMES: tuple[str, ...] = tuple(RULE_SETS)
+@cache
+def _named_rules(key: str) -> RuleSet:
+    summary, build = _DEFINITIONS[key]
+    return build(key, summary)
 
 
 def get_rules(name: str | RuleSet = DEFAULT_RULES) -> RuleSet:
@@ -219,7 +228,7 @@ def get_rules(name: str | RuleSet = DEFAULT_RULES) -> RuleSet:
     if isinstance(name, RuleSet):
         return name
     key = str(name).strip().lower().replace("_", "-")
-    if key not in RULE_SETS:
+    if key not in _DEFINITIONS:
         raise UnknownRulesError(
             f"unknown rule set {name!r}; valid rule sets: {', '.join(RULE_NAMES)}")
-    return RULE_SETS[key]
+    return _named_rules(key)

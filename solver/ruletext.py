@@ -7,7 +7,7 @@ Every number printed (box points, examples, bonuses, Joker groups) is read from 
 from __future__ import annotations
 
 from .dice import DICE, ROLL_INDEX, counts_of
-from .rules import RULE_SETS, UPPER_TARGET, RuleSet
+from .rules import RULE_SUMMARIES, UPPER_TARGET, RuleSet
 
 # Rolls tried, in order, for each box's example: the first that scores points is shown.
 _EXAMPLE_ROLLS = (
@@ -95,5 +95,5 @@ def describe(rules: RuleSet) -> str:
 
 def listing() -> str:
     """One line per named rule set."""
-    width = max(len(n) for n in RULE_SETS)
-    return "\n".join(f"{name:<{width}}  {r.summary}" for name, r in RULE_SETS.items())
+    width = max(len(n) for n in RULE_SUMMARIES)
+    return "\n".join(f"{name:<{width}}  {summary}" for name, summary in RULE_SUMMARIES.items())

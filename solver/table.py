@@ -5,12 +5,15 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .builder import Progress, build_values
 from .rules import UPPER_TARGET, RuleSet, get_rules
 from .tablefile import check_writable, read_table, write_table
+
+if TYPE_CHECKING:
+    from .builder import Progress
 
 TABLES_ENV = "YAHTZEE_TABLES"
 SUFFIX = ".ytable"
@@ -60,6 +63,8 @@ class Table:
 def build_table(rules: RuleSet | str = "official", *, path: Path | None = None,
                 progress: Progress | None = None) -> tuple[Table, float]:
     """Solve ``rules``, write the table file atomically; (table, build seconds)."""
+    from .builder import build_values  # numba: only when building
+
     rules = get_rules(rules)
     path = Path(path) if path is not None else default_table_path(rules)
     check_writable(path)
