@@ -1,0 +1,385 @@
+"""Play many seeded games with a strategy and report how it scores.
+
+Built-in strategies (``STRATEGIES``):
+
+- ``optimal``: the table's policy, ties broken as in :mod:`solver.stats` (lowest box
+  index; keeps with the most dice first, then keep order). Its mean converges to the
+  exact expected score.
+- ``greedy``: before each reroll keeps every die of the most common face (ties: the
+  higher face) and rerolls the rest, never stopping early; after the last roll fills
+  the allowed box worth the most points now (entry plus any upper bonus it earns;
+  ties: lowest box index).
+- ``heuristic``: a careful human without lookahead. Each turn is played to maximise that
+  turn's placement value, the entry minus the box's *par* plus any upper bonus it earns,
+  with the best keeps for that aim. Par: three dice of the face for an upper box (the
+  pace for the bonus); for another box, the mean points of a whole turn aimed at that
+  box alone.
+
+A strategy of your own is a Python callable ``strategy(decision: Decision)`` (slower):
+while ``decision.rolls_left > 0`` it returns the faces to keep (any iterable of ints, a
+sub-multiset of ``decision.dice``; all five keeps the dice as they are) or a box name to
+score now; with ``rolls_left == 0`` it returns a box name (any alias). An illegal answer
+raises :class:`IllegalStrategyMoveError` naming the move and the state.
+
+Same seed, same games: game ``g`` draws its dice from its own splitmix64 stream (see
+``_simulate_kernels``), whatever the thread count, batch size or strategy.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from . import _simulate_kernels as sim
+from . import _turn_policy as tp
+from .builder import masks_by_level
+from .dice import KEEP_CHILD, KEEP_SIZE, N_KEEPS, ROLL_PROBABILITY, ROLLS, counts_of
+from .errors import IllegalMoveError, YahtzeeError
+from .rules import N_UPPER, UPPER_TARGET, Placement, RuleSet
+from .stats import PERCENTILES, policy_arguments
+from .table import Table
+
+STRATEGIES: dict[str, int] = {
+    "optimal": sim.STRATEGY_OPTIMAL,
+    "greedy": sim.STRATEGY_GREEDY,
+    "heuristic": sim.STRATEGY_HEURISTIC,
+}
+BATCH = 20_000
+CACHED_LEVELS = 3
+MAX_SEED = 2**64 - 1
+
+Progress = Callable[[int, int], None]
+"""progress(games_done, games_total), called after each batch."""
+
+
+class UnknownStrategyError(YahtzeeError):
+    """A strategy name that is not built in."""
+
+
+class IllegalStrategyMoveError(IllegalMoveError):
+    """A user strategy answered with a move the rules do not allow."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a user strategy sees at each decision."""
+
+    rules: RuleSet
+    dice: tuple[int, ...]
+    """The five faces showing, ascending."""
+    rolls_left: int
+    entries: tuple[int | None, ...]
+    """The entry of each box in scorecard order, None while open."""
+    yahtzee_bonuses: int
+    turn: int
+    """1 .. number of boxes."""
+
+    @property
+    def filled_mask(self) -> int:
+        return sum(1 << b for b, e in enumerate(self.entries) if e is not None)
+
+    @property
+    def open_boxes(self) -> tuple[str, ...]:
+        return tuple(box.name for box, e in zip(self.rules.boxes, self.entries, strict=True)
+                     if e is None)
+
+    @property
+    def upper_total(self) -> int:
+        """Sum of the upper entries so far (not capped)."""
+        return sum(e for e in self.entries[:N_UPPER] if e is not None)
+
+    @property
+    def yahtzee_holds_50(self) -> bool:
+        return bool(self.entries[self.rules.yahtzee_box])
+
+    @property
+    def total(self) -> int:
+        """The grand total so far (entries, upper bonus if earned, Yahtzee bonuses)."""
+        upper = self.rules.upper_bonus if self.upper_total >= UPPER_TARGET else 0
+        return (sum(e for e in self.entries if e is not None) + upper
+                + self.rules.yahtzee_bonus * self.yahtzee_bonuses)
+
+    def placements(self) -> list[Placement]:
+        """The boxes the rules allow for the dice showing, with points and bonus."""
+        return self.rules.placements(self.dice, self.filled_mask, self.yahtzee_holds_50)
+
+
+UserStrategy = Callable[[Decision], Any]
+
+
+@dataclass(frozen=True, eq=False)
+class SimulationResult:
+    """Per-game outcomes of a simulation and the figures drawn from them."""
+
+    rules: RuleSet
+    strategy: str
+    seed: int
+    scores: np.ndarray
+    """(games,) int64 final scores."""
+    upper_bonus: np.ndarray
+    """(games,) int8: 1 when the upper bonus was earned."""
+    yahtzees: np.ndarray
+    """(games,) int8: turns that ended with five alike."""
+    yahtzee_bonuses: np.ndarray
+    """(games,) int8: Yahtzee bonuses earned."""
+    entries: np.ndarray
+    """(games, n_boxes) int8: the entry of each box."""
+    seconds: float = field(default=0.0)
+
+    @property
+    def games(self) -> int:
+        return int(self.scores.shape[0])
+
+    @property
+    def mean(self) -> float:
+        return float(self.scores.mean())
+
+    @property
+    def sd(self) -> float:
+        return float(self.scores.std(ddof=1)) if self.games > 1 else 0.0
+
+    @property
+    def stderr(self) -> float:
+        return self.sd / float(np.sqrt(self.games))
+
+    def percentile(self, q: float) -> int:
+        """Smallest score x with (games scoring <= x) >= q% of games."""
+        ordered = np.sort(self.scores)
+        index = max(0, int(np.ceil(q / 100.0 * self.games)) - 1)
+        return int(ordered[index])
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready figures (INTERFACE.md keys ``games``, ``strategy``, ``mean``, ``sd``,
+        ``stderr`` and more)."""
+        rate = self.games / self.seconds if self.seconds > 0 else None
+        return {
+            "games": self.games,
+            "strategy": self.strategy,
+            "rules": self.rules.name,
+            "seed": self.seed,
+            "mean": self.mean,
+            "sd": self.sd,
+            "stderr": self.stderr,
+            "percentiles": {str(q): self.percentile(q) for q in PERCENTILES},
+            "min_score": int(self.scores.min()),
+            "max_score": int(self.scores.max()),
+            "upper_bonus_rate": float(self.upper_bonus.mean()),
+            "yahtzees_per_game": float(self.yahtzees.mean()),
+            "any_yahtzee_rate": float((self.yahtzees > 0).mean()),
+            "yahtzee_bonuses_per_game": float(self.yahtzee_bonuses.mean()),
+            "box_means": {box.name: float(self.entries[:, b].mean())
+                          for b, box in enumerate(self.rules.boxes)},
+            "seconds": self.seconds,
+            "games_per_second": rate,
+        }
+
+
+def check_games(games: int) -> int:
+    if not isinstance(games, int | np.integer) or games <= 0:
+        raise YahtzeeError(f"the number of games must be a positive integer, not {games!r}")
+    return int(games)
+
+
+def check_seed(seed: int) -> int:
+    if not isinstance(seed, int | np.integer) or not 0 <= seed <= MAX_SEED:
+        raise YahtzeeError(f"the seed must be an integer in 0..2**64-1, not {seed!r}")
+    return int(seed)
+
+
+def strategy_code(name: str) -> int:
+    key = name.strip().lower()
+    if key not in STRATEGIES:
+        raise UnknownStrategyError(
+            f"unknown strategy {name!r}; built-in strategies: {', '.join(STRATEGIES)}")
+    return STRATEGIES[key]
+
+
+@cache
+def _pars(rules: RuleSet) -> np.ndarray:
+    """(n_boxes,) par of each box for the heuristic (see module docstring)."""
+    n = rules.n_boxes
+    par = np.zeros(n)
+    args = policy_arguments(rules)
+    scores_t, n_rerolls = args[0], args[-1]
+    final_value = np.empty(tp.N_ROLL_ROWS)
+    keep_value = np.empty((n_rerolls + 1, N_KEEPS))
+    roll_best = np.empty((n_rerolls + 1, N_KEEPS))
+    for b in range(n):
+        if b < N_UPPER:
+            par[b] = 3 * (b + 1)
+            continue
+        gain = np.zeros((n, tp.MAX_ENTRY))
+        gain[b] = np.arange(tp.MAX_ENTRY)
+        mask = rules.full_mask & ~(1 << b)
+        tp.final_roll_values(mask, 0, gain, scores_t, rules.joker_tier, rules.joker_points,
+                             rules.yahtzee_box, 0.0, False, 1, final_value)
+        tp.keep_values(final_value, n_rerolls, keep_value, roll_best, True)
+        par[b] = float(ROLL_PROBABILITY @ roll_best[n_rerolls, tp.FIRST_ROLL_ROW:])
+    return par
+
+
+def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int = 10_000,
+             seed: int = 0, *, progress: Progress | None = None,
+             name: str | None = None) -> SimulationResult:
+    """Play ``games`` games of the table's rule set with ``strategy`` (a built-in name or
+    a :data:`UserStrategy` callable) from seed ``seed``."""
+    games = check_games(games)
+    seed = check_seed(seed)
+    start = time.perf_counter()
+    if callable(strategy):
+        label = name or getattr(strategy, "__name__", "custom")
+        out = _simulate_python(table.rules, strategy, label, games, seed, progress)
+    else:
+        label = strategy.strip().lower()
+        out = _simulate_builtin(table, strategy_code(strategy), games, seed, progress)
+    return SimulationResult(table.rules, label, seed, *out,
+                            seconds=time.perf_counter() - start)
+
+
+def _simulate_builtin(table: Table, code: int, games: int, seed: int,
+                      progress: Progress | None) -> tuple[np.ndarray, ...]:
+    rules = table.rules
+    values = np.ascontiguousarray(table.values)
+    par = _pars(rules) if code == sim.STRATEGY_HEURISTIC else np.zeros(rules.n_boxes)
+    scores = np.empty(games, dtype=np.int64)
+    upper = np.empty(games, dtype=np.int8)
+    fives = np.empty(games, dtype=np.int8)
+    bonuses = np.empty(games, dtype=np.int8)
+    entries = np.empty((games, rules.n_boxes), dtype=np.int8)
+    args = policy_arguments(rules)
+    cache = _early_turns(code, rules, values, args, par)
+    for first in range(0, games, BATCH):
+        stop = min(games, first + BATCH)
+        sim.play_games(code, np.uint64(seed), np.uint64(first), values, *args, par, *cache,
+                       scores[first:stop], upper[first:stop], fives[first:stop],
+                       bonuses[first:stop], entries[first:stop])
+        if progress is not None:
+            progress(stop, games)
+    return scores, upper, fives, bonuses, entries
+
+
+def _early_turns(code: int, rules: RuleSet, values: np.ndarray, args: tuple,
+                 par: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The prepared turns of every state with at most ``CACHED_LEVELS - 1`` boxes filled
+    (the same in most games): (slot[m, u, y] int32, gains, keep values, roll bests)."""
+    slot = np.full(values.shape, -1, dtype=np.int32)
+    masks = np.concatenate(masks_by_level(rules.n_boxes)[:CACHED_LEVELS])
+    m, u, y = (a.astype(np.int64) for a in np.nonzero(~np.isnan(values[masks])))
+    m = masks[m]
+    slot[m, u, y] = np.arange(len(m), dtype=np.int32)
+    n_rerolls = args[-1]
+    gains = np.zeros((len(m), rules.n_boxes, tp.MAX_ENTRY))
+    keeps = np.empty((len(m), n_rerolls + 1, N_KEEPS))
+    bests = np.empty((len(m), n_rerolls + 1, N_KEEPS))
+    sim.prepare_turns(code, m, u, y, values, *args, par, gains, keeps, bests)
+    return slot, gains, keeps, bests
+
+
+# ---------------------------------------------------------------------- user strategies
+class _Stream:
+    """Python twin of the kernels' per-game dice stream (same dice for the same seed)."""
+
+    MASK = (1 << 64) - 1
+
+    def __init__(self, seed: int, game: int) -> None:
+        self.state = _mix64((_mix64(seed) + game) & self.MASK)
+
+    def die(self) -> int:
+        self.state = (self.state + int(sim.GOLDEN)) & self.MASK
+        return _mix64(self.state) % 6 + 1
+
+
+def _mix64(z: int) -> int:
+    mask = _Stream.MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+    return z ^ (z >> 31)
+
+
+def _complete(keep: int, stream: _Stream) -> int:
+    for _ in range(5 - int(KEEP_SIZE[keep])):
+        keep = int(KEEP_CHILD[keep, stream.die() - 1])
+    return keep
+
+
+def _keep_index(faces: Iterable[int]) -> int:
+    keep = 0
+    for f in faces:
+        keep = int(KEEP_CHILD[keep, f - 1])
+    return keep
+
+
+def _describe(decision: Decision) -> str:
+    card = ", ".join(f"{box.name}={e}" for box, e in zip(decision.rules.boxes,
+                                                          decision.entries, strict=True)
+                     if e is not None) or "empty"
+    dice = "".join(str(f) for f in decision.dice)
+    return (f"turn {decision.turn}, dice {dice}, rolls left {decision.rolls_left}, "
+            f"card [{card}], Yahtzee bonuses {decision.yahtzee_bonuses}")
+
+
+def _parse_move(move: Any, decision: Decision) -> tuple[str, Any]:
+    """('box', Placement) or ('keep', keep index), or raise IllegalStrategyMoveError."""
+    def illegal(why: str) -> IllegalStrategyMoveError:
+        return IllegalStrategyMoveError(f"illegal move {move!r} ({why}) at {_describe(decision)}")
+
+    if isinstance(move, str):
+        try:
+            box = decision.rules.box_index(move)
+        except YahtzeeError as exc:
+            raise illegal("not a box") from exc
+        for placement in decision.placements():
+            if placement.box == box:
+                return "box", placement
+        raise illegal("that box is filled or the Joker rule forbids it")
+    if decision.rolls_left == 0:
+        raise illegal("no rolls are left: a box name is needed")
+    try:
+        faces = [int(f) for f in move]
+    except (TypeError, ValueError) as exc:
+        raise illegal("neither a box name nor faces to keep") from exc
+    if any(not 1 <= f <= 6 for f in faces):
+        raise illegal("faces are 1..6")
+    have = counts_of(decision.dice)
+    if len(faces) > 5 or any(c > h for c, h in zip(counts_of(faces), have, strict=True)):
+        raise illegal("the keep is not part of the dice showing")
+    return "keep", _keep_index(faces)
+
+
+def _play_python(rules: RuleSet, strategy: UserStrategy, stream: _Stream) -> tuple[int, ...]:
+    entries: list[int | None] = [None] * rules.n_boxes
+    bonuses = fives = 0
+    for turn in range(1, rules.n_boxes + 1):
+        roll = _complete(0, stream)
+        rolls_left = rules.rolls_per_turn - 1
+        while True:
+            decision = Decision(rules, tuple(int(f) for f in ROLLS[roll - tp.FIRST_ROLL_ROW]),
+                                rolls_left, tuple(entries), bonuses, turn)
+            kind, what = _parse_move(strategy(decision), decision)
+            if kind == "box":
+                break
+            roll = _complete(what, stream)
+            rolls_left -= 1
+        entries[what.box] = what.points
+        bonuses += what.yahtzee_bonus > 0
+        fives += max(decision.dice.count(f) for f in range(1, 7)) == 5
+    final = Decision(rules, decision.dice, 0, tuple(entries), bonuses, rules.n_boxes)
+    return final.total, int(final.upper_total >= UPPER_TARGET), fives, bonuses, *entries
+
+
+def _simulate_python(rules: RuleSet, strategy: UserStrategy, label: str, games: int,
+                     seed: int, progress: Progress | None) -> tuple[np.ndarray, ...]:
+    rows = []
+    step = max(1, min(BATCH, games // 100))
+    for g in range(games):
+        rows.append(_play_python(rules, strategy, _Stream(seed, g)))
+        if progress is not None and ((g + 1) % step == 0 or g + 1 == games):
+            progress(g + 1, games)
+    data = np.array(rows, dtype=np.int64)
+    return (data[:, 0], data[:, 1].astype(np.int8), data[:, 2].astype(np.int8),
+            data[:, 3].astype(np.int8), data[:, 4:].astype(np.int8))

@@ -1,0 +1,204 @@
+"""Exact statistics of optimal play: the whole distribution of the final score, computed.
+
+The optimal policy is the table's (``E`` of every state), with ties between equally good
+choices broken by a fixed order (``_turn_policy``: lowest box index; keeps with the most
+dice first, then keep order). For every turn-start state ``s`` the policy gives the
+probability of each turn outcome (box, entry, Yahtzee bonus); backwards from full cards,
+
+    D_s(t) = sum_o w_o D_{s'_o}(t - p_o),     F_s = sum_o w_o (f_o + F_{s'_o}),
+
+where ``D_s`` is the distribution of the points still to come from ``s`` and ``F_s``
+holds expected counts (entry per box, zero per box, upper bonus, Yahtzees, Yahtzee
+bonuses). ``D`` of the empty card is the distribution of the final score; nothing is
+sampled. Definitions used in the figures:
+
+- ``yahtzees``: expected number of turns whose final dice are five alike (any box).
+- ``yahtzee_bonuses``: expected number of 100-point Yahtzee bonuses.
+- percentile ``q``: the smallest score ``x`` with ``P(score <= x) >= q / 100``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _stats_kernels as sk
+from .builder import masks_by_level
+from .dice import ROLL_PROBABILITY
+from .rules import N_UPPER, UPPER_TARGET, RuleSet
+from .table import Table
+
+PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
+THRESHOLDS = (200, 300, 400, 500)
+
+Progress = Callable[[int, int], None]
+"""progress(levels_done, levels_total), called after each level."""
+
+
+@dataclass(frozen=True, eq=False)
+class OptimalStats:
+    """Exact figures of optimal play under one rule set (all probabilities exact up to
+    float64 rounding)."""
+
+    rules: RuleSet
+    distribution: np.ndarray
+    """(max score + 1,) float64: ``distribution[x]`` = P(final score = x)."""
+    box_means: np.ndarray
+    """(n_boxes,) float64: expected entry of each box."""
+    box_zero: np.ndarray
+    """(n_boxes,) float64: probability that each box ends with 0."""
+    upper_bonus_probability: float
+    yahtzees: float
+    """Expected number of turns ending with five alike."""
+    yahtzee_bonuses: float
+    """Expected number of Yahtzee bonuses."""
+    seconds: float
+
+    @property
+    def scores(self) -> np.ndarray:
+        return np.arange(self.distribution.shape[0])
+
+    @property
+    def mean(self) -> float:
+        return float(self.distribution @ self.scores)
+
+    @property
+    def sd(self) -> float:
+        x = self.scores - self.mean
+        return float(np.sqrt(self.distribution @ (x * x)))
+
+    @property
+    def total_probability(self) -> float:
+        return float(self.distribution.sum())
+
+    @property
+    def most_likely(self) -> int:
+        """The most likely final score (the lowest, if several)."""
+        return int(np.argmax(self.distribution))
+
+    def percentile(self, q: float) -> int:
+        """Smallest score ``x`` with P(score <= x) >= q / 100."""
+        cumulative = np.cumsum(self.distribution)
+        return int(np.searchsorted(cumulative, q / 100.0 * cumulative[-1] - 1e-15))
+
+    def probability_at_least(self, score: int) -> float:
+        return float(self.distribution[score:].sum())
+
+    @property
+    def bonus_points(self) -> float:
+        """Expected points from the upper bonus and the Yahtzee bonuses."""
+        return (self.rules.upper_bonus * self.upper_bonus_probability
+                + self.rules.yahtzee_bonus * self.yahtzee_bonuses)
+
+    def to_dict(self) -> dict:
+        """The figures as JSON-ready data (INTERFACE.md keys ``rules``, ``mean``, ``sd``,
+        ``percentiles`` and more)."""
+        nz = np.flatnonzero(self.distribution > 0)
+        return {
+            "rules": self.rules.name,
+            "mean": self.mean,
+            "sd": self.sd,
+            "percentiles": {str(q): self.percentile(q) for q in PERCENTILES},
+            "p_at_least": {str(s): self.probability_at_least(s) for s in THRESHOLDS},
+            "most_likely": self.most_likely,
+            "min_score": int(nz[0]),
+            "max_score": int(nz[-1]),
+            "upper_bonus_probability": self.upper_bonus_probability,
+            "yahtzees": self.yahtzees,
+            "yahtzee_bonuses": self.yahtzee_bonuses,
+            "boxes": {box.name: {"mean": float(self.box_means[b]),
+                                 "p_zero": float(self.box_zero[b])}
+                      for b, box in enumerate(self.rules.boxes)},
+            "distribution": {str(int(x)): float(self.distribution[x]) for x in nz},
+            "tie_break": "lowest box index; keeps with the most dice, then keep order",
+            "seconds": self.seconds,
+        }
+
+
+def policy_arguments(rules: RuleSet) -> tuple:
+    """The rule data in the order the policy kernels take it (after ``values``): scores_t
+    (n_boxes, 252), joker_tier, joker_points, upper_bonus, yahtzee_box, yahtzee_bonus,
+    has_joker, n_rerolls."""
+    return (np.ascontiguousarray(rules.scores.T), rules.joker_tier, rules.joker_points,
+            float(rules.upper_bonus), rules.yahtzee_box, float(rules.yahtzee_bonus),
+            rules.has_joker, rules.rolls_per_turn - 1)
+
+
+def _max_entries(rules: RuleSet) -> np.ndarray:
+    most = rules.scores.max(axis=0)
+    if rules.has_joker:
+        most = np.maximum(most, rules.joker_points.max(axis=(0, 1)))
+    return most.astype(np.int64)
+
+
+def _max_points_to_come(rules: RuleSet, m: np.ndarray, u: np.ndarray,
+                        y: np.ndarray) -> np.ndarray:
+    """An upper bound of the points still to come from states (m, u, y) (arrays)."""
+    most = _max_entries(rules)
+    bits = (m[:, None] >> np.arange(rules.n_boxes)[None, :]) & 1
+    open_boxes = 1 - bits
+    total = open_boxes @ most
+    upper_open = open_boxes[:, :N_UPPER].any(axis=1)
+    total += np.where(upper_open & (u < UPPER_TARGET), rules.upper_bonus, 0)
+    if rules.n_flags == 2:
+        remaining = open_boxes.sum(axis=1)
+        yz_open = open_boxes[:, rules.yahtzee_box] == 1
+        turns = np.where(y == 1, remaining, np.where(yz_open, np.maximum(remaining - 1, 0), 0))
+        total += rules.yahtzee_bonus * turns
+    return total.astype(np.int64)
+
+
+def _level_states(table: Table, masks: np.ndarray) -> tuple[np.ndarray, ...]:
+    """(m, u, y) of the states of the given masks that can occur (non-NaN)."""
+    sub = table.values[masks]
+    i, u, y = np.nonzero(~np.isnan(sub))
+    return masks[i].astype(np.int64), u.astype(np.int64), y.astype(np.int64)
+
+
+def optimal_stats(table: Table, progress: Progress | None = None) -> OptimalStats:
+    """Exact statistics of optimal play for the table's rule set (see module docstring)."""
+    start_time = time.perf_counter()
+    rules = table.rules
+    args = policy_arguments(rules)
+    values = np.ascontiguousarray(table.values)
+    n_extra = 2 * rules.n_boxes + 3
+    slot = np.full(values.shape, -1, dtype=np.int64)
+    levels = masks_by_level(rules.n_boxes)
+
+    m, u, y = _level_states(table, levels[rules.n_boxes])
+    slot[m, u, y] = np.arange(len(m))
+    next_start = np.arange(len(m) + 1, dtype=np.int64)
+    next_dist = np.ones(len(m))
+    next_extra = np.zeros((len(m), n_extra))
+    total = rules.n_boxes
+    for done, level in enumerate(range(rules.n_boxes - 1, -1, -1), start=1):
+        m, u, y = _level_states(table, levels[level])
+        slot[m, u, y] = np.arange(len(m))
+        lengths = _max_points_to_come(rules, m, u, y) + 1
+        here_start = np.zeros(len(m) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=here_start[1:])
+        here_dist = np.zeros(int(here_start[-1]))
+        here_extra = np.zeros((len(m), n_extra))
+        sk.stats_level(m, u, y, values, *args, ROLL_PROBABILITY, slot,
+                       next_start, next_dist, next_extra, here_start, here_dist, here_extra)
+        next_start, next_dist, next_extra = here_start, here_dist, here_extra
+        if progress is not None:
+            progress(done, total)
+    root = int(slot[0, 0, 0])
+    distribution = next_dist[next_start[root]:next_start[root + 1]].copy()
+    extra = next_extra[root]
+    last = np.flatnonzero(distribution > 0)[-1]
+    nb = rules.n_boxes
+    return OptimalStats(
+        rules=rules,
+        distribution=distribution[: last + 1],
+        box_means=extra[:nb].copy(),
+        box_zero=extra[nb:2 * nb].copy(),
+        upper_bonus_probability=float(extra[2 * nb]),
+        yahtzees=float(extra[2 * nb + 1]),
+        yahtzee_bonuses=float(extra[2 * nb + 2]),
+        seconds=time.perf_counter() - start_time,
+    )
