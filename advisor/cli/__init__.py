@@ -6,6 +6,7 @@ from . import solve as _solve  # noqa: F401
 from . import advise as _advise  # noqa: F401
 from . import play as _play  # noqa: F401
 from . import strategy as _strategy  # noqa: F401
+from . import stats as _stats  # noqa: F401
 
 main = cli
 

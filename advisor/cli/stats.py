@@ -1,0 +1,192 @@
+"""``yahtzee stats`` (exact figures of optimal play) and ``yahtzee simulate``."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from ._base import cli, emit_json, json_option, load_table, progress_bar, rules_option
+
+HISTOGRAM_BIN = 20
+HISTOGRAM_WIDTH = 50
+BUILTIN_STRATEGIES = ("optimal", "greedy", "heuristic")
+
+
+def _histogram(distribution: Any) -> list[str]:
+    """Plain-text bars of P(score in bin), bins of ``HISTOGRAM_BIN`` points; the rare
+    high scores (the last 0.5 %) share one final line."""
+    import numpy as np
+
+    cumulative = np.cumsum(distribution)
+    last = int(np.searchsorted(cumulative, 0.995))
+    top = (last // HISTOGRAM_BIN + 1) * HISTOGRAM_BIN
+    first = int(np.flatnonzero(distribution > 0)[0]) // HISTOGRAM_BIN * HISTOGRAM_BIN
+    bins = [(lo, float(distribution[lo:lo + HISTOGRAM_BIN].sum()))
+            for lo in range(first, top, HISTOGRAM_BIN)]
+    tail = float(distribution[top:].sum())
+    scale = HISTOGRAM_WIDTH / max(p for _, p in bins)
+    lines = [f"  {lo:4d}-{lo + HISTOGRAM_BIN - 1:<4d} {100 * p:6.2f}% {'#' * round(p * scale)}"
+             for lo, p in bins]
+    lines.append(f"  {top:4d}+     {100 * tail:6.2f}% {'#' * round(tail * scale)}")
+    return lines
+
+
+@cli.command()
+@rules_option
+@click.option("--table", "table_path", type=click.Path(dir_okay=False), default=None,
+              help="Table file to read (default: the cached one, built if missing).")
+@json_option
+def stats(rules_name: str, table_path: str | None, as_json: bool) -> None:
+    """Exact statistics of optimal play: the whole score distribution, computed, not
+    sampled (ties between equally good choices: lowest box index; keeps with the most
+    dice first)."""
+    from solver.stats import PERCENTILES, THRESHOLDS, optimal_stats
+
+    table = load_table(rules_name, table_path)
+    update, close = progress_bar(f"stats {table.rules.name}")
+    try:
+        result = optimal_stats(table, progress=update)
+    finally:
+        close()
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    echo = click.echo
+    echo(f"Optimal play, rules {result.rules.name}: exact figures "
+         f"(computed in {result.seconds:.1f} s)")
+    echo(f"  mean score       {result.mean:.10f}")
+    echo(f"  standard dev.    {result.sd:.4f}")
+    echo(f"  most likely      {result.most_likely}")
+    echo("  percentiles      " + "  ".join(f"{q}%: {result.percentile(q)}" for q in PERCENTILES))
+    for score in THRESHOLDS:
+        echo(f"  P(score >= {score})  {100 * result.probability_at_least(score):.4f} %")
+    echo(f"  upper bonus      {100 * result.upper_bonus_probability:.4f} %")
+    echo(f"  Yahtzees         {result.yahtzees:.4f} per game (turns ending with five alike)")
+    echo(f"  Yahtzee bonuses  {result.yahtzee_bonuses:.4f} per game")
+    echo("")
+    echo(f"  {'box':<16} {'mean':>8} {'P(zero)':>9}")
+    for b, box in enumerate(result.rules.boxes):
+        echo(f"  {box.name:<16} {result.box_means[b]:8.4f} {100 * result.box_zero[b]:8.3f}%")
+    echo("")
+    echo(f"Distribution of the final score (bins of {HISTOGRAM_BIN} points):")
+    for line in _histogram(result.distribution):
+        echo(line)
+
+
+def _resolve_strategy(name: str) -> str | Callable[..., Any]:
+    """A built-in name, or ``module:function`` naming a Python strategy callable."""
+    key = name.strip()
+    if key.lower() in BUILTIN_STRATEGIES:
+        return key.lower()
+    if ":" in key:
+        module_name, _, attr = key.partition(":")
+        try:
+            func = getattr(importlib.import_module(module_name), attr)
+        except (ImportError, AttributeError, ValueError) as exc:
+            raise click.BadParameter(f"cannot import strategy {key!r}: {exc}",
+                                     param_hint="--strategy") from exc
+        if not callable(func):
+            raise click.BadParameter(f"{key!r} is not callable", param_hint="--strategy")
+        return func
+    raise click.BadParameter(
+        f"unknown strategy {name!r}; use one of {', '.join(BUILTIN_STRATEGIES)} or "
+        "module:function", param_hint="--strategy")
+
+
+def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
+         seed: int) -> Any:
+    from tqdm import tqdm
+
+    from solver.simulate import simulate
+
+    bar = tqdm(total=games, desc=label, unit="game", unit_scale=True, file=sys.stderr,
+               leave=False)
+
+    def update(done: int, total: int) -> None:
+        bar.update(done - bar.n)
+
+    try:
+        return simulate(table, strategy, games, seed, progress=update, name=label)
+    finally:
+        bar.close()
+
+
+@cli.command()
+@rules_option
+@click.option("--games", type=int, default=10_000, show_default=True,
+              help="Number of games to play (per strategy).")
+@click.option("--strategy", default="optimal", show_default=True,
+              help="optimal, greedy, heuristic, or module:function (a Python strategy).")
+@click.option("--compare", default=None,
+              help="Comma-separated strategies to play side by side, e.g. optimal,greedy.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the dice (0..2**64-1): same seed, same games.")
+@click.option("--table", "table_path", type=click.Path(dir_okay=False), default=None,
+              help="Table file to read (default: the cached one, built if missing).")
+@json_option
+def simulate(rules_name: str, games: int, strategy: str, compare: str | None, seed: int,
+             table_path: str | None, as_json: bool) -> None:
+    """Play seeded games with a strategy and report its scores (see solver/simulate.py for
+    the strategies and for writing your own)."""
+    from solver.simulate import MAX_SEED
+
+    if games <= 0:
+        raise click.BadParameter(f"must be a positive integer, not {games}",
+                                 param_hint="--games")
+    if not 0 <= seed <= MAX_SEED:
+        raise click.BadParameter(f"must be in 0..2**64-1, not {seed}", param_hint="--seed")
+    names = [s.strip() for s in (compare.split(",") if compare else [strategy]) if s.strip()]
+    if not names:
+        raise click.BadParameter("name at least one strategy", param_hint="--compare")
+    resolved = [(name, _resolve_strategy(name)) for name in names]
+    table = load_table(rules_name, table_path)
+    results = [_run(table, strat, name, games, seed) for name, strat in resolved]
+    if compare:
+        _print_compare(table, results, games, seed, as_json)
+    else:
+        _print_one(results[0], as_json)
+
+
+def _print_one(result: Any, as_json: bool) -> None:
+    from solver.stats import PERCENTILES
+
+    data = result.to_dict()
+    if as_json:
+        emit_json(data)
+        return
+    echo = click.echo
+    echo(f"Strategy {result.strategy}, rules {result.rules.name}: {result.games:,} games, "
+         f"seed {result.seed} ({result.seconds:.2f} s, "
+         f"{data['games_per_second']:,.0f} games/s)")
+    echo(f"  mean score       {result.mean:.4f} +- {result.stderr:.4f} (standard error)")
+    echo(f"  standard dev.    {result.sd:.4f}")
+    echo("  percentiles      " + "  ".join(f"{q}%: {result.percentile(q)}" for q in PERCENTILES))
+    echo(f"  upper bonus      {100 * data['upper_bonus_rate']:.3f} %")
+    echo(f"  Yahtzees         {data['yahtzees_per_game']:.4f} per game "
+         f"(at least one in {100 * data['any_yahtzee_rate']:.3f} % of games)")
+    echo(f"  Yahtzee bonuses  {data['yahtzee_bonuses_per_game']:.4f} per game")
+
+
+def _print_compare(table: Any, results: list[Any], games: int, seed: int,
+                   as_json: bool) -> None:
+    exact = table.expected_score
+    if as_json:
+        emit_json({"rules": table.rules.name, "games": games, "seed": seed,
+                   "exact_optimal_mean": exact,
+                   "strategies": [r.to_dict() for r in results]})
+        return
+    echo = click.echo
+    echo(f"Rules {table.rules.name}: {games:,} games per strategy, seed {seed}")
+    head = (f"  {'strategy':<14} {'mean':>9} {'stderr':>7} {'sd':>7} {'vs exact':>9} "
+            f"{'bonus %':>8} {'Yahtzees':>9}")
+    echo(head)
+    echo(f"  {'exact optimal':<14} {exact:9.4f} {'':>7} {'':>7} {0.0:9.4f}")
+    for r in results:
+        d = r.to_dict()
+        echo(f"  {r.strategy:<14} {r.mean:9.4f} {r.stderr:7.4f} {r.sd:7.4f} "
+             f"{r.mean - exact:9.4f} {100 * d['upper_bonus_rate']:8.3f} "
+             f"{d['yahtzees_per_game']:9.4f}")
