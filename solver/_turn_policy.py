@@ -1,7 +1,8 @@
 """numba kernels of one turn played by a fixed policy, shared by the stats and the simulator.
 
 A policy is given by ``gain[b, e]``: what entering ``e`` points in box ``b`` is worth,
-the Yahtzee bonus apart. For the optimal policy that is the entry, the upper bonus it
+the Yahtzee bonus apart; for a lower box other than the Yahtzee box it must be
+``e + gain[b, 0]``. For the optimal policy that is the entry, the upper bonus it
 earns and ``E`` of the next state; the simple strategies use other gains. With it, for
 the 252 final rolls ``r`` and the keeps ``k`` (as in ``_kernels``):
 
@@ -146,8 +147,14 @@ def final_roll_values(m, y, gain, scores_t, joker_tier, joker_points, yahtzee_bo
             continue
         row = gain[b]
         entries = scores_t[b]
-        for r in range(N_ROLL_ROWS):
-            final_value[r] = max(final_value[r], row[entries[r]])
+        if b >= N_UPPER and b != yahtzee_box:
+            # gain is entry + a constant for these boxes: no gather, vectorises
+            base = row[0]
+            for r in range(N_ROLL_ROWS):
+                final_value[r] = max(final_value[r], entries[r] + base)
+        else:
+            for r in range(N_ROLL_ROWS):
+                final_value[r] = max(final_value[r], row[entries[r]])
     for f in range(6):
         r = FIVE_ALIKE_ROLLS[f]
         final_value[r] = best_box(r, m, y, gain, scores_t, joker_tier, joker_points,

@@ -28,6 +28,7 @@ import numpy as np
 from . import _stats_kernels as sk
 from .builder import masks_by_level
 from .dice import ROLL_PROBABILITY
+from .errors import InvalidCardError
 from .rules import N_UPPER, UPPER_TARGET, RuleSet
 from .table import Table
 
@@ -120,11 +121,12 @@ class OptimalStats:
 
 def policy_arguments(rules: RuleSet) -> tuple:
     """The rule data in the order the policy kernels take it (after ``values``): scores_t
-    (n_boxes, 252), joker_tier, joker_points, upper_bonus, yahtzee_box, yahtzee_bonus,
+    (n_boxes, 252) int32, joker_tier, joker_points, upper_bonus, yahtzee_box, yahtzee_bonus,
     has_joker, n_rerolls."""
-    return (np.ascontiguousarray(rules.scores.T), rules.joker_tier, rules.joker_points,
-            float(rules.upper_bonus), rules.yahtzee_box, float(rules.yahtzee_bonus),
-            rules.has_joker, rules.rolls_per_turn - 1)
+    scores_t = np.ascontiguousarray(rules.scores.T.astype(np.int32))
+    return (scores_t, rules.joker_tier, rules.joker_points, float(rules.upper_bonus),
+            rules.yahtzee_box, float(rules.yahtzee_bonus), rules.has_joker,
+            rules.rolls_per_turn - 1)
 
 
 def _max_entries(rules: RuleSet) -> np.ndarray:
@@ -158,10 +160,24 @@ def _level_states(table: Table, masks: np.ndarray) -> tuple[np.ndarray, ...]:
     return masks[i].astype(np.int64), u.astype(np.int64), y.astype(np.int64)
 
 
-def optimal_stats(table: Table, progress: Progress | None = None) -> OptimalStats:
-    """Exact statistics of optimal play for the table's rule set (see module docstring)."""
+def optimal_stats(table: Table, progress: Progress | None = None, *,
+                  start: tuple[int, int, int] = (0, 0, 0)) -> OptimalStats:
+    """Exact statistics of optimal play for the table's rule set (see module docstring).
+
+    ``start`` = (filled mask, upper subtotal, Yahtzee box holds 50) gives the figures of
+    the rest of a game from that turn-start state instead: the distribution is then of
+    the points still to come, and the box figures count only the open boxes.
+    """
     start_time = time.perf_counter()
     rules = table.rules
+    start_mask, start_upper, start_flag = (int(v) for v in start)
+    rules.check_mask(start_mask)
+    start_upper = min(max(start_upper, 0), UPPER_TARGET)
+    if (start_mask == rules.full_mask or not 0 <= start_flag < rules.n_flags
+            or np.isnan(table.values[start_mask, start_upper, start_flag])):
+        raise InvalidCardError(f"no turn starts in state {start}: a full card, or one the "
+                               "rules cannot reach")
+    first_level = bin(start_mask).count("1")
     args = policy_arguments(rules)
     values = np.ascontiguousarray(table.values)
     n_extra = 2 * rules.n_boxes + 3
@@ -173,8 +189,8 @@ def optimal_stats(table: Table, progress: Progress | None = None) -> OptimalStat
     next_start = np.arange(len(m) + 1, dtype=np.int64)
     next_dist = np.ones(len(m))
     next_extra = np.zeros((len(m), n_extra))
-    total = rules.n_boxes
-    for done, level in enumerate(range(rules.n_boxes - 1, -1, -1), start=1):
+    total = rules.n_boxes - first_level
+    for done, level in enumerate(range(rules.n_boxes - 1, first_level - 1, -1), start=1):
         m, u, y = _level_states(table, levels[level])
         slot[m, u, y] = np.arange(len(m))
         lengths = _max_points_to_come(rules, m, u, y) + 1
@@ -187,7 +203,7 @@ def optimal_stats(table: Table, progress: Progress | None = None) -> OptimalStat
         next_start, next_dist, next_extra = here_start, here_dist, here_extra
         if progress is not None:
             progress(done, total)
-    root = int(slot[0, 0, 0])
+    root = int(slot[start_mask, start_upper, start_flag])
     distribution = next_dist[next_start[root]:next_start[root + 1]].copy()
     extra = next_extra[root]
     last = np.flatnonzero(distribution > 0)[-1]

@@ -1,0 +1,160 @@
+"""Exact statistics of optimal play: textbook figures, internal consistency, and a slow
+pure-Python twin on late-game states."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+import pytest
+
+from solver.dice import KEEP_SIZE, N_KEEPS, ROLL_PROBABILITY, ROLLS, keep_outcome_probabilities
+from solver.errors import InvalidCardError
+from solver.stats import PERCENTILES, optimal_stats
+from solver.table import turn_values
+
+TIE = 1e-9
+
+
+@pytest.fixture(scope="module")
+def official_stats(official_table):
+    return optimal_stats(official_table)
+
+
+def test_distribution_sums_to_one_and_its_mean_is_the_table_value(official_stats,
+                                                                  official_table):
+    assert official_stats.total_probability == pytest.approx(1.0, abs=1e-12)
+    assert abs(official_stats.mean - official_table.expected_score) < 1e-9
+    assert round(official_stats.mean, 10) == 254.5877287345
+
+
+def test_standard_deviation_is_pinned(official_stats):
+    # Tie-break: lowest box index; keeps with the most dice first, then keep order. The
+    # other orders tried (fewest dice first, highest box first, exact comparison) give
+    # the same figure: no tie changes the distribution.
+    assert round(official_stats.sd, 4) == 59.6076
+
+
+def test_box_means_and_bonuses_add_up_to_the_mean(official_stats):
+    total = official_stats.box_means.sum() + official_stats.bonus_points
+    assert total == pytest.approx(official_stats.mean, abs=1e-9)
+
+
+def test_figures_are_consistent(official_stats):
+    s = official_stats
+    qs = [s.percentile(q) for q in PERCENTILES]
+    assert qs == sorted(qs) and qs[4] == 248
+    assert s.most_likely == int(np.argmax(s.distribution))
+    assert 1 > s.probability_at_least(200) > s.probability_at_least(300) > 0
+    assert 0.6 < s.upper_bonus_probability < 0.75
+    assert 0 < s.yahtzee_bonuses < s.yahtzees < 1
+    assert s.box_zero[12] == 0.0  # Chance never scores zero
+    assert np.all((s.box_zero >= 0) & (s.box_zero <= 1))
+    yahtzee_50 = 1 - s.box_zero[s.rules.yahtzee_box]
+    assert s.box_means[s.rules.yahtzee_box] == pytest.approx(50 * yahtzee_50, abs=1e-12)
+
+
+def test_json_keys(official_stats):
+    data = official_stats.to_dict()
+    for key in ("rules", "mean", "sd", "percentiles", "p_at_least", "most_likely",
+                "upper_bonus_probability", "yahtzees", "yahtzee_bonuses", "boxes",
+                "distribution"):
+        assert key in data
+    assert sum(data["distribution"].values()) == pytest.approx(1.0, abs=1e-12)
+
+
+# ------------------------------------------------------------------ pure-Python twin
+_OUTCOMES = np.array([keep_outcome_probabilities(k) for k in range(N_KEEPS)])
+_FACES = [tuple(int(f) for f in ROLLS[r]) for r in range(len(ROLLS))]
+
+
+def _sub_keeps_in_tie_order(r: int) -> list[int]:
+    from solver.dice import KEEP_COUNTS, ROLL_COUNTS
+
+    inside = [k for k in range(N_KEEPS) if (KEEP_COUNTS[k] <= ROLL_COUNTS[r]).all()]
+    return sorted(inside, key=lambda k: (-KEEP_SIZE[k], k))
+
+
+_SUBS: dict[int, list[int]] = {}
+
+
+def twin_distribution(table, m: int, u: int, y: int, memo: dict) -> dict[int, float]:
+    """Distribution of the points still to come from (m, u, y), by enumeration, from the
+    solver's own turn values and ``rules.placements``."""
+    rules = table.rules
+    if m == rules.full_mask:
+        return {0: 1.0}
+    if (m, u, y) in memo:
+        return memo[m, u, y]
+    turn = turn_values(table, m, u, y)
+    mass = ROLL_PROBABILITY.copy()
+    for j in range(rules.rolls_per_turn - 1, 0, -1):
+        keep_mass = np.zeros(N_KEEPS)
+        for r in np.flatnonzero(mass):
+            subs = _SUBS.setdefault(int(r), _sub_keeps_in_tie_order(int(r)))
+            best = max(turn[j, k] for k in subs)
+            keep = next(k for k in subs if turn[j, k] >= best - TIE)
+            keep_mass[keep] += mass[r]
+        mass = keep_mass @ _OUTCOMES
+    dist: dict[int, float] = defaultdict(float)
+    for r in np.flatnonzero(mass):
+        options = []
+        for pl in rules.placements(_FACES[r], m, bool(y)):
+            nu, upper = rules.upper_total_after(u, pl.points) if pl.box < 6 else (u, 0)
+            hit = pl.box == rules.yahtzee_box and pl.points > 0
+            ny = int(bool(y) or hit) if rules.n_flags == 2 else 0
+            points = pl.points + upper + pl.yahtzee_bonus
+            nm = m | 1 << pl.box
+            options.append((points + table.values[nm, nu, ny], points, (nm, nu, ny)))
+        best = max(o[0] for o in options)
+        _, points, nxt = next(o for o in options if o[0] >= best - TIE)
+        for t, p in twin_distribution(table, *nxt, memo).items():
+            dist[points + t] += mass[r] * p
+    memo[m, u, y] = dict(dist)
+    return memo[m, u, y]
+
+
+def _all_but(rules, *names: str) -> int:
+    mask = rules.full_mask
+    for name in names:
+        mask &= ~(1 << rules.box_index(name))
+    return mask
+
+
+@pytest.mark.parametrize("rules_name, open_boxes, upper, flag", [
+    ("official", ("aces", "yahtzee"), 60, 0),
+    ("official", ("fives", "large_straight"), 40, 1),
+    ("official", ("sixes", "full_house", "chance"), 50, 1),
+    ("yatzy", ("ones", "yatzy"), 61, 0),
+    ("two-rolls", ("small_straight", "yahtzee"), 63, 0),
+])
+def test_matches_the_python_twin_on_late_states(table_of, rules_name, open_boxes, upper,
+                                                 flag):
+    table = table_of(rules_name)
+    mask = _all_but(table.rules, *open_boxes)
+    exact = optimal_stats(table, start=(mask, upper, flag))
+    twin = twin_distribution(table, mask, upper, flag, {})
+    expected = np.zeros(max(max(twin) + 1, len(exact.distribution)))
+    for t, p in twin.items():
+        expected[t] = p
+    got = np.zeros_like(expected)
+    got[: len(exact.distribution)] = exact.distribution
+    assert np.abs(got - expected).max() < 1e-12
+    assert exact.mean == pytest.approx(table.values[mask, upper, flag], abs=1e-9)
+
+
+def test_a_state_that_cannot_start_a_turn_is_refused(official_table):
+    with pytest.raises(InvalidCardError):
+        optimal_stats(official_table, start=(official_table.rules.full_mask, 0, 0))
+    with pytest.raises(InvalidCardError):
+        optimal_stats(official_table, start=(0, 5, 0))  # no upper box filled, subtotal 5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules_name", ["two-rolls", "yatzy"])
+def test_other_rule_sets(table_of, rules_name):
+    table = table_of(rules_name)
+    s = optimal_stats(table)
+    assert s.total_probability == pytest.approx(1.0, abs=1e-12)
+    assert abs(s.mean - table.expected_score) < 1e-9
+    assert s.box_means.sum() + s.bonus_points == pytest.approx(s.mean, abs=1e-9)
