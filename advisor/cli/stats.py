@@ -18,21 +18,20 @@ BUILTIN_STRATEGIES = ("optimal", "greedy", "heuristic")
 
 def _histogram(distribution: Any) -> list[str]:
     """Plain-text bars of P(score in bin), bins of ``HISTOGRAM_BIN`` points; the rare
-    high scores (the last 0.5 %) share one final line."""
+    low scores (the first 0.1 %) and high ones (the last 0.5 %) share one line each."""
     import numpy as np
 
     cumulative = np.cumsum(distribution)
-    last = int(np.searchsorted(cumulative, 0.995))
-    top = (last // HISTOGRAM_BIN + 1) * HISTOGRAM_BIN
-    first = int(np.flatnonzero(distribution > 0)[0]) // HISTOGRAM_BIN * HISTOGRAM_BIN
-    bins = [(lo, float(distribution[lo:lo + HISTOGRAM_BIN].sum()))
+    first = int(np.searchsorted(cumulative, 0.001)) // HISTOGRAM_BIN * HISTOGRAM_BIN
+    top = (int(np.searchsorted(cumulative, 0.995)) // HISTOGRAM_BIN + 1) * HISTOGRAM_BIN
+    bins = [(f"{lo:4d}-{lo + HISTOGRAM_BIN - 1:<4d}",
+             float(distribution[lo:lo + HISTOGRAM_BIN].sum()))
             for lo in range(first, top, HISTOGRAM_BIN)]
-    tail = float(distribution[top:].sum())
+    if first > 0:
+        bins.insert(0, (f"   <{first:<5d}", float(distribution[:first].sum())))
+    bins.append((f"{top:4d}+    ", float(distribution[top:].sum())))
     scale = HISTOGRAM_WIDTH / max(p for _, p in bins)
-    lines = [f"  {lo:4d}-{lo + HISTOGRAM_BIN - 1:<4d} {100 * p:6.2f}% {'#' * round(p * scale)}"
-             for lo, p in bins]
-    lines.append(f"  {top:4d}+     {100 * tail:6.2f}% {'#' * round(tail * scale)}")
-    return lines
+    return [f"  {label} {100 * p:6.2f}% {'#' * round(p * scale)}" for label, p in bins]
 
 
 @cli.command()

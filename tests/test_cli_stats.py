@@ -1,0 +1,110 @@
+"""`yahtzee stats` and `yahtzee simulate`: readable text, JSON per INTERFACE.md, and
+one-line errors on bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from advisor.cli import cli
+from solver.simulate import Decision
+
+
+@pytest.fixture(autouse=True)
+def _tables(official_table):
+    """The cached official table exists, so no command builds one (and no note is printed)."""
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def run_json(*args: str) -> dict:
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def first_open_box(decision: Decision) -> str:
+    """A user strategy for the CLI test: score at once, in the first open box."""
+    return decision.open_boxes[0]
+
+
+@pytest.fixture(scope="module")
+def stats_text(official_table):
+    result = run("stats")
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_stats_text_has_the_figures_and_a_histogram(stats_text):
+    assert "254.5877287345" in stats_text and "59.6076" in stats_text
+    assert "50%: 248" in stats_text and "upper bonus" in stats_text
+    bars = [line for line in stats_text.splitlines() if "%" in line and "#" in line]
+    assert len(bars) >= 10
+    assert "large_straight" in stats_text
+
+
+def test_stats_json_on_another_rule_set(table_of):
+    table = table_of("two-rolls")
+    data = run_json("stats", "--rules", "two-rolls")
+    for key in ("rules", "mean", "sd", "percentiles", "most_likely", "boxes"):
+        assert key in data
+    assert data["rules"] == "two-rolls"
+    assert abs(data["mean"] - table.expected_score) < 1e-9
+    assert set(data["percentiles"]) == {"1", "5", "10", "25", "50", "75", "90", "95", "99"}
+
+
+def test_simulate_json_is_reproducible():
+    first = run_json("simulate", "--games", "3000", "--seed", "9")
+    again = run_json("simulate", "--games", "3000", "--seed", "9")
+    for key in ("games", "strategy", "mean", "sd", "stderr"):
+        assert key in first
+    assert first["games"] == 3000 and first["strategy"] == "optimal"
+    assert first["mean"] == again["mean"] and first["sd"] == again["sd"]
+
+
+def test_simulate_text():
+    result = run("simulate", "--games", "2000", "--strategy", "heuristic", "--seed", "4")
+    assert result.exit_code == 0, result.output
+    assert "Strategy heuristic" in result.stdout and "standard error" in result.stdout
+
+
+def test_compare_has_the_exact_reference_line(official_table):
+    result = run("simulate", "--games", "1000", "--compare", "optimal,greedy")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    reference = next(line for line in lines if "exact optimal" in line)
+    assert f"{official_table.expected_score:.4f}" in reference
+    assert any(line.split()[0] == "greedy" for line in lines[2:])
+    data = run_json("simulate", "--games", "500", "--compare", "greedy,heuristic")
+    assert [s["strategy"] for s in data["strategies"]] == ["greedy", "heuristic"]
+    assert data["exact_optimal_mean"] == official_table.expected_score
+
+
+def test_a_python_strategy_by_module_and_name():
+    data = run_json("simulate", "--games", "50", "--strategy",
+                    "test_cli_stats:first_open_box")
+    assert data["strategy"] == "test_cli_stats:first_open_box"
+    assert data["mean"] < 120
+
+
+@pytest.mark.parametrize("args, words", [
+    (("--games", "0"), "--games"),
+    (("--games", "-4"), "--games"),
+    (("--games", "many"), "--games"),
+    (("--strategy", "lucky"), "unknown strategy"),
+    (("--compare", "optimal,lucky"), "unknown strategy"),
+    (("--strategy", "no_such_module:play"), "cannot import"),
+    (("--seed", "abc"), "--seed"),
+    (("--seed", "-1"), "--seed"),
+    (("--rules", "chess"), "--rules"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, words):
+    result = run("simulate", *args)
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error:") and words in lines[0]
