@@ -1,0 +1,65 @@
+"""Simulator speed: games per second of each built-in strategy, JIT compile apart.
+
+Target (issue 4): optimal-strategy simulation >= 20,000 games/s on the 2-core machine.
+
+- ``JIT compile``: a fresh process with an empty numba cache plays a few games;
+- ``games/s``: a warm run of many games in this process (kernels loaded, the early-turn
+  cache built inside the timed call, as in every real run).
+
+The load average printed with the figures says whether other work shared the cores.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numba
+
+GAMES = {"optimal": 400_000, "heuristic": 200_000, "greedy": 1_000_000}
+
+_COMPILE = r"""
+import time
+from solver.table import open_table
+table = open_table("official", build=True)
+start = time.perf_counter()
+from solver.simulate import simulate
+simulate(table, "optimal", 100, seed=1)
+print(time.perf_counter() - start)
+"""
+
+
+def compile_seconds() -> float:
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        out = subprocess.run([sys.executable, "-c", _COMPILE], env=env, check=True,
+                             capture_output=True, text=True)
+    return float(out.stdout.split()[-1])
+
+
+def main() -> int:
+    from solver.simulate import simulate
+    from solver.table import open_table
+
+    table = open_table("official", build=True)
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"threads: {numba.get_num_threads()}")
+    print(f"JIT compile (cold cache, fresh process): {compile_seconds():.1f} s")
+    for strategy, games in GAMES.items():
+        simulate(table, strategy, 1_000, seed=1)  # warm: load kernels
+        start = time.perf_counter()
+        result = simulate(table, strategy, games, seed=2024)
+        seconds = time.perf_counter() - start
+        print(f"{strategy:<10} {games:>9,} games {seconds:6.2f} s {games / seconds:>10,.0f} "
+              f"games/s  mean {result.mean:.3f} +- {result.stderr:.3f}  sd {result.sd:.2f}"
+              + ("  (target >= 20,000 games/s)" if strategy == "optimal" else ""))
+    print(f"exact optimal mean: {table.expected_score:.4f}")
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
