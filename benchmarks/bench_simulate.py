@@ -11,13 +11,11 @@ The load average printed with the figures says whether other work shared the cor
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
-import tempfile
 import time
 
 import numba
+from _fresh import cold_compile_seconds, load_average
 
 GAMES = {"optimal": 400_000, "heuristic": 200_000, "greedy": 1_000_000}
 
@@ -32,22 +30,14 @@ print(time.perf_counter() - start)
 """
 
 
-def compile_seconds() -> float:
-    with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        out = subprocess.run([sys.executable, "-c", _COMPILE], env=env, check=True,
-                             capture_output=True, text=True)
-    return float(out.stdout.split()[-1])
-
-
 def main() -> int:
     from solver.simulate import simulate
     from solver.table import open_table
 
     table = open_table("official", build=True)
-    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"load average before: {load_average()}")
     print(f"threads: {numba.get_num_threads()}")
-    print(f"JIT compile (cold cache, fresh process): {compile_seconds():.1f} s")
+    print(f"JIT compile (cold cache, fresh process): {cold_compile_seconds(_COMPILE):.1f} s")
     for strategy, games in GAMES.items():
         simulate(table, strategy, 1_000, seed=1)  # warm: load kernels
         start = time.perf_counter()
@@ -57,7 +47,7 @@ def main() -> int:
               f"games/s  mean {result.mean:.3f} +- {result.stderr:.3f}  sd {result.sd:.2f}"
               + ("  (target >= 20,000 games/s)" if strategy == "optimal" else ""))
     print(f"exact optimal mean: {table.expected_score:.4f}")
-    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"load average after: {load_average()}")
     return 0
 
 

@@ -14,12 +14,11 @@ work shared the two cores.
 
 from __future__ import annotations
 
-import os
 import resource
-import subprocess
 import sys
-import tempfile
 import time
+
+from _fresh import cold_compile_seconds, load_average
 
 _COMPILE = r"""
 import time
@@ -32,21 +31,13 @@ print(time.perf_counter() - start)
 """
 
 
-def compile_seconds() -> float:
-    with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        out = subprocess.run([sys.executable, "-c", _COMPILE], env=env, check=True,
-                             capture_output=True, text=True)
-    return float(out.stdout.split()[-1])
-
-
 def main() -> int:
     from solver.stats import optimal_stats
     from solver.table import open_table
 
     table = open_table("official", build=True)
-    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"JIT compile (cold cache, fresh process): {compile_seconds():.1f} s")
+    print(f"load average before: {load_average()}")
+    print(f"JIT compile (cold cache, fresh process): {cold_compile_seconds(_COMPILE):.1f} s")
     start = time.perf_counter()
     stats = optimal_stats(table)
     first = time.perf_counter() - start
@@ -58,7 +49,7 @@ def main() -> int:
           f"(target <= 60 s)")
     print(f"peak memory (max RSS): {peak:.0f} MB")
     print(f"mean {stats.mean:.10f} (table {table.expected_score:.10f}), sd {stats.sd:.4f}")
-    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"load average after: {load_average()}")
     return 0
 
 
