@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -77,12 +78,15 @@ def stats(rules_name: str, table_path: str | None, as_json: bool) -> None:
 
 
 def _resolve_strategy(name: str) -> str | Callable[..., Any]:
-    """A built-in name, or ``module:function`` naming a Python strategy callable."""
+    """A built-in name, or ``module:function`` naming a Python strategy callable (the
+    module is imported from the current folder or the Python path)."""
     key = name.strip()
     if key.lower() in BUILTIN_STRATEGIES:
         return key.lower()
     if ":" in key:
         module_name, _, attr = key.partition(":")
+        if os.getcwd() not in sys.path:
+            sys.path.insert(0, os.getcwd())  # modules of the current folder, as `python -m`
         try:
             func = getattr(importlib.import_module(module_name), attr)
         except (ImportError, AttributeError, ValueError) as exc:
