@@ -13,7 +13,8 @@ the 252 final rolls ``r`` and the keeps ``k`` (as in ``_kernels``):
 Ties: a choice whose value is within ``TIE_TOLERANCE`` of the best counts as equally good
 (mathematically equal values may differ in their last bits); among equally good choices
 the first in a fixed order wins: boxes in scorecard order (lowest index first), keeps
-with the most dice first, then in ``dice`` keep order (size, then lexicographic).
+in ``dice`` keep order: the fewest dice first (rerolling more), then lexicographic.
+This order gives SD 59.6079 for the official rules; most dice first gives 59.6076.
 """
 
 from __future__ import annotations
@@ -21,8 +22,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .dice import KEEP_CHILD, KEEP_COUNTS, KEEP_SIZE, KEEP_SUB, N_KEEPS, ROLL_COUNTS, ROLL_KEEP
+from . import _jit_cache
+from .dice import KEEP_CHILD, KEEP_COUNTS, KEEP_SUB, N_KEEPS, ROLL_COUNTS, ROLL_KEEP
 from .rules import N_UPPER, UPPER_TARGET
+
+_jit_cache.check()  # before any cached kernel is loaded
 
 TIE_TOLERANCE = 1e-9
 """Values closer than this (points) are equally good; the fixed order decides."""
@@ -43,7 +47,7 @@ def _sub_keep_table() -> tuple[np.ndarray, np.ndarray]:
     start = np.zeros(N_ROLL_ROWS + 1, dtype=np.int64)
     flat: list[int] = []
     for r in range(N_ROLL_ROWS):
-        keeps = sorted(np.flatnonzero(inside[r]).tolist(), key=lambda k: (-KEEP_SIZE[k], k))
+        keeps = sorted(np.flatnonzero(inside[r]).tolist())
         flat.extend(keeps)
         start[r + 1] = len(flat)
     return start, np.array(flat, dtype=np.int64)
@@ -51,7 +55,7 @@ def _sub_keep_table() -> tuple[np.ndarray, np.ndarray]:
 
 SUB_KEEP_START, SUB_KEEPS = _sub_keep_table()
 """CSR lists: ``SUB_KEEPS[SUB_KEEP_START[r]:SUB_KEEP_START[r + 1]]`` are the keeps (0 to 5
-dice) of roll ``r``, in tie-break order (most dice first, then keep index)."""
+dice) of roll ``r``, in tie-break order (keep index: fewest dice first)."""
 
 _SUB_COUNT = (KEEP_SUB >= 0).sum(axis=1).astype(np.int64)
 _SUB_LIST = np.full_like(KEEP_SUB, -1)

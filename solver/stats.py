@@ -114,7 +114,7 @@ class OptimalStats:
                                  "p_zero": float(self.box_zero[b])}
                       for b, box in enumerate(self.rules.boxes)},
             "distribution": {str(int(x)): float(self.distribution[x]) for x in nz},
-            "tie_break": "lowest box index; keeps with the most dice, then keep order",
+            "tie_break": "lowest box index; keeps in dice keep order (fewest dice first)",
             "seconds": self.seconds,
         }
 

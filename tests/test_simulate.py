@@ -159,3 +159,17 @@ def test_other_rule_sets(table_of, rules_name):
     assert abs(result.mean - table.expected_score) < 4 * result.stderr
     for strategy in ("greedy", "heuristic"):
         assert simulate(table, strategy, 500, seed=8).mean < table.expected_score
+
+
+def test_greedy_turn_matches_its_exact_mean_and_the_published_greedy(official_table):
+    """greedy-turn is the optimal policy on a table of zeros: its simulated mean lands
+    within 4 standard errors of the exact mean of that policy (217.38; published ~218)."""
+    from solver.stats import optimal_stats
+    from solver.table import Table
+
+    values = np.where(np.isnan(official_table.values), np.nan, 0.0)
+    exact = optimal_stats(Table(official_table.rules, values)).mean
+    assert 215 < exact < 220
+    run = simulate(official_table, "greedy-turn", 20_000, seed=8)
+    assert abs(run.mean - exact) < 4 * run.stderr
+    assert run.mean < official_table.expected_score - 30

@@ -1,12 +1,12 @@
 """Console script ``yahtzee``: one subcommand per job (see ``yahtzee --help``)."""
 
-from ._base import cli
-from . import rules as _rules  # noqa: F401  (registers commands)
-from . import solve as _solve  # noqa: F401
-from . import advise as _advise  # noqa: F401
+from . import advise as _advise  # noqa: F401  (each import registers commands)
 from . import play as _play  # noqa: F401
-from . import strategy as _strategy  # noqa: F401
+from . import rules as _rules  # noqa: F401
+from . import solve as _solve  # noqa: F401
 from . import stats as _stats  # noqa: F401
+from . import strategy as _strategy  # noqa: F401
+from ._base import cli
 
 main = cli
 

@@ -14,7 +14,7 @@ from ._base import cli, emit_json, json_option, load_table, progress_bar, rules_
 
 HISTOGRAM_BIN = 20
 HISTOGRAM_WIDTH = 50
-BUILTIN_STRATEGIES = ("optimal", "greedy", "heuristic")
+BUILTIN_STRATEGIES = ("optimal", "greedy", "greedy-turn", "heuristic")
 
 
 def _histogram(distribution: Any) -> list[str]:
@@ -123,7 +123,8 @@ def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
 @click.option("--games", type=int, default=10_000, show_default=True,
               help="Number of games to play (per strategy).")
 @click.option("--strategy", default="optimal", show_default=True,
-              help="optimal, greedy, heuristic, or module:function (a Python strategy).")
+              help="optimal, greedy, greedy-turn, heuristic, or module:function "
+                   "(a Python strategy).")
 @click.option("--compare", default=None,
               help="Comma-separated strategies to play side by side, e.g. optimal,greedy.")
 @click.option("--seed", type=int, default=0, show_default=True,
