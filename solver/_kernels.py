@@ -22,8 +22,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from . import _jit_cache
 from .dice import FACES, KEEP_CHILD, KEEP_SUB, N_KEEPS, ROLL_COUNTS, ROLL_KEEP, ROLL_PROBABILITY
 from .rules import N_UPPER, UPPER_TARGET
+
+_jit_cache.check()  # before any cached kernel is loaded
 
 FIRST_ROLL_ROW = int(ROLL_KEEP[0])  # keeps below this row have fewer than five dice
 ROLL_FIVE_FACE = np.array([int(np.argmax(c)) if c.max() == 5 else -1 for c in ROLL_COUNTS],

@@ -14,9 +14,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from . import _jit_cache
 from . import _turn_policy as tp
 from .dice import KEEP_CHILD, KEEP_COUNTS, KEEP_SIZE, N_KEEPS
 from .rules import N_UPPER, UPPER_TARGET
+
+_jit_cache.check()  # before any cached kernel is loaded
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -18,9 +18,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from . import _jit_cache
 from . import _turn_policy as tp
 from .dice import KEEP_CHILD, N_KEEPS
 from .rules import N_UPPER, UPPER_TARGET
+
+_jit_cache.check()  # before any cached kernel is loaded
 
 CHUNK = 64  # states per parallel task (scratch arrays are allocated once per task)
 

@@ -1,0 +1,51 @@
+"""Keep numba's on-disk cache of this package honest.
+
+numba invalidates a cached kernel only when the file that defines it changes, not when
+a module it reads constants from does (``dice``, ``rules``, ``_turn_policy``, ...): after
+such an edit the old machine code would be loaded. Every kernel module calls
+:func:`check` before defining kernels: when any source file of the package differs from
+the stamp left by the last check, the package's cached kernels are deleted and rebuilt.
+Only the default cache folder (``solver/__pycache__``) is managed; a custom
+``NUMBA_CACHE_DIR`` is the user's to clear.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+_CACHE = _PACKAGE / "__pycache__"
+_STAMP = _CACHE / "kernels-source.sha256"
+_checked = False
+
+
+def _source_digest() -> str:
+    h = hashlib.sha256()
+    for path in sorted(_PACKAGE.glob("*.py")):
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def check() -> None:
+    """Delete stale cached kernels of this package (once per process)."""
+    global _checked
+    if _checked or os.environ.get("NUMBA_CACHE_DIR"):
+        _checked = True
+        return
+    _checked = True
+    digest = _source_digest()
+    try:
+        if _STAMP.read_text() == digest:
+            return
+    except OSError:
+        pass
+    try:
+        _CACHE.mkdir(exist_ok=True)
+        for stale in [*_CACHE.glob("*.nbi"), *_CACHE.glob("*.nbc")]:
+            stale.unlink(missing_ok=True)
+        _STAMP.write_text(digest)
+    except OSError:
+        pass  # a read-only install: numba falls back to its own cache location
