@@ -46,6 +46,22 @@ for _k in range(N_KEEPS):
     _SUB_LIST[_k, : len(_present)] = _present
 
 
+@njit(cache=True)
+def next_state(m, u, y, b, e, upper_bonus, yahtzee_box, n_flags):
+    """Entering ``e`` points in open box ``b`` in state (m, u, y): (next mask, next capped
+    subtotal, next flag, upper bonus earned now). The one place this transition is coded."""
+    nu = u
+    ny = y
+    bonus = 0.0
+    if b < N_UPPER:
+        nu = min(UPPER_TARGET, u + e)
+        if u < UPPER_TARGET <= u + e:
+            bonus = upper_bonus
+    elif b == yahtzee_box and e > 0 and n_flags == 2:
+        ny = 1
+    return m | (1 << b), nu, ny, bonus
+
+
 @njit(cache=True, fastmath=True)
 def final_roll_values(m, cols_u, cols_y, values, scores, joker_tier, joker_points,
                       upper_bonus, yahtzee_box, yahtzee_bonus, has_joker, unit, work, gathered):
@@ -61,26 +77,19 @@ def final_roll_values(m, cols_u, cols_y, values, scores, joker_tier, joker_point
     for b in range(n_boxes):
         if m >> b & 1:
             continue
-        nm = m | (1 << b)
         if b < N_UPPER:
-            face = b + 1
             for k in range(6):
-                p = k * face
+                p = k * (b + 1)
                 for c in range(width):
-                    u = cols_u[c]
-                    nu = u + p
-                    bonus = 0.0
-                    if nu >= UPPER_TARGET:
-                        nu = UPPER_TARGET
-                        if u < UPPER_TARGET:
-                            bonus = upper_bonus
-                    gathered[b, k, c] = p + bonus + values[nm, nu, cols_y[c]]
+                    nm, nu, ny, bonus = next_state(m, cols_u[c], cols_y[c], b, p, upper_bonus,
+                                                   yahtzee_box, n_flags)
+                    gathered[b, k, c] = p + bonus + values[nm, nu, ny]
         else:
-            for c in range(width):
-                gathered[b, 0, c] = values[nm, cols_u[c], cols_y[c]]
-            if b == yahtzee_box and n_flags == 2:
-                for c in range(width):
-                    gathered[b, 1, c] = values[nm, cols_u[c], 1]
+            for hit in range(2 if (b == yahtzee_box and n_flags == 2) else 1):
+                for c in range(width):  # row ``hit``: an entry of 0 / above 0 points
+                    nm, nu, ny, _ = next_state(m, cols_u[c], cols_y[c], b, hit, upper_bonus,
+                                               yahtzee_box, n_flags)
+                    gathered[b, hit, c] = values[nm, nu, ny]
     yahtzee_filled = (m >> yahtzee_box) & 1
     n_rolls = scores.shape[0]
     for r in range(n_rolls):

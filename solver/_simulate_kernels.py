@@ -16,6 +16,7 @@ from numba import njit, prange
 
 from . import _jit_cache
 from . import _turn_policy as tp
+from ._kernels import next_state
 from .dice import KEEP_CHILD, KEEP_COUNTS, KEEP_SIZE, N_KEEPS
 from .rules import N_UPPER, UPPER_TARGET
 
@@ -164,15 +165,10 @@ def play_game(strategy, stream, values, scores_t, joker_tier, joker_points, uppe
                 bonuses += 1
                 score += yahtzee_bonus
         entries[b] = e
-        score += e
         if b < N_UPPER:
-            if u < UPPER_TARGET <= u + e:
-                score += upper_bonus
-            u = min(UPPER_TARGET, u + e)
             upper_sum += e
-        elif b == yahtzee_box and e > 0 and n_flags == 2:
-            y = 1
-        m |= 1 << b
+        m, u, y, upper_points = next_state(m, u, y, b, e, upper_bonus, yahtzee_box, n_flags)
+        score += e + upper_points
     return score, 1 if upper_sum >= UPPER_TARGET else 0, fives, bonuses
 
 

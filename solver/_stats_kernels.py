@@ -20,8 +20,8 @@ from numba import njit, prange
 
 from . import _jit_cache
 from . import _turn_policy as tp
+from ._kernels import next_state
 from .dice import KEEP_CHILD, N_KEEPS
-from .rules import N_UPPER, UPPER_TARGET
 
 _jit_cache.check()  # before any cached kernel is loaded
 
@@ -98,22 +98,16 @@ def _solve_state(i, level_m, level_u, level_y, values, scores_t, joker_tier, jok
     for b in range(n_boxes):
         if m >> b & 1:
             continue
-        nm = m | (1 << b)
         for e in range(tp.MAX_ENTRY):
             for c in range(2):
                 w = grid[b, e, c]
                 if w == 0.0:
                     continue
-                nu = u
-                ny = y
-                points = e + c * yahtzee_bonus
-                if b < N_UPPER:
-                    nu = min(UPPER_TARGET, u + e)
-                    if u < UPPER_TARGET <= u + e:
-                        points += upper_bonus
-                        extra[2 * n_boxes] += w
-                elif b == yahtzee_box and e > 0 and n_flags == 2:
-                    ny = 1
+                nm, nu, ny, upper_points = next_state(m, u, y, b, e, upper_bonus, yahtzee_box,
+                                                      n_flags)
+                points = e + c * yahtzee_bonus + upper_points
+                if upper_points > 0:
+                    extra[2 * n_boxes] += w
                 j = slot[nm, nu, ny]
                 src = next_dist[next_start[j]:next_start[j + 1]]
                 shift = int(points)

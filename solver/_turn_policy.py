@@ -23,8 +23,9 @@ import numpy as np
 from numba import njit
 
 from . import _jit_cache
+from ._kernels import next_state
 from .dice import KEEP_CHILD, KEEP_COUNTS, KEEP_SUB, N_KEEPS, ROLL_COUNTS, ROLL_KEEP
-from .rules import N_UPPER, UPPER_TARGET
+from .rules import N_UPPER
 
 _jit_cache.check()  # before any cached kernel is loaded
 
@@ -74,19 +75,17 @@ def optimal_gain(m, u, y, values, upper_bonus, yahtzee_box, gain):
     for b in range(n_boxes):
         if m >> b & 1:
             continue
-        nm = m | (1 << b)
         if b < N_UPPER:
             for k in range(6):
                 e = k * (b + 1)
-                nu = min(UPPER_TARGET, u + e)
-                bonus = upper_bonus if u < UPPER_TARGET <= u + e else 0.0
-                gain[b, e] = e + bonus + values[nm, nu, y]
+                nm, nu, ny, bonus = next_state(m, u, y, b, e, upper_bonus, yahtzee_box, n_flags)
+                gain[b, e] = e + bonus + values[nm, nu, ny]
         else:
-            stay = values[nm, u, y]
-            hit = values[nm, u, 1] if (b == yahtzee_box and n_flags == 2) else stay
-            gain[b, 0] = stay
+            nm, nu, ny, _ = next_state(m, u, y, b, 0, upper_bonus, yahtzee_box, n_flags)
+            gain[b, 0] = values[nm, nu, ny]
+            nm, nu, ny, _ = next_state(m, u, y, b, 1, upper_bonus, yahtzee_box, n_flags)
             for e in range(1, MAX_ENTRY):
-                gain[b, e] = e + hit
+                gain[b, e] = e + values[nm, nu, ny]
     return 0
 
 
