@@ -24,8 +24,9 @@ test-fast: $(STAMP)
 bench: $(STAMP) ## performance figures (wall time, states/s, peak memory)
 	$(BIN)/python benchmarks/run_all.py
 
-lint: $(STAMP)
+lint: $(STAMP)  ## ruff, and mypy on solver/ and advisor/
 	$(BIN)/ruff check solver advisor tests benchmarks
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) tables/*.ytable

@@ -44,7 +44,7 @@ def parse_action(text: str, advice: Advice) -> Action:
         return _check_keep(Keep(()), advice)
     word, _, rest = line.partition(" ")
     if word in _KEEP_WORDS:
-        return _check_keep(Keep(rest), advice)
+        return _check_keep(Keep.parse(rest), advice)
     if word in _SCORE_WORDS and rest:
         line = rest
     return _check_box(line, advice)

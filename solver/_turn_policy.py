@@ -44,7 +44,7 @@ FIVE_ALIKE_ROLLS = np.flatnonzero(ROLL_FIVE_FACE >= 0).astype(np.int64)
 
 
 def _sub_keep_table() -> tuple[np.ndarray, np.ndarray]:
-    inside = (KEEP_COUNTS[None, :, :] <= ROLL_COUNTS[:, None, :]).all(axis=2)
+    inside = np.all(KEEP_COUNTS[None, :, :] <= ROLL_COUNTS[:, None, :], axis=2)
     start = np.zeros(N_ROLL_ROWS + 1, dtype=np.int64)
     flat: list[int] = []
     for r in range(N_ROLL_ROWS):

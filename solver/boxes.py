@@ -43,13 +43,10 @@ def _has_run(c: Counts, length: int) -> bool:
 
 
 def _upper(face: int, name: str, aliases: tuple[str, ...]) -> Box:
-    return Box(
-        name,
-        aliases,
-        f"the sum of the dice showing {face}",
-    lambda c, f=face: f * c[f - 1],
-        face=face,
-    )
+    def score(c: Counts) -> int:
+        return face * c[face - 1]
+
+    return Box(name, aliases, f"the sum of the dice showing {face}", score, face=face)
 
 
 _UPPER_NAMES = ("aces", "twos", "threes", "fours", "fives", "sixes")

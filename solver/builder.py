@@ -26,7 +26,7 @@ def reachable_upper_totals() -> np.ndarray:
         face = low + 1
         for u in np.flatnonzero(before):
             for k in range(6):
-                reach[upper_mask, min(UPPER_TARGET, u + k * face)] = True
+                reach[upper_mask, min(UPPER_TARGET, int(u) + k * face)] = True
     return reach
 
 

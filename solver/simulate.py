@@ -239,13 +239,14 @@ def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int 
     seed = check_seed(seed)
     start = time.perf_counter()
     if callable(strategy):
-        label = name or getattr(strategy, "__name__", "custom")
+        label = str(name or getattr(strategy, "__name__", "custom"))
         out = _simulate_python(table.rules, strategy, label, games, seed, progress)
     else:
         label = strategy.strip().lower()
         out = _simulate_builtin(table, strategy_code(strategy), games, seed, progress,
                                 myopic=label in MYOPIC)
-    return SimulationResult(table.rules, label, seed, *out,
+    scores, upper, fives, bonuses, entries = out
+    return SimulationResult(table.rules, label, seed, scores, upper, fives, bonuses, entries,
                             seconds=time.perf_counter() - start)
 
 
@@ -362,7 +363,7 @@ def _parse_move(move: Any, decision: Decision) -> tuple[str, Any]:
     return "keep", _keep_index(faces)
 
 
-def _play_python(rules: RuleSet, strategy: UserStrategy, stream: _Stream) -> tuple[int, ...]:
+def _play_python(rules: RuleSet, strategy: UserStrategy, stream: _Stream) -> tuple[int | None, ...]:
     entries: list[int | None] = [None] * rules.n_boxes
     bonuses = fives = 0
     for turn in range(1, rules.n_boxes + 1):

@@ -60,7 +60,7 @@ class Table:
         return float(self.values[mask, min(upper, UPPER_TARGET), flag])
 
 
-def build_table(rules: RuleSet | str = "official", *, path: Path | None = None,
+def build_table(rules: RuleSet | str = "official", *, path: Path | str | None = None,
                 progress: Progress | None = None) -> tuple[Table, float]:
     """Solve ``rules``, write the table file atomically; (table, build seconds)."""
     from .builder import build_values  # numba: only when building
@@ -74,7 +74,7 @@ def build_table(rules: RuleSet | str = "official", *, path: Path | None = None,
     return Table(rules, result.values, path), result.seconds
 
 
-def open_table(rules: RuleSet | str = "official", *, path: Path | None = None,
+def open_table(rules: RuleSet | str = "official", *, path: Path | str | None = None,
                build: bool = False, progress: Progress | None = None) -> Table:
     """Load the table of ``rules`` (checked); with ``build=True`` a missing one is built.
 

@@ -44,7 +44,7 @@ def _rebuild_hint(rules: RuleSet, path: Path) -> str:
     return f"rebuild it with: yahtzee solve --rules {rules.name} --out {path}"
 
 
-def check_writable(path: Path) -> None:
+def check_writable(path: Path | str) -> None:
     """Raise :class:`TableError` now if a table cannot be written at ``path``."""
     path = Path(path)
     for parent in (path.parent, *path.parent.parents):
@@ -63,7 +63,7 @@ def check_writable(path: Path) -> None:
     os.unlink(tmp)
 
 
-def atomic_write(path: Path, write: Callable[[IO[bytes]], None]) -> None:
+def atomic_write(path: Path | str, write: Callable[[IO[bytes]], None]) -> None:
     """Call ``write(file)`` on a temporary file beside ``path``, then rename it to ``path``.
 
     An error or an interruption leaves no file at ``path`` (or the old one, intact) and
@@ -86,7 +86,7 @@ def atomic_write(path: Path, write: Callable[[IO[bytes]], None]) -> None:
         raise
 
 
-def write_table(path: Path, rules: RuleSet, values: np.ndarray) -> None:
+def write_table(path: Path | str, rules: RuleSet, values: np.ndarray) -> None:
     """Write ``values`` for ``rules`` to ``path`` atomically (temporary file + rename)."""
     data = np.ascontiguousarray(values, dtype="<f8")
     header = {"format": MAGIC, "version": VERSION, "rules": rules.name,
@@ -100,7 +100,7 @@ def write_table(path: Path, rules: RuleSet, values: np.ndarray) -> None:
     atomic_write(path, write)
 
 
-def read_table(path: Path, rules: RuleSet) -> np.ndarray:
+def read_table(path: Path | str, rules: RuleSet) -> np.ndarray:
     """Load and check the table of ``rules`` at ``path``; a read-only float64 array."""
     path = Path(path)
     if not path.is_file():

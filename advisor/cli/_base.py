@@ -21,7 +21,7 @@ from solver.rules import DEFAULT_RULES, RULE_NAMES
 class YahtzeeGroup(click.Group):
     """A click group whose errors are one line on stderr, never a traceback."""
 
-    def main(self, args: Any = None, prog_name: str | None = None,  # type: ignore[override]
+    def main(self, args: Any = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
         try:
             rv = super().main(args, prog_name or "yahtzee", complete_var,

@@ -26,7 +26,7 @@ def advise(dice_text: str, rolls_left: int | None, card_text: str, top: int, as_
     from advisor.model import Dice, Scorecard
     from advisor.text import advice_report
 
-    dice = Dice(dice_text)
+    dice = Dice.parse(dice_text)
     card = Scorecard.parse(card_text, rules_name)
     card.check_not_full()
     per_turn = card.rules.rolls_per_turn
