@@ -47,16 +47,15 @@ def operation_count(rules_name: str) -> tuple[int, float]:
     and a max plus the exact ``* unit`` per (keep, sub-keep) pair (1,260 pairs); the
     final expectation is 252 multiply-adds.
     """
-    from solver._kernels import _SUB_COUNT
     from solver.builder import masks_by_level, upper_classes
-    from solver.dice import FIRST_ROLL_KEEP, N_ROLLS
+    from solver.dice import FIRST_ROLL_KEEP, KEEP_SUB_COUNT, N_ROLLS
     from solver.rules import N_UPPER, get_rules
 
     rules = get_rules(rules_name)
     classes = upper_classes()
     per_upper = [(classes[um] == range(64)).sum() for um in range(1 << N_UPPER)]
     columns, ops = 0, 0.0
-    stage = 6 * FIRST_ROLL_KEEP + 2 * int(_SUB_COUNT.sum())
+    stage = 6 * FIRST_ROLL_KEEP + 2 * int(KEEP_SUB_COUNT.sum())
     for level in masks_by_level(rules.n_boxes)[:-1]:
         for m in level:
             cols = per_upper[m & 63] * (rules.n_flags if m >> rules.yahtzee_box & 1 else 1)

@@ -23,27 +23,26 @@ import numpy as np
 from numba import njit, prange
 
 from . import _jit_cache
-from .dice import FACES, KEEP_CHILD, KEEP_SUB, N_KEEPS, ROLL_COUNTS, ROLL_KEEP, ROLL_PROBABILITY
+from .dice import (
+    FACES,
+    KEEP_CHILD,
+    KEEP_SUB_COUNT,
+    KEEP_SUB_LIST,
+    N_KEEPS,
+    ROLL_FIVE_FACE,
+    ROLL_KEEP,
+    ROLL_PROBABILITY,
+)
 from .rules import N_UPPER, UPPER_TARGET
 
 _jit_cache.check()  # before any cached kernel is loaded
 
 FIRST_ROLL_ROW = int(ROLL_KEEP[0])  # keeps below this row have fewer than five dice
-ROLL_FIVE_FACE = np.array([int(np.argmax(c)) if c.max() == 5 else -1 for c in ROLL_COUNTS],
-                          dtype=np.int64)
-"""(252,) int64: the face index (0..5) of five alike, -1 for other rolls."""
 SIXTH = 1.0 / FACES
 CHUNK = 32  # columns per pass: 462 x 32 float64 = 118 KB of work, kept in L2
 # ``unit`` (1.0, passed in at run time) multiplies every in-place running maximum: LLVM
 # turns ``a[c] = max(a[c], x)`` into a conditional store, which does not vectorise; the
 # exact multiplication by an opaque 1.0 keeps it a vector max (4 doubles per instruction).
-
-# The sub-keeps of each keep (one die of each present face removed), packed.
-_SUB_COUNT = (KEEP_SUB >= 0).sum(axis=1).astype(np.int64)
-_SUB_LIST = np.full_like(KEEP_SUB, -1)
-for _k in range(N_KEEPS):
-    _present = KEEP_SUB[_k][KEEP_SUB[_k] >= 0]
-    _SUB_LIST[_k, : len(_present)] = _present
 
 
 @njit(cache=True)
@@ -146,8 +145,8 @@ def best_sub_keeps(work, width, unit):
     """B(k) = max(K(k), B(k - f)) in place, smallest keeps first; roll rows become V."""
     for k in range(1, work.shape[0]):
         out = work[k]
-        for j in range(_SUB_COUNT[k]):
-            src = work[_SUB_LIST[k, j]]
+        for j in range(KEEP_SUB_COUNT[k]):
+            src = work[KEEP_SUB_LIST[k, j]]
             for c in range(width):
                 out[c] = max(out[c], src[c]) * unit
 

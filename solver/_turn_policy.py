@@ -23,8 +23,17 @@ import numpy as np
 from numba import njit
 
 from . import _jit_cache
-from ._kernels import next_state
-from .dice import KEEP_CHILD, KEEP_COUNTS, KEEP_SUB, N_KEEPS, ROLL_COUNTS, ROLL_KEEP
+from ._kernels import FIRST_ROLL_ROW, SIXTH, next_state
+from .dice import (
+    KEEP_CHILD,
+    KEEP_COUNTS,
+    KEEP_SUB_COUNT,
+    KEEP_SUB_LIST,
+    N_KEEPS,
+    ROLL_COUNTS,
+    ROLL_FIVE_FACE,
+    ROLL_KEEP,
+)
 from .rules import N_UPPER
 
 _jit_cache.check()  # before any cached kernel is loaded
@@ -33,12 +42,7 @@ TIE_TOLERANCE = 1e-9
 """Values closer than this (points) are equally good; the fixed order decides."""
 MAX_ENTRY = 51
 """Entries are 0..50 points: the width of ``gain``."""
-FIRST_ROLL_ROW = int(ROLL_KEEP[0])
 N_ROLL_ROWS = len(ROLL_KEEP)
-SIXTH = 1.0 / 6.0
-ROLL_FIVE_FACE = np.array([int(np.argmax(c)) if c.max() == 5 else -1 for c in ROLL_COUNTS],
-                          dtype=np.int64)
-"""(252,) int64: the face index (0..5) of five alike, -1 for other rolls."""
 FIVE_ALIKE_ROLLS = np.flatnonzero(ROLL_FIVE_FACE >= 0).astype(np.int64)
 """(6,) int64: the roll indices of five alike, by face."""
 
@@ -57,12 +61,6 @@ def _sub_keep_table() -> tuple[np.ndarray, np.ndarray]:
 SUB_KEEP_START, SUB_KEEPS = _sub_keep_table()
 """CSR lists: ``SUB_KEEPS[SUB_KEEP_START[r]:SUB_KEEP_START[r + 1]]`` are the keeps (0 to 5
 dice) of roll ``r``, in tie-break order (keep index: fewest dice first)."""
-
-_SUB_COUNT = (KEEP_SUB >= 0).sum(axis=1).astype(np.int64)
-_SUB_LIST = np.full_like(KEEP_SUB, -1)
-for _k in range(N_KEEPS):
-    _present = KEEP_SUB[_k][KEEP_SUB[_k] >= 0]
-    _SUB_LIST[_k, : len(_present)] = _present
 
 
 @njit(cache=True)
@@ -216,8 +214,8 @@ def keep_values(final_value, n_rerolls, keep_value, roll_best, last_best=True):
         for k in range(N_KEEPS):
             best[k] = row[k]
         for k in range(1, N_KEEPS):
-            for i in range(_SUB_COUNT[k]):
-                best[k] = max(best[k], best[_SUB_LIST[k, i]])
+            for i in range(KEEP_SUB_COUNT[k]):
+                best[k] = max(best[k], best[KEEP_SUB_LIST[k, i]])
 
 
 @njit(cache=True)

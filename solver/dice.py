@@ -78,6 +78,15 @@ KEEP_CHILD, KEEP_SUB = _child_and_sub_tables()
 the keep with one die of face f+1 removed (-1 when the keep has none)."""
 
 
+KEEP_SUB_COUNT = (KEEP_SUB >= 0).sum(axis=1).astype(np.int64)
+"""(462,) int64: number of distinct faces in each keep (its one-die-smaller sub-keeps)."""
+KEEP_SUB_LIST = np.full_like(KEEP_SUB, -1)
+"""(462, 6) int64: ``KEEP_SUB_LIST[k, :KEEP_SUB_COUNT[k]]`` are the sub-keeps of ``k``."""
+for _k in range(N_KEEPS):
+    _present = KEEP_SUB[_k][KEEP_SUB[_k] >= 0]
+    KEEP_SUB_LIST[_k, : len(_present)] = _present
+
+
 def multinomial_probability(counts: np.ndarray | tuple[int, ...]) -> float:
     """Probability that ``sum(counts)`` fresh dice show exactly these counts per face."""
     n = int(sum(counts))
@@ -89,6 +98,10 @@ def multinomial_probability(counts: np.ndarray | tuple[int, ...]) -> float:
 
 ROLL_PROBABILITY = np.array([multinomial_probability(ROLL_COUNTS[r]) for r in range(N_ROLLS)])
 """(252,) float64: probability of each roll when all five dice are thrown."""
+
+ROLL_FIVE_FACE = np.array([int(np.argmax(c)) if c.max() == DICE else -1 for c in ROLL_COUNTS],
+                          dtype=np.int64)
+"""(252,) int64: the face index (0..5) of five alike, -1 for other rolls."""
 
 YAHTZEE_ROLLS = np.array([ROLL_INDEX[tuple(5 if i == f else 0 for i in range(FACES))]
                           for f in range(FACES)], dtype=np.int64)
