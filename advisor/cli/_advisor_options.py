@@ -7,12 +7,9 @@ from typing import Any
 
 import click
 
+from ._base import table_option
 
-def table_option(func: Callable[..., Any]) -> Callable[..., Any]:
-    """``--table PATH``: an explicit table file (must exist and be valid)."""
-    return click.option(
-        "--table", "table_path", type=click.Path(dir_okay=False), default=None,
-        help="Table file to read (default: the cached one, built if missing).")(func)
+__all__ = ["card_option", "rolls_left_option", "table_option"]
 
 
 def card_option(func: Callable[..., Any]) -> Callable[..., Any]:

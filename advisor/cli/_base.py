@@ -62,6 +62,13 @@ def json_option(func: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(func)
 
 
+def table_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--table PATH``: an explicit table file (must exist and be valid)."""
+    return click.option(
+        "--table", "table_path", type=click.Path(dir_okay=False), default=None,
+        help="Table file to read (default: the cached one, built if missing).")(func)
+
+
 def emit_json(obj: dict[str, Any]) -> None:
     click.echo(json.dumps(obj, indent=2))
 

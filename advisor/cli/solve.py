@@ -6,7 +6,15 @@ import time
 
 import click
 
-from ._base import cli, emit_json, json_option, load_table, progress_bar, rules_option
+from ._base import (
+    cli,
+    emit_json,
+    json_option,
+    load_table,
+    progress_bar,
+    rules_option,
+    table_option,
+)
 
 
 @cli.command()
@@ -47,8 +55,7 @@ def solve(rules_name: str, out: str | None, as_json: bool) -> None:
               help="npy: float64 [mask, upper, flag]; csv: one row per reachable state.")
 @click.option("--out", "out", type=click.Path(dir_okay=False), required=True,
               help="File to write.")
-@click.option("--table", "table_path", type=click.Path(dir_okay=False), default=None,
-              help="Table file to read (default: the cached one, built if missing).")
+@table_option
 def export(rules_name: str, fmt: str, out: str, table_path: str | None) -> None:
     """Write the whole table of a rule set in the layout of INTERFACE.md."""
     from solver.export import export_table

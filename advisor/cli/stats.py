@@ -10,7 +10,15 @@ from typing import Any
 
 import click
 
-from ._base import cli, emit_json, json_option, load_table, progress_bar, rules_option
+from ._base import (
+    cli,
+    emit_json,
+    json_option,
+    load_table,
+    progress_bar,
+    rules_option,
+    table_option,
+)
 
 HISTOGRAM_BIN = 20
 HISTOGRAM_WIDTH = 50
@@ -37,13 +45,12 @@ def _histogram(distribution: Any) -> list[str]:
 
 @cli.command()
 @rules_option
-@click.option("--table", "table_path", type=click.Path(dir_okay=False), default=None,
-              help="Table file to read (default: the cached one, built if missing).")
+@table_option
 @json_option
 def stats(rules_name: str, table_path: str | None, as_json: bool) -> None:
     """Exact statistics of optimal play: the whole score distribution, computed, not
-    sampled (ties between equally good choices: lowest box index; keeps with the most
-    dice first)."""
+    sampled (ties between equally good choices: lowest box index; keeps in dice keep
+    order, fewest dice first)."""
     from solver.stats import PERCENTILES, THRESHOLDS, optimal_stats
 
     table = load_table(rules_name, table_path)
@@ -129,8 +136,7 @@ def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
               help="Comma-separated strategies to play side by side, e.g. optimal,greedy.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the dice (0..2**64-1): same seed, same games.")
-@click.option("--table", "table_path", type=click.Path(dir_okay=False), default=None,
-              help="Table file to read (default: the cached one, built if missing).")
+@table_option
 @json_option
 def simulate(rules_name: str, games: int, strategy: str, compare: str | None, seed: int,
              table_path: str | None, as_json: bool) -> None:
