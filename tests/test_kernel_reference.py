@@ -48,7 +48,7 @@ RULES_CASES = [(name, YATZY_CASES if name == "yatzy" else YAHTZEE_CASES)
 @cache
 def reference_for(rules_name: str) -> ReferenceSolver:
     """One memoising reference per rule set, shared by every test of the module."""
-    return ReferenceSolver(get_rules(rules_name))
+    return ReferenceSolver(rules_name)
 
 
 def open_mask(rules, open_boxes: tuple[str, ...]) -> int:
@@ -168,3 +168,18 @@ def test_full_card_is_worth_nothing(table_of, rules_name: str) -> None:
     values = table_of(rules_name).values[rules.full_mask]
     assert np.all(values[~np.isnan(values)] == 0.0)
     assert np.all(values[:, 0] == 0.0)  # every subtotal is reachable on a full card
+
+
+def test_reroll_distributions_agree_with_the_solver_dice() -> None:
+    """The reference counts every reroll; the solver's dice module must agree with it."""
+    from reference import keep_outcomes, roll_probabilities, roll_sub_keeps
+
+    from solver.dice import N_KEEPS, ROLL_PROBABILITY, keep_outcome_probabilities, sub_keeps
+
+    assert np.allclose(ROLL_PROBABILITY, roll_probabilities(), rtol=0, atol=1e-15)
+    for k in range(N_KEEPS):
+        want = np.zeros(len(ROLL_PROBABILITY))
+        for r, p in keep_outcomes()[k]:
+            want[r] = p
+        assert np.allclose(keep_outcome_probabilities(k), want, rtol=0, atol=1e-15), k
+    assert all(tuple(sub_keeps(r)) == subs for r, subs in enumerate(roll_sub_keeps()))

@@ -7,6 +7,7 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
+from independent_scorer import RULE_BOOKS, placements, upper_after
 
 from solver.dice import N_KEEPS, ROLL_PROBABILITY, ROLLS, keep_outcome_probabilities
 from solver.errors import InvalidCardError
@@ -80,7 +81,7 @@ _SUBS: dict[int, list[int]] = {}
 
 def twin_distribution(table, m: int, u: int, y: int, memo: dict) -> dict[int, float]:
     """Distribution of the points still to come from (m, u, y), by enumeration, from the
-    solver's own turn values and ``rules.placements``."""
+    solver's own turn values and the independent scorer's placements."""
     rules = table.rules
     if m == rules.full_mask:
         return {0: 1.0}
@@ -99,12 +100,15 @@ def twin_distribution(table, m: int, u: int, y: int, memo: dict) -> dict[int, fl
     dist: dict[int, float] = defaultdict(float)
     for r in np.flatnonzero(mass):
         options = []
-        for pl in rules.placements(_FACES[r], m, bool(y)):
-            nu, upper = rules.upper_total_after(u, pl.points) if pl.box < 6 else (u, 0)
-            hit = pl.box == rules.yahtzee_box and pl.points > 0
-            ny = int(bool(y) or hit) if rules.n_flags == 2 else 0
-            points = pl.points + upper + pl.yahtzee_bonus
-            nm = m | 1 << pl.box
+        book = RULE_BOOKS[rules.name]
+        filled = frozenset(name for i, name in enumerate(book.card) if m >> i & 1)
+        for name, entry, bonus in placements(book, _FACES[r], filled, bool(y)):
+            box = book.card.index(name)
+            nu, upper = upper_after(book, u, name, entry)
+            hit = name == book.yahtzee_box and entry > 0
+            ny = int(bool(y) or hit) if book.yahtzee_bonus else 0
+            points = entry + upper + bonus
+            nm = m | 1 << box
             options.append((points + table.values[nm, nu, ny], points, (nm, nu, ny)))
         best = max(o[0] for o in options)
         _, points, nxt = next(o for o in options if o[0] >= best - TIE)
