@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,12 +20,41 @@ TABLES_ENV = "YAHTZEE_TABLES"
 SUFFIX = ".ytable"
 
 
+CACHE_NAME = "yahtzee-solver"
+_CHECKOUT = Path(__file__).resolve().parent.parent
+
+
+def is_source_checkout() -> bool:
+    """True when running from a source checkout (editable install), not an installed wheel."""
+    return (_CHECKOUT / "pyproject.toml").is_file() and (_CHECKOUT / "tables").is_dir()
+
+
+def user_cache_dir() -> Path:
+    """The platform's per-user cache folder for this program.
+
+    Linux and other Unix: ``$XDG_CACHE_HOME/yahtzee-solver`` (default
+    ``~/.cache/yahtzee-solver``); macOS: ``~/Library/Caches/yahtzee-solver``; Windows:
+    ``%LOCALAPPDATA%\\yahtzee-solver\\Cache``.
+    """
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
+        return Path(base) / CACHE_NAME / "Cache"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / CACHE_NAME
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache"
+    return base / CACHE_NAME
+
+
 def tables_dir() -> Path:
-    """Where tables are cached: ``$YAHTZEE_TABLES``, else the project's ``tables/``."""
+    """Where tables are cached: ``$YAHTZEE_TABLES`` if set; else ``tables/`` in a source
+    checkout; else the user's cache folder (:func:`user_cache_dir`)."""
     env = os.environ.get(TABLES_ENV)
     if env:
         return Path(env)
-    return Path(__file__).resolve().parent.parent / "tables"
+    if is_source_checkout():
+        return _CHECKOUT / "tables"
+    return user_cache_dir()
 
 
 def default_table_path(rules: RuleSet | str) -> Path:

@@ -20,7 +20,8 @@ from ._base import (
 @cli.command()
 @rules_option
 @click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
-              help="Table file to write (default: tables/<rules>.ytable).")
+              help="Table file to write (default: <rules>.ytable in the table cache: tables/ in a "
+                   "source checkout, else ~/.cache/yahtzee-solver, or $YAHTZEE_TABLES).")
 @json_option
 def solve(rules_name: str, out: str | None, as_json: bool) -> None:
     """Build the table of a rule set and print the new-game expected score."""
