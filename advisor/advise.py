@@ -46,6 +46,17 @@ def _rerolls_of(roll: int) -> tuple[tuple[int, Keep], ...]:
     return tuple(found)
 
 
+def question_rolls_left(card: Scorecard, rolls_left: int | None = None) -> int:
+    """The rolls left of a question about ``card``, checked: ``None`` means after the first
+    roll of a turn (``rolls_per_turn - 1``). Raises :class:`IllegalMoveError` for a full
+    card or rolls left out of range."""
+    card.check_not_full()
+    per_turn = card.rules.rolls_per_turn
+    rolls_left = per_turn - 1 if rolls_left is None else rolls_left
+    check_rolls_left(rolls_left, per_turn)
+    return rolls_left
+
+
 def check_rolls_left(rolls_left: int, rolls_per_turn: int) -> None:
     """Raise :class:`IllegalMoveError` unless ``0 <= rolls_left < rolls_per_turn``."""
     top = rolls_per_turn - 1
@@ -86,18 +97,10 @@ class TurnAdvisor:
     def box_values(self, dice: Dice) -> list[tuple[float, int, int, int]]:
         """(points to come, box, points, bonus) of every box the rules allow for ``dice``."""
         card, rules, values = self.card, self.rules, self.table.values
-        mask, upper, flag = card.mask, card.upper, card.flag
         found = []
-        for box, points, bonus in rules.placements(dice.faces, mask, card.yahtzee_holds_50):
-            upper_bonus = 0
-            new_upper = upper
-            new_flag = flag
-            if rules.boxes[box].is_upper:
-                new_upper, upper_bonus = rules.upper_total_after(upper, points)
-            elif box == rules.yahtzee_box and points > 0 and rules.n_flags == 2:
-                new_flag = 1
-            to_come = points + upper_bonus + bonus + float(values[mask | 1 << box, new_upper,
-                                                                  new_flag])
+        for box, points, bonus in rules.placements(dice.faces, card.mask, card.yahtzee_holds_50):
+            m, u, y, upper_bonus = rules.after_box(card.mask, card.upper, card.flag, box, points)
+            to_come = points + upper_bonus + bonus + float(values[m, u, y])
             found.append((to_come, box, points, bonus))
         return found
 
@@ -130,7 +133,5 @@ def advise(card: Scorecard, dice: Dice, *, rolls_left: int | None = None,
     Raises a ``ValueError`` subclass for a full card, rolls left out of range or a
     table of other rules.
     """
-    if rolls_left is None:
-        rolls_left = card.rules.rolls_per_turn - 1
-    check_rolls_left(rolls_left, card.rules.rolls_per_turn)
+    rolls_left = question_rolls_left(card, rolls_left)
     return TurnAdvisor(card, table).advise(dice, rolls_left)

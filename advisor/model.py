@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import Any, Self
 
 from solver.dice import DICE, FACES, KEEP_INDEX, ROLL_INDEX, counts_of
-from solver.errors import IllegalMoveError, InvalidCardError, InvalidDiceError
+from solver.errors import IllegalMoveError, InvalidCardError, InvalidDiceError, InvalidOptionError
 from solver.rules import DEFAULT_RULES, UPPER_TARGET, RuleSet, get_rules
 
 BONUS_KEY = "yahtzee_bonus"
@@ -266,13 +266,12 @@ class Scorecard:
 
     @property
     def upper_bonus(self) -> int:
-        return self.rules.upper_bonus if self.upper_subtotal >= UPPER_TARGET else 0
+        return self.rules.upper_bonus_earned(self.upper_subtotal)
 
     @cached_property
     def total(self) -> int:
         """Grand total so far: entries, upper bonus if earned, Yahtzee bonuses."""
-        return (sum(e or 0 for e in self.entries) + self.upper_bonus
-                + self.rules.yahtzee_bonus * self.yahtzee_bonuses)
+        return self.rules.total(self.entries, self.yahtzee_bonuses)
 
     @property
     def is_full(self) -> bool:
@@ -332,10 +331,10 @@ class Option:
 
     def __post_init__(self) -> None:
         if self.action not in ("keep", "score"):
-            raise ValueError(f"action {self.action!r}: use 'keep' or 'score'")
+            raise InvalidOptionError(f"action {self.action!r}: use 'keep' or 'score'")
         if (self.action == "keep") != (self.keep is not None) or \
                 (self.action == "score") != (self.box is not None):
-            raise ValueError("a keep option needs keep=..., a score option box=...")
+            raise InvalidOptionError("a keep option needs keep=..., a score option box=...")
 
     @property
     def is_keep(self) -> bool:

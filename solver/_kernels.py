@@ -1,4 +1,5 @@
-"""numba kernels of the dynamic program. Plain arrays in, nothing checked.
+"""numba kernels of the dynamic program. Plain arrays and the rule set's ``RuleArrays``
+(``rules``) in, nothing checked.
 
 For a turn-start state ``s = (m, u, y)`` (filled mask, capped upper subtotal, Yahtzee
 box holds 50) and the 462 keeps ``k`` (rolls are the keeps of five dice):
@@ -23,55 +24,33 @@ import numpy as np
 from numba import njit, prange
 
 from . import _jit_cache
-from .dice import (
-    FACES,
-    KEEP_CHILD,
-    KEEP_SUB_COUNT,
-    KEEP_SUB_LIST,
-    N_KEEPS,
-    ROLL_FIVE_FACE,
-    ROLL_KEEP,
-    ROLL_PROBABILITY,
-)
+from ._basics import best_sub_keeps, expect_keeps, joker_lowest_tier, next_state
+from .dice import FIRST_ROLL_KEEP, N_KEEPS, ROLL_FIVE_FACE, ROLL_PROBABILITY
 from .rules import N_UPPER, UPPER_TARGET
 
 _jit_cache.check()  # before any cached kernel is loaded
 
-FIRST_ROLL_ROW = int(ROLL_KEEP[0])  # keeps below this row have fewer than five dice
-SIXTH = 1.0 / FACES
 CHUNK = 32  # columns per pass: 462 x 32 float64 = 118 KB of work, kept in L2
-# ``unit`` (1.0, passed in at run time) multiplies every in-place running maximum: LLVM
+# ``rules.unit`` (1.0, read at run time) multiplies every in-place running maximum: LLVM
 # turns ``a[c] = max(a[c], x)`` into a conditional store, which does not vectorise; the
 # exact multiplication by an opaque 1.0 keeps it a vector max (4 doubles per instruction).
 
 
-@njit(cache=True)
-def next_state(m, u, y, b, e, upper_bonus, yahtzee_box, n_flags):
-    """Entering ``e`` points in open box ``b`` in state (m, u, y): (next mask, next capped
-    subtotal, next flag, upper bonus earned now). The one place this transition is coded."""
-    nu = u
-    ny = y
-    bonus = 0.0
-    if b < N_UPPER:
-        nu = min(UPPER_TARGET, u + e)
-        if u < UPPER_TARGET <= u + e:
-            bonus = upper_bonus
-    elif b == yahtzee_box and e > 0 and n_flags == 2:
-        ny = 1
-    return m | (1 << b), nu, ny, bonus
-
-
 @njit(cache=True, fastmath=True)
-def final_roll_values(m, cols_u, cols_y, values, scores, joker_tier, joker_points,
-                      upper_bonus, yahtzee_box, yahtzee_bonus, has_joker, unit, work, gathered):
-    """Fill the roll rows of ``work[:, :W]`` with V_0, the best box for each final roll.
+def final_roll_columns(m, cols_u, cols_y, values, rules, work, gathered):
+    """Fill the roll rows of ``work[:, :W]`` with V_0, the best box for each final roll,
+    for the W states (m, cols_u[c], cols_y[c]); ``rules`` is a ``RuleArrays``.
 
     ``gathered`` (n_boxes, 6, >=W) is scratch: for upper box b, row k is the value of
     entering k dice of its face; for a lower box, row 0 is E of the next state and row 1
     E of the next state with the Yahtzee flag set.
     """
-    n_boxes = scores.shape[1]
-    n_flags = values.shape[2]
+    scores = rules.box_scores
+    joker_tier = rules.joker_tier
+    yahtzee_box = rules.yahtzee_box
+    n_flags = rules.n_flags
+    unit = rules.unit
+    n_boxes = scores.shape[0]
     width = cols_u.shape[0]
     for b in range(n_boxes):
         if m >> b & 1:
@@ -80,37 +59,33 @@ def final_roll_values(m, cols_u, cols_y, values, scores, joker_tier, joker_point
             for k in range(6):
                 p = k * (b + 1)
                 for c in range(width):
-                    nm, nu, ny, bonus = next_state(m, cols_u[c], cols_y[c], b, p, upper_bonus,
-                                                   yahtzee_box, n_flags)
+                    nm, nu, ny, bonus = next_state(m, cols_u[c], cols_y[c], b, p,
+                                                   rules.upper_bonus, yahtzee_box, n_flags)
                     gathered[b, k, c] = p + bonus + values[nm, nu, ny]
         else:
             for hit in range(2 if (b == yahtzee_box and n_flags == 2) else 1):
                 for c in range(width):  # row ``hit``: an entry of 0 / above 0 points
-                    nm, nu, ny, _ = next_state(m, cols_u[c], cols_y[c], b, hit, upper_bonus,
-                                               yahtzee_box, n_flags)
+                    nm, nu, ny, _ = next_state(m, cols_u[c], cols_y[c], b, hit,
+                                               rules.upper_bonus, yahtzee_box, n_flags)
                     gathered[b, hit, c] = values[nm, nu, ny]
     yahtzee_filled = (m >> yahtzee_box) & 1
-    n_rolls = scores.shape[0]
+    n_rolls = scores.shape[1]
     for r in range(n_rolls):
-        row = work[FIRST_ROLL_ROW + r]
+        row = work[FIRST_ROLL_KEEP + r]
         for c in range(width):
             row[c] = -np.inf
         f = ROLL_FIVE_FACE[r]
-        joker = has_joker and yahtzee_filled == 1 and f >= 0
-        low = 1 << 30
-        if joker:
-            for b in range(n_boxes):
-                if not (m >> b & 1) and joker_tier[f, b] < low:
-                    low = joker_tier[f, b]
+        joker = rules.has_joker and yahtzee_filled == 1 and f >= 0
+        low = joker_lowest_tier(f, m, joker_tier) if joker else 0
         for b in range(n_boxes):
             if m >> b & 1:
                 continue
             if joker:
                 if joker_tier[f, b] != low:
                     continue
-                p = joker_points[(m >> f) & 1, f, b]
+                p = rules.joker_points[(m >> f) & 1, f, b]
             else:
-                p = scores[r, b]
+                p = scores[b, r]
             if b < N_UPPER:
                 src = gathered[b, p // (b + 1)]
                 for c in range(width):
@@ -122,62 +97,33 @@ def final_roll_values(m, cols_u, cols_y, values, scores, joker_tier, joker_point
         if f >= 0 and n_flags == 2:
             for c in range(width):
                 if cols_y[c] == 1:
-                    row[c] += yahtzee_bonus
+                    row[c] += rules.yahtzee_bonus
 
 
 @njit(cache=True, fastmath=True)
-def expect_keeps(work, width):
-    """K(k) = mean over the six faces of K(k + f), for every keep of fewer than five dice."""
-    for k in range(FIRST_ROLL_ROW - 1, -1, -1):
-        out = work[k]
-        a0 = work[KEEP_CHILD[k, 0]]
-        a1 = work[KEEP_CHILD[k, 1]]
-        a2 = work[KEEP_CHILD[k, 2]]
-        a3 = work[KEEP_CHILD[k, 3]]
-        a4 = work[KEEP_CHILD[k, 4]]
-        a5 = work[KEEP_CHILD[k, 5]]
-        for c in range(width):
-            out[c] = (a0[c] + a1[c] + a2[c] + a3[c] + a4[c] + a5[c]) * SIXTH
-
-
-@njit(cache=True, fastmath=True)
-def best_sub_keeps(work, width, unit):
-    """B(k) = max(K(k), B(k - f)) in place, smallest keeps first; roll rows become V."""
-    for k in range(1, work.shape[0]):
-        out = work[k]
-        for j in range(KEEP_SUB_COUNT[k]):
-            src = work[KEEP_SUB_LIST[k, j]]
-            for c in range(width):
-                out[c] = max(out[c], src[c]) * unit
-
-
-@njit(cache=True, fastmath=True)
-def _solve_columns(m, cols_u, cols_y, values, scores, joker_tier, joker_points, upper_bonus,
-                   yahtzee_box, yahtzee_bonus, has_joker, n_rerolls, unit, work, gathered):
+def _solve_columns(m, cols_u, cols_y, values, rules, work, gathered):
     width = cols_u.shape[0]
-    final_roll_values(m, cols_u, cols_y, values, scores, joker_tier, joker_points,
-                      upper_bonus, yahtzee_box, yahtzee_bonus, has_joker, unit, work, gathered)
-    for _ in range(n_rerolls):
+    final_roll_columns(m, cols_u, cols_y, values, rules, work, gathered)
+    for _ in range(rules.n_rerolls):
         expect_keeps(work, width)
-        best_sub_keeps(work, width, unit)
+        best_sub_keeps(work, width, rules.unit)
     for c in range(width):
         total = 0.0
         for r in range(ROLL_PROBABILITY.shape[0]):
-            total += ROLL_PROBABILITY[r] * work[FIRST_ROLL_ROW + r, c]
+            total += ROLL_PROBABILITY[r] * work[FIRST_ROLL_KEEP + r, c]
         values[m, cols_u[c], cols_y[c]] = total
 
 
 @njit(cache=True)
-def _solve_mask(m, values, upper_class, scores, joker_tier, joker_points, upper_bonus,
-                yahtzee_box, yahtzee_bonus, has_joker, n_rerolls, unit):
+def _solve_mask(m, values, upper_class, rules):
     """E of every state of mask ``m``; returns the number of states (columns) set.
 
     ``upper_class[upper mask, u]`` is the representative subtotal of ``u`` (-1 when ``u``
     cannot occur): subtotals from which the bonus can no longer be reached, or any
     subtotal once the upper section is full, share one value, computed once and copied.
     """
-    n_flags = values.shape[2]
-    n_flag_here = n_flags if (m >> yahtzee_box) & 1 else 1
+    n_flags = rules.n_flags
+    n_flag_here = n_flags if (m >> rules.yahtzee_box) & 1 else 1
     classes = upper_class[m & ((1 << N_UPPER) - 1)]
     n_cols = 0
     for u in range(UPPER_TARGET + 1):
@@ -193,12 +139,10 @@ def _solve_mask(m, values, upper_class, scores, joker_tier, joker_points, upper_
                 all_y[i] = y
                 i += 1
     work = np.empty((N_KEEPS, CHUNK))
-    gathered = np.empty((scores.shape[1], 6, CHUNK))
+    gathered = np.empty((rules.box_scores.shape[0], 6, CHUNK))
     for start in range(0, n_cols, CHUNK):
         stop = min(start + CHUNK, n_cols)
-        _solve_columns(m, all_u[start:stop], all_y[start:stop], values, scores, joker_tier,
-                       joker_points, upper_bonus, yahtzee_box, yahtzee_bonus, has_joker,
-                       n_rerolls, unit, work, gathered)
+        _solve_columns(m, all_u[start:stop], all_y[start:stop], values, rules, work, gathered)
     states = 0
     for u in range(UPPER_TARGET + 1):
         rep = classes[u]
@@ -211,23 +155,18 @@ def _solve_mask(m, values, upper_class, scores, joker_tier, joker_points, upper_
 
 
 @njit(cache=True, parallel=True)
-def solve_level(masks, values, upper_class, scores, joker_tier, joker_points, upper_bonus,
-                yahtzee_box, yahtzee_bonus, has_joker, n_rerolls, unit):
-    """Compute ``values[m]`` for every mask of one level (all E of the next level known).
-
-    Returns the number of states set.
+def solve_level(masks, values, upper_class, rules):
+    """Compute ``values[m]`` for every mask of one level (all E of the next level known);
+    ``rules`` is a ``RuleArrays``. Returns the number of states set.
     """
     counted = np.zeros(masks.shape[0], dtype=np.int64)
     for i in prange(masks.shape[0]):
-        counted[i] = _solve_mask(masks[i], values, upper_class, scores, joker_tier,
-                                 joker_points, upper_bonus, yahtzee_box, yahtzee_bonus,
-                                 has_joker, n_rerolls, unit)
+        counted[i] = _solve_mask(masks[i], values, upper_class, rules)
     return counted.sum()
 
 
 @njit(cache=True)
-def turn_snapshots(m, u, y, values, scores, joker_tier, joker_points, upper_bonus,
-                   yahtzee_box, yahtzee_bonus, has_joker, n_rerolls, unit, out):
+def turn_snapshots(m, u, y, values, rules, out):
     """The whole turn of one state, for the advisor and the simulator.
 
     ``out`` (n_rerolls + 1, 462): ``out[0, roll rows]`` = V_0, the value of each final
@@ -237,11 +176,10 @@ def turn_snapshots(m, u, y, values, scores, joker_tier, joker_points, upper_bonu
     cols_u = np.array([u], dtype=np.int64)
     cols_y = np.array([y], dtype=np.int64)
     work = np.empty((N_KEEPS, 1))
-    gathered = np.empty((scores.shape[1], 6, 1))
-    final_roll_values(m, cols_u, cols_y, values, scores, joker_tier, joker_points,
-                      upper_bonus, yahtzee_box, yahtzee_bonus, has_joker, unit, work, gathered)
+    gathered = np.empty((rules.box_scores.shape[0], 6, 1))
+    final_roll_columns(m, cols_u, cols_y, values, rules, work, gathered)
     out[0, :] = work[:, 0]
-    for j in range(1, n_rerolls + 1):
+    for j in range(1, rules.n_rerolls + 1):
         expect_keeps(work, 1)
         out[j, :] = work[:, 0]
-        best_sub_keeps(work, 1, unit)
+        best_sub_keeps(work, 1, rules.unit)

@@ -16,8 +16,16 @@ from numba import njit, prange
 
 from . import _jit_cache
 from . import _turn_policy as tp
-from ._kernels import next_state
-from .dice import KEEP_CHILD, KEEP_COUNTS, KEEP_SIZE, N_KEEPS
+from ._basics import next_state
+from .dice import (
+    FIRST_ROLL_KEEP,
+    KEEP_CHILD,
+    KEEP_COUNTS,
+    KEEP_SIZE,
+    N_KEEPS,
+    N_ROLLS,
+    ROLL_FIVE_FACE,
+)
 from .rules import N_UPPER, UPPER_TARGET
 
 _jit_cache.check()  # before any cached kernel is loaded
@@ -72,59 +80,54 @@ def most_common_face_keep(roll_keep):
 
 
 @njit(cache=True)
-def simple_gain(m, u, upper_bonus, par, gain):
+def simple_gain(m, u, rules, par, gain):
     """``gain[b, e]`` = e + upper bonus the entry earns - ``par[b]`` (greedy: par = 0)."""
     n_boxes = gain.shape[0]
     for b in range(n_boxes):
         if m >> b & 1:
             continue
         for e in range(tp.MAX_ENTRY):
-            bonus = 0.0
-            if b < N_UPPER and u < UPPER_TARGET <= u + e:
-                bonus = upper_bonus
+            bonus = next_state(m, u, 0, b, e, rules.upper_bonus, rules.yahtzee_box,
+                               rules.n_flags)[3]
             gain[b, e] = e + bonus - par[b]
 
 
 @njit(cache=True)
-def prepare_turn(strategy, m, u, y, values, scores_t, joker_tier, joker_points, upper_bonus,
-                 yahtzee_box, yahtzee_bonus, has_joker, n_rerolls, par, gain, final_value,
-                 keep_value, roll_best):
+def prepare_turn(strategy, m, u, y, values, rules, par, gain, final_value, keep_value,
+                 roll_best):
     """Fill ``gain`` and (but for greedy) ``keep_value``/``roll_best`` of state (m, u, y)."""
-    n_flags = values.shape[2]
     if strategy == STRATEGY_OPTIMAL:
-        tp.optimal_gain(m, u, y, values, upper_bonus, yahtzee_box, gain)
+        tp.optimal_gain(m, u, y, values, rules, gain)
     else:
-        simple_gain(m, u, upper_bonus, par, gain)
+        simple_gain(m, u, rules, par, gain)
     if strategy != STRATEGY_GREEDY:
-        tp.final_roll_values(m, y, gain, scores_t, joker_tier, joker_points, yahtzee_box,
-                             yahtzee_bonus, has_joker, n_flags, final_value)
-        tp.keep_values(final_value, n_rerolls, keep_value, roll_best, False)
+        tp.final_roll_best(m, y, gain, rules, final_value)
+        tp.keep_values(final_value, rules.n_rerolls, keep_value, roll_best, False)
 
 
 @njit(cache=True, parallel=True)
-def prepare_turns(strategy, level_m, level_u, level_y, values, scores_t, joker_tier,
-                  joker_points, upper_bonus, yahtzee_box, yahtzee_bonus, has_joker, n_rerolls,
-                  par, gains, keep_values, roll_bests):
-    """:func:`prepare_turn` for many states: ``gains`` (n, n_boxes, 51), ``keep_values``
-    and ``roll_bests`` (n, n_rerolls + 1, 462), a cache of the common early turns."""
+def prepare_turns(strategy, level_m, level_u, level_y, values, rules, par, cache):
+    """:func:`prepare_turn` for many states, into ``cache`` = (slot, gains, keep values,
+    roll bests): ``gains`` (n, n_boxes, 51), ``keep values`` and ``roll bests``
+    (n, n_rerolls + 1, 462), the common early turns (``slot`` is not read here)."""
+    _, gains, keep_values, roll_bests = cache
     for i in prange(level_m.shape[0]):
-        final_value = np.empty(tp.N_ROLL_ROWS)
-        prepare_turn(strategy, level_m[i], level_u[i], level_y[i], values, scores_t,
-                     joker_tier, joker_points, upper_bonus, yahtzee_box, yahtzee_bonus,
-                     has_joker, n_rerolls, par, gains[i], final_value, keep_values[i],
-                     roll_bests[i])
+        final_value = np.empty(N_ROLLS)
+        prepare_turn(strategy, level_m[i], level_u[i], level_y[i], values, rules, par,
+                     gains[i], final_value, keep_values[i], roll_bests[i])
 
 
 @njit(cache=True)
-def play_game(strategy, stream, values, scores_t, joker_tier, joker_points, upper_bonus,
-              yahtzee_box, yahtzee_bonus, has_joker, n_rerolls, par, cache_slot, cache_gain,
-              cache_keep, cache_best, entries, scratch_gain, final_value, scratch_keep,
-              scratch_best):
+def play_game(strategy, stream, values, rules, par, cache, entries, scratch_gain, final_value,
+              scratch_keep, scratch_best):
     """Play one game; fills ``entries`` (n_boxes,) and returns
     (score, upper bonus earned 0/1, turns ending five alike, Yahtzee bonuses).
-    States with ``cache_slot[m, u, y] >= 0`` use the prepared turn at that index."""
-    n_boxes = scores_t.shape[0]
-    n_flags = values.shape[2]
+    ``cache`` = (slot, gains, keep values, roll bests): states with ``slot[m, u, y] >= 0``
+    use the prepared turn at that index (see :func:`prepare_turns`)."""
+    cache_slot, cache_gain, cache_keep, cache_best = cache
+    n_boxes = rules.box_scores.shape[0]
+    n_flags = rules.n_flags
+    n_rerolls = rules.n_rerolls
     m = 0
     u = 0
     y = 0
@@ -142,12 +145,11 @@ def play_game(strategy, stream, values, scores_t, joker_tier, joker_points, uppe
             gain = scratch_gain
             keep_value = scratch_keep
             roll_best = scratch_best
-            prepare_turn(strategy, m, u, y, values, scores_t, joker_tier, joker_points,
-                         upper_bonus, yahtzee_box, yahtzee_bonus, has_joker, n_rerolls, par,
-                         gain, final_value, keep_value, roll_best)
+            prepare_turn(strategy, m, u, y, values, rules, par, gain, final_value, keep_value,
+                         roll_best)
         roll, stream = roll_from(0, stream)
         for j in range(n_rerolls, 0, -1):
-            r = roll - tp.FIRST_ROLL_ROW
+            r = roll - FIRST_ROLL_KEEP
             if strategy == STRATEGY_GREEDY:
                 keep = most_common_face_keep(roll)
             elif j == n_rerolls:
@@ -155,51 +157,47 @@ def play_game(strategy, stream, values, scores_t, joker_tier, joker_points, uppe
             else:
                 keep = tp.first_keep_within(r, keep_value[j], roll_best[j, roll])
             roll, stream = roll_from(keep, stream)
-        r = roll - tp.FIRST_ROLL_ROW
-        b, e, _ = tp.best_box(r, m, y, gain, scores_t, joker_tier, joker_points, yahtzee_box,
-                              yahtzee_bonus, has_joker, n_flags)
-        five = tp.ROLL_FIVE_FACE[r] >= 0
+        r = roll - FIRST_ROLL_KEEP
+        b, e, _ = tp.best_box(r, m, y, gain, rules)
+        five = ROLL_FIVE_FACE[r] >= 0
         if five:
             fives += 1
-            if n_flags == 2 and y == 1 and yahtzee_bonus > 0:
+            if n_flags == 2 and y == 1 and rules.yahtzee_bonus > 0:
                 bonuses += 1
-                score += yahtzee_bonus
+                score += rules.yahtzee_bonus
         entries[b] = e
         if b < N_UPPER:
             upper_sum += e
-        m, u, y, upper_points = next_state(m, u, y, b, e, upper_bonus, yahtzee_box, n_flags)
+        m, u, y, upper_points = next_state(m, u, y, b, e, rules.upper_bonus, rules.yahtzee_box,
+                                           n_flags)
         score += e + upper_points
     return score, 1 if upper_sum >= UPPER_TARGET else 0, fives, bonuses
 
 
 @njit(cache=True, parallel=True)
-def play_games(strategy, seed, first_game, values, scores_t, joker_tier, joker_points,
-               upper_bonus, yahtzee_box, yahtzee_bonus, has_joker, n_rerolls, par, cache_slot,
-               cache_gain, cache_keep, cache_best, scores, upper_bonus_earned, fives, bonuses,
-               entries):
+def play_games(strategy, seed, first_game, values, rules, par, cache, scores,
+               upper_bonus_earned, fives, bonuses, entries):
     """Play games ``first_game .. first_game + len(scores) - 1`` of ``seed`` (uint64s).
 
     Writes per game: ``scores`` (n,) int64 final score, ``upper_bonus_earned`` (n,) int8,
     ``fives`` (n,) int8 turns ending five alike, ``bonuses`` (n,) int8 Yahtzee bonuses,
-    ``entries`` (n, n_boxes) int8 the entry of each box. ``cache_*``: prepared turns
+    ``entries`` (n, n_boxes) int8 the entry of each box. ``cache``: prepared turns
     (see :func:`prepare_turns` and :func:`play_game`).
     """
     n = scores.shape[0]
-    n_boxes = scores_t.shape[0]
+    n_boxes = rules.box_scores.shape[0]
+    n_rerolls = rules.n_rerolls
     chunk = 256
     for c in prange((n + chunk - 1) // chunk):
         gain = np.zeros((n_boxes, tp.MAX_ENTRY))
-        final_value = np.empty(tp.N_ROLL_ROWS)
+        final_value = np.empty(N_ROLLS)
         keep_value = np.empty((n_rerolls + 1, N_KEEPS))
         roll_best = np.empty((n_rerolls + 1, N_KEEPS))
         row = np.empty(n_boxes, dtype=np.int64)
         for i in range(c * chunk, min(n, (c + 1) * chunk)):
             stream = game_stream(seed, first_game + np.uint64(i))
-            total, ub, f, yb = play_game(strategy, stream, values, scores_t, joker_tier,
-                                         joker_points, upper_bonus, yahtzee_box,
-                                         yahtzee_bonus, has_joker, n_rerolls, par,
-                                         cache_slot, cache_gain, cache_keep, cache_best, row,
-                                         gain, final_value, keep_value, roll_best)
+            total, ub, f, yb = play_game(strategy, stream, values, rules, par, cache, row, gain,
+                                         final_value, keep_value, roll_best)
             scores[i] = int(total)
             upper_bonus_earned[i] = ub
             fives[i] = f

@@ -15,106 +15,142 @@ next state ``s'_o``. Then, backwards from full cards:
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange
 
 from . import _jit_cache
 from . import _turn_policy as tp
-from ._kernels import next_state
-from .dice import KEEP_CHILD, N_KEEPS
+from ._basics import SIXTH, next_state
+from .dice import FIRST_ROLL_KEEP, KEEP_CHILD, N_KEEPS, N_ROLLS, ROLL_FIVE_FACE, ROLL_PROBABILITY
 
 _jit_cache.check()  # before any cached kernel is loaded
 
 CHUNK = 64  # states per parallel task (scratch arrays are allocated once per task)
 
 
+class LevelDistributions(NamedTuple):
+    """The figures of every state of one level: state ``i`` owns
+    ``dist[start[i]:start[i + 1]]`` (distribution of the points still to come, from 0) and
+    ``extra[i]`` (2 * n_boxes + 3 expected counts, see :func:`stats_level`)."""
+
+    start: np.ndarray
+    """(n + 1,) int64 CSR offsets into ``dist``."""
+    dist: np.ndarray
+    """flat float64."""
+    extra: np.ndarray
+    """(n, 2 * n_boxes + 3) float64."""
+
+
+class TurnScratch(NamedTuple):
+    """Scratch arrays of one turn (one per parallel task)."""
+
+    gain: np.ndarray
+    """(n_boxes, 51) float64, see ``_turn_policy``."""
+    final_value: np.ndarray
+    """(252,) float64: V_0."""
+    keep_value: np.ndarray
+    """(n_rerolls + 1, 462) float64: K_j."""
+    roll_best: np.ndarray
+    """(n_rerolls + 1, 462) float64: best K_j over sub-keeps."""
+    mass: np.ndarray
+    """(252,) float64: probability of each final roll."""
+    keep_mass: np.ndarray
+    """(462,) float64."""
+    box: np.ndarray
+    """(252,) int64: box of each final roll."""
+    entry: np.ndarray
+    """(252,) int64: its entry."""
+    grid: np.ndarray
+    """(n_boxes, 51, 2) float64: probability of each turn outcome (box, entry, bonus)."""
+
+
 @njit(cache=True)
-def final_roll_mass(keep_value, roll_best, n_rerolls, opening, mass, keep_mass):
+def _new_scratch(n_boxes, n_rerolls):
+    return TurnScratch(np.zeros((n_boxes, tp.MAX_ENTRY)), np.empty(N_ROLLS),
+                       np.empty((n_rerolls + 1, N_KEEPS)), np.empty((n_rerolls + 1, N_KEEPS)),
+                       np.empty(N_ROLLS), np.empty(N_KEEPS), np.empty(N_ROLLS, dtype=np.int64),
+                       np.empty(N_ROLLS, dtype=np.int64), np.empty((n_boxes, tp.MAX_ENTRY, 2)))
+
+
+@njit(cache=True)
+def final_roll_mass(keep_value, roll_best, n_rerolls, mass, keep_mass):
     """``mass[r]`` = probability that the turn ends with final roll r (policy: first best
-    keep of each roll, see ``_turn_policy``). ``opening`` (252,) is the first roll's
-    distribution; ``keep_mass`` (462,) is scratch."""
-    for r in range(tp.N_ROLL_ROWS):
-        mass[r] = opening[r]
+    keep of each roll, see ``_turn_policy``), from a first roll of all five dice;
+    ``keep_mass`` (462,) is scratch."""
+    for r in range(N_ROLLS):
+        mass[r] = ROLL_PROBABILITY[r]
     for j in range(n_rerolls, 0, -1):
         keep_mass[:] = 0.0
-        for r in range(tp.N_ROLL_ROWS):
+        for r in range(N_ROLLS):
             if mass[r] > 0.0:
-                best = roll_best[j, tp.FIRST_ROLL_ROW + r]
+                best = roll_best[j, FIRST_ROLL_KEEP + r]
                 keep_mass[tp.first_keep_within(r, keep_value[j], best)] += mass[r]
-        for k in range(tp.FIRST_ROLL_ROW):
-            share = keep_mass[k] * tp.SIXTH
+        for k in range(FIRST_ROLL_KEEP):
+            share = keep_mass[k] * SIXTH
             if share > 0.0:
                 for f in range(6):
                     keep_mass[KEEP_CHILD[k, f]] += share
-        for r in range(tp.N_ROLL_ROWS):
-            mass[r] = keep_mass[tp.FIRST_ROLL_ROW + r]
+        for r in range(N_ROLLS):
+            mass[r] = keep_mass[FIRST_ROLL_KEEP + r]
 
 
 @njit(cache=True)
-def _state_outcomes(m, u, y, values, scores_t, joker_tier, joker_points, upper_bonus,
-                    yahtzee_box, yahtzee_bonus, has_joker, n_rerolls, opening, gain,
-                    final_value, keep_value, roll_best, mass, keep_mass, box, entry, grid):
-    """Fill ``grid[b, e, c]`` with the probability of each turn outcome of state (m, u, y);
-    returns the probability that the turn ends with five alike."""
-    n_flags = values.shape[2]
-    tp.optimal_gain(m, u, y, values, upper_bonus, yahtzee_box, gain)
-    tp.final_roll_values(m, y, gain, scores_t, joker_tier, joker_points, yahtzee_box,
-                         yahtzee_bonus, has_joker, n_flags, final_value)
-    tp.keep_values(final_value, n_rerolls, keep_value, roll_best)
-    final_roll_mass(keep_value, roll_best, n_rerolls, opening, mass, keep_mass)
-    tp.final_roll_boxes(m, y, gain, scores_t, joker_tier, joker_points, yahtzee_box,
-                        yahtzee_bonus, has_joker, n_flags, final_value, box, entry)
+def _state_outcomes(m, u, y, values, rules, t):
+    """Fill ``t.grid[b, e, c]`` with the probability of each turn outcome of state
+    (m, u, y) (``t`` a :class:`TurnScratch`); returns the probability that the turn ends
+    with five alike."""
+    tp.optimal_gain(m, u, y, values, rules, t.gain)
+    tp.final_roll_best(m, y, t.gain, rules, t.final_value)
+    tp.keep_values(t.final_value, rules.n_rerolls, t.keep_value, t.roll_best)
+    final_roll_mass(t.keep_value, t.roll_best, rules.n_rerolls, t.mass, t.keep_mass)
+    tp.final_roll_boxes(m, y, t.gain, rules, t.final_value, t.box, t.entry)
+    grid = t.grid
     grid[:] = 0.0
     five_alike = 0.0
-    for r in range(tp.N_ROLL_ROWS):
-        if mass[r] == 0.0:
+    bonus_possible = rules.n_flags == 2 and y == 1 and rules.yahtzee_bonus > 0
+    for r in range(N_ROLLS):
+        if t.mass[r] == 0.0:
             continue
-        b = box[r]
-        e = entry[r]
-        five = tp.ROLL_FIVE_FACE[r] >= 0
-        c = 1 if (five and n_flags == 2 and y == 1 and yahtzee_bonus > 0) else 0
-        grid[b, e, c] += mass[r]
+        five = ROLL_FIVE_FACE[r] >= 0
+        c = 1 if (five and bonus_possible) else 0
+        grid[t.box[r], t.entry[r], c] += t.mass[r]
         if five:
-            five_alike += mass[r]
+            five_alike += t.mass[r]
     return five_alike
 
 
 @njit(cache=True)
-def _solve_state(i, level_m, level_u, level_y, values, scores_t, joker_tier, joker_points,
-                 upper_bonus, yahtzee_box, yahtzee_bonus, has_joker, n_rerolls, opening, slot,
-                 next_start, next_dist, next_extra, here_start, here_dist, here_extra,
-                 gain, final_value, keep_value, roll_best, mass, keep_mass, box, entry, grid):
+def _solve_state(i, level_m, level_u, level_y, values, rules, slot, below, here, t):
     m = level_m[i]
     u = level_u[i]
     y = level_y[i]
-    n_boxes = scores_t.shape[0]
-    n_flags = values.shape[2]
-    five = _state_outcomes(m, u, y, values, scores_t, joker_tier, joker_points, upper_bonus,
-                           yahtzee_box, yahtzee_bonus, has_joker, n_rerolls, opening, gain,
-                           final_value, keep_value, roll_best, mass, keep_mass, box, entry, grid)
-    out = here_dist[here_start[i]:here_start[i + 1]]
-    extra = here_extra[i]
+    n_boxes = rules.box_scores.shape[0]
+    five = _state_outcomes(m, u, y, values, rules, t)
+    out = here.dist[here.start[i]:here.start[i + 1]]
+    extra = here.extra[i]
     extra[2 * n_boxes + 1] += five
     for b in range(n_boxes):
         if m >> b & 1:
             continue
         for e in range(tp.MAX_ENTRY):
             for c in range(2):
-                w = grid[b, e, c]
+                w = t.grid[b, e, c]
                 if w == 0.0:
                     continue
-                nm, nu, ny, upper_points = next_state(m, u, y, b, e, upper_bonus, yahtzee_box,
-                                                      n_flags)
-                points = e + c * yahtzee_bonus + upper_points
+                nm, nu, ny, upper_points = next_state(m, u, y, b, e, rules.upper_bonus,
+                                                      rules.yahtzee_box, rules.n_flags)
+                points = e + c * rules.yahtzee_bonus + upper_points
                 if upper_points > 0:
                     extra[2 * n_boxes] += w
                 j = slot[nm, nu, ny]
-                src = next_dist[next_start[j]:next_start[j + 1]]
+                src = below.dist[below.start[j]:below.start[j + 1]]
                 shift = int(points)
-                for t in range(src.shape[0]):
-                    out[shift + t] += w * src[t]
+                for x in range(src.shape[0]):
+                    out[shift + x] += w * src[x]
                 for x in range(extra.shape[0]):
-                    extra[x] += w * next_extra[j, x]
+                    extra[x] += w * below.extra[j, x]
                 extra[b] += w * e
                 if e == 0:
                     extra[n_boxes + b] += w
@@ -123,32 +159,18 @@ def _solve_state(i, level_m, level_u, level_y, values, scores_t, joker_tier, jok
 
 
 @njit(cache=True, parallel=True)
-def stats_level(level_m, level_u, level_y, values, scores_t, joker_tier, joker_points,
-                upper_bonus, yahtzee_box, yahtzee_bonus, has_joker, n_rerolls, opening, slot,
-                next_start, next_dist, next_extra, here_start, here_dist, here_extra):
-    """Fill ``here_dist`` and ``here_extra`` (zeroed) for every state of one level.
+def stats_level(level_m, level_u, level_y, values, rules, slot, below, here):
+    """Fill ``here`` (zeroed :class:`LevelDistributions`) for every state of one level
+    from ``below``, the level with one more box filled.
 
     ``level_m/u/y`` (n,) list the level's states; ``slot[m, u, y]`` is a state's index in
-    its own level; ``*_start`` (n + 1,) are CSR offsets into the flat ``*_dist`` arrays;
-    ``*_extra`` (n, 2 * n_boxes + 3): mean entry per box, P(zero) per box, P(upper bonus),
-    E(turns ending five alike), E(Yahtzee bonuses) over the rest of the game.
+    its own level; ``extra`` per state: mean entry per box, P(zero) per box, P(upper
+    bonus), E(turns ending five alike), E(Yahtzee bonuses) over the rest of the game.
     """
-    n_boxes = scores_t.shape[0]
+    n_boxes = rules.box_scores.shape[0]
     n = level_m.shape[0]
     n_chunks = (n + CHUNK - 1) // CHUNK
     for chunk in prange(n_chunks):
-        gain = np.zeros((n_boxes, tp.MAX_ENTRY))
-        final_value = np.empty(tp.N_ROLL_ROWS)
-        keep_value = np.empty((n_rerolls + 1, N_KEEPS))
-        roll_best = np.empty((n_rerolls + 1, N_KEEPS))
-        mass = np.empty(tp.N_ROLL_ROWS)
-        keep_mass = np.empty(N_KEEPS)
-        grid = np.empty((n_boxes, tp.MAX_ENTRY, 2))
-        box = np.empty(tp.N_ROLL_ROWS, dtype=np.int64)
-        entry = np.empty(tp.N_ROLL_ROWS, dtype=np.int64)
+        t = _new_scratch(n_boxes, rules.n_rerolls)
         for i in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
-            _solve_state(i, level_m, level_u, level_y, values, scores_t, joker_tier,
-                         joker_points, upper_bonus, yahtzee_box, yahtzee_bonus, has_joker,
-                         n_rerolls, opening, slot, next_start, next_dist, next_extra,
-                         here_start, here_dist, here_extra, gain, final_value, keep_value,
-                         roll_best, mass, keep_mass, box, entry, grid)
+            _solve_state(i, level_m, level_u, level_y, values, rules, slot, below, here, t)

@@ -23,16 +23,18 @@ import numpy as np
 from numba import njit
 
 from . import _jit_cache
-from ._kernels import FIRST_ROLL_ROW, SIXTH, next_state
+from ._basics import SIXTH, joker_lowest_tier, next_state
 from .dice import (
+    FIRST_ROLL_KEEP,
     KEEP_CHILD,
-    KEEP_COUNTS,
     KEEP_SUB_COUNT,
     KEEP_SUB_LIST,
     N_KEEPS,
-    ROLL_COUNTS,
+    N_ROLLS,
     ROLL_FIVE_FACE,
-    ROLL_KEEP,
+    ROLL_SUB_KEEP_START,
+    ROLL_SUB_KEEPS,
+    YAHTZEE_ROLLS,
 )
 from .rules import N_UPPER
 
@@ -42,34 +44,17 @@ TIE_TOLERANCE = 1e-9
 """Values closer than this (points) are equally good; the fixed order decides."""
 MAX_ENTRY = 51
 """Entries are 0..50 points: the width of ``gain``."""
-N_ROLL_ROWS = len(ROLL_KEEP)
-FIVE_ALIKE_ROLLS = np.flatnonzero(ROLL_FIVE_FACE >= 0).astype(np.int64)
-"""(6,) int64: the roll indices of five alike, by face."""
-
-
-def _sub_keep_table() -> tuple[np.ndarray, np.ndarray]:
-    inside = np.all(KEEP_COUNTS[None, :, :] <= ROLL_COUNTS[:, None, :], axis=2)
-    start = np.zeros(N_ROLL_ROWS + 1, dtype=np.int64)
-    flat: list[int] = []
-    for r in range(N_ROLL_ROWS):
-        keeps = sorted(np.flatnonzero(inside[r]).tolist())
-        flat.extend(keeps)
-        start[r + 1] = len(flat)
-    return start, np.array(flat, dtype=np.int64)
-
-
-SUB_KEEP_START, SUB_KEEPS = _sub_keep_table()
-"""CSR lists: ``SUB_KEEPS[SUB_KEEP_START[r]:SUB_KEEP_START[r + 1]]`` are the keeps (0 to 5
-dice) of roll ``r``, in tie-break order (keep index: fewest dice first)."""
 
 
 @njit(cache=True)
-def optimal_gain(m, u, y, values, upper_bonus, yahtzee_box, gain):
+def optimal_gain(m, u, y, values, rules, gain):
     """Fill ``gain`` (n_boxes, 51) for the optimal policy of state (m, u, y): entry + upper
     bonus it earns + E(next state). Only the rows of open boxes and reachable entries are
     set."""
     n_boxes = gain.shape[0]
-    n_flags = values.shape[2]
+    upper_bonus = rules.upper_bonus
+    yahtzee_box = rules.yahtzee_box
+    n_flags = rules.n_flags
     for b in range(n_boxes):
         if m >> b & 1:
             continue
@@ -88,100 +73,82 @@ def optimal_gain(m, u, y, values, upper_bonus, yahtzee_box, gain):
 
 
 @njit(cache=True)
-def placement_entry(r, b, m, scores_t, joker_tier, joker_points, yahtzee_box, has_joker, low):
+def placement_entry(r, b, m, rules, low):
     """Entry of final roll ``r`` in open box ``b`` under mask ``m``, or -1 when the Joker
-    forbids the box. ``low`` is the Joker's lowest open tier (see :func:`joker_low_tier`)."""
+    forbids the box. ``low`` is the Joker's tier (``joker_lowest_tier``) for five alike."""
     f = ROLL_FIVE_FACE[r]
-    if has_joker and f >= 0 and (m >> yahtzee_box) & 1:
-        if joker_tier[f, b] != low:
+    if rules.has_joker and f >= 0 and (m >> rules.yahtzee_box) & 1:
+        if rules.joker_tier[f, b] != low:
             return -1
-        return joker_points[(m >> f) & 1, f, b]
-    return scores_t[b, r]
+        return rules.joker_points[(m >> f) & 1, f, b]
+    return rules.box_scores[b, r]
 
 
 @njit(cache=True)
-def joker_low_tier(r, m, joker_tier, n_boxes):
-    """The lowest Joker tier with an open box for five alike ``r`` (unused otherwise)."""
-    f = ROLL_FIVE_FACE[r]
-    low = 1 << 30
-    if f >= 0:
-        for b in range(n_boxes):
-            if not (m >> b & 1) and joker_tier[f, b] < low:
-                low = joker_tier[f, b]
-    return low
-
-
-@njit(cache=True)
-def best_box(r, m, y, gain, scores_t, joker_tier, joker_points, yahtzee_box, yahtzee_bonus,
-             has_joker, n_flags):
+def best_box(r, m, y, gain, rules):
     """(box, entry, value) of the first best placement of final roll ``r``: value =
     ``gain[box, entry]`` + the Yahtzee bonus."""
-    n_boxes = scores_t.shape[0]
-    low = joker_low_tier(r, m, joker_tier, n_boxes)
-    bonus = yahtzee_bonus if (ROLL_FIVE_FACE[r] >= 0 and n_flags == 2 and y == 1) else 0.0
+    n_boxes = rules.box_scores.shape[0]
+    f = ROLL_FIVE_FACE[r]
+    low = joker_lowest_tier(f, m, rules.joker_tier) if f >= 0 else 1 << 30
+    bonus = rules.yahtzee_bonus if (f >= 0 and rules.n_flags == 2 and y == 1) else 0.0
     best = -np.inf
     for b in range(n_boxes):
         if m >> b & 1:
             continue
-        e = placement_entry(r, b, m, scores_t, joker_tier, joker_points, yahtzee_box,
-                            has_joker, low)
+        e = placement_entry(r, b, m, rules, low)
         if e >= 0:
             best = max(best, gain[b, e])
     for b in range(n_boxes):
         if m >> b & 1:
             continue
-        e = placement_entry(r, b, m, scores_t, joker_tier, joker_points, yahtzee_box,
-                            has_joker, low)
+        e = placement_entry(r, b, m, rules, low)
         if e >= 0 and gain[b, e] >= best - TIE_TOLERANCE:
             return b, e, best + bonus
     return -1, -1, best + bonus
 
 
 @njit(cache=True)
-def final_roll_values(m, y, gain, scores_t, joker_tier, joker_points, yahtzee_box,
-                      yahtzee_bonus, has_joker, n_flags, final_value):
+def final_roll_best(m, y, gain, rules, final_value):
     """``final_value[r]`` = V_0(r) for the 252 rolls (best placement, see :func:`best_box`)."""
-    n_boxes = scores_t.shape[0]
+    scores = rules.box_scores
+    n_boxes = scores.shape[0]
     final_value[:] = -np.inf
     for b in range(n_boxes):
         if m >> b & 1:
             continue
         row = gain[b]
-        entries = scores_t[b]
-        if b >= N_UPPER and b != yahtzee_box:
+        entries = scores[b]
+        if b >= N_UPPER and b != rules.yahtzee_box:
             # gain is entry + a constant for these boxes: no gather, vectorises
             base = row[0]
-            for r in range(N_ROLL_ROWS):
+            for r in range(N_ROLLS):
                 final_value[r] = max(final_value[r], entries[r] + base)
         else:
-            for r in range(N_ROLL_ROWS):
+            for r in range(N_ROLLS):
                 final_value[r] = max(final_value[r], row[entries[r]])
-    for f in range(6):
-        r = FIVE_ALIKE_ROLLS[f]
-        final_value[r] = best_box(r, m, y, gain, scores_t, joker_tier, joker_points,
-                                  yahtzee_box, yahtzee_bonus, has_joker, n_flags)[2]
+    for r in YAHTZEE_ROLLS:
+        final_value[r] = best_box(r, m, y, gain, rules)[2]
 
 
 @njit(cache=True)
-def final_roll_boxes(m, y, gain, scores_t, joker_tier, joker_points, yahtzee_box,
-                     yahtzee_bonus, has_joker, n_flags, final_value, box, entry):
+def final_roll_boxes(m, y, gain, rules, final_value, box, entry):
     """``box[r]``, ``entry[r]``: the first best placement of each of the 252 final rolls
-    (see :func:`best_box`), given ``final_value`` from :func:`final_roll_values`."""
-    n_boxes = scores_t.shape[0]
+    (see :func:`best_box`), given ``final_value`` from :func:`final_roll_best`."""
+    scores = rules.box_scores
+    n_boxes = scores.shape[0]
     box[:] = -1
     for b in range(n_boxes):
         if m >> b & 1:
             continue
         row = gain[b]
-        entries = scores_t[b]
-        for r in range(N_ROLL_ROWS):
+        entries = scores[b]
+        for r in range(N_ROLLS):
             if box[r] < 0 and row[entries[r]] >= final_value[r] - TIE_TOLERANCE:
                 box[r] = b
                 entry[r] = entries[r]
-    for f in range(6):
-        r = FIVE_ALIKE_ROLLS[f]
-        b, e, _ = best_box(r, m, y, gain, scores_t, joker_tier, joker_points, yahtzee_box,
-                           yahtzee_bonus, has_joker, n_flags)
+    for r in YAHTZEE_ROLLS:
+        b, e, _ = best_box(r, m, y, gain, rules)
         box[r] = b
         entry[r] = e
 
@@ -195,15 +162,15 @@ def keep_values(final_value, n_rerolls, keep_value, roll_best, last_best=True):
     keep ``k``, so at the roll rows V_j(r). ``last_best=False`` skips ``roll_best`` of
     j = n_rerolls (the simulator needs it for one roll only).
     """
-    for r in range(N_ROLL_ROWS):
-        keep_value[0, FIRST_ROLL_ROW + r] = final_value[r]
-        roll_best[0, FIRST_ROLL_ROW + r] = final_value[r]
+    for r in range(N_ROLLS):
+        keep_value[0, FIRST_ROLL_KEEP + r] = final_value[r]
+        roll_best[0, FIRST_ROLL_KEEP + r] = final_value[r]
     for j in range(1, n_rerolls + 1):
         row = keep_value[j]
         below = roll_best[j - 1]
-        for r in range(FIRST_ROLL_ROW, N_KEEPS):
+        for r in range(FIRST_ROLL_KEEP, N_KEEPS):
             row[r] = below[r]
-        for k in range(FIRST_ROLL_ROW - 1, -1, -1):
+        for k in range(FIRST_ROLL_KEEP - 1, -1, -1):
             total = 0.0
             for f in range(6):
                 total += row[KEEP_CHILD[k, f]]
@@ -222,18 +189,18 @@ def keep_values(final_value, n_rerolls, keep_value, roll_best, last_best=True):
 def first_keep_within(r, keep_row, best):
     """The first keep of roll ``r`` (tie-break order) whose K_j is within the tolerance of
     ``best`` (= V_j(r))."""
-    start = SUB_KEEP_START[r]
-    stop = SUB_KEEP_START[r + 1]
+    start = ROLL_SUB_KEEP_START[r]
+    stop = ROLL_SUB_KEEP_START[r + 1]
     for i in range(start, stop):
-        if keep_row[SUB_KEEPS[i]] >= best - TIE_TOLERANCE:
-            return SUB_KEEPS[i]
-    return SUB_KEEPS[start]
+        if keep_row[ROLL_SUB_KEEPS[i]] >= best - TIE_TOLERANCE:
+            return ROLL_SUB_KEEPS[i]
+    return ROLL_SUB_KEEPS[start]
 
 
 @njit(cache=True)
 def best_keep(r, keep_row):
     """The first best keep (index 0..461) of roll ``r`` given K_j in ``keep_row``."""
     best = -np.inf
-    for i in range(SUB_KEEP_START[r], SUB_KEEP_START[r + 1]):
-        best = max(best, keep_row[SUB_KEEPS[i]])
+    for i in range(ROLL_SUB_KEEP_START[r], ROLL_SUB_KEEP_START[r + 1]):
+        best = max(best, keep_row[ROLL_SUB_KEEPS[i]])
     return first_keep_within(r, keep_row, best)

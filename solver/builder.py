@@ -60,13 +60,6 @@ def masks_by_level(n_boxes: int) -> list[np.ndarray]:
     return [masks[filled == n] for n in range(n_boxes + 1)]
 
 
-def kernel_arguments(rules: RuleSet) -> tuple:
-    """The rule set's data in the order the kernels take it (after ``values``)."""
-    return (rules.scores, rules.joker_tier, rules.joker_points, float(rules.upper_bonus),
-            rules.yahtzee_box, float(rules.yahtzee_bonus), rules.has_joker,
-            rules.rolls_per_turn - 1, 1.0)
-
-
 @dataclass(frozen=True)
 class BuildResult:
     values: np.ndarray
@@ -89,10 +82,9 @@ def build_values(rules: RuleSet | str, progress: Progress | None = None) -> Buil
     else:
         states = int(reach[full & 0x3F].sum())
     levels = masks_by_level(rules.n_boxes)
-    args = kernel_arguments(rules)
     total = len(levels) - 1
     for done, level in enumerate(range(rules.n_boxes - 1, -1, -1), start=1):
-        states += int(kn.solve_level(levels[level], values, classes, *args))
+        states += int(kn.solve_level(levels[level], values, classes, rules.arrays))
         if progress is not None:
             progress(done, total)
     return BuildResult(values, states, time.perf_counter() - start)

@@ -119,14 +119,21 @@ def keep_outcome_probabilities(keep: int) -> np.ndarray:
     return out
 
 
+def _roll_sub_keep_lists() -> tuple[np.ndarray, np.ndarray]:
+    inside = np.all(KEEP_COUNTS[None, :, :] <= ROLL_COUNTS[:, None, :], axis=2)
+    start = np.zeros(N_ROLLS + 1, dtype=np.int64)
+    np.cumsum(inside.sum(axis=1), out=start[1:])
+    return start, np.nonzero(inside)[1].astype(np.int64)
+
+
+ROLL_SUB_KEEP_START, ROLL_SUB_KEEPS = _roll_sub_keep_lists()
+"""CSR lists: ``ROLL_SUB_KEEPS[ROLL_SUB_KEEP_START[r]:ROLL_SUB_KEEP_START[r + 1]]`` are the
+keeps (0 to 5 dice) of roll ``r``, by keep index (fewest dice first)."""
+
+
 def sub_keeps(roll: int) -> list[int]:
-    """Keep indices of every distinct sub-multiset (0 to 5 dice) of roll ``roll``."""
-    counts = ROLL_COUNTS[roll]
-    found = []
-    for k in range(N_KEEPS):
-        if (KEEP_COUNTS[k] <= counts).all():
-            found.append(k)
-    return found
+    """Keep indices of every distinct sub-multiset (0 to 5 dice) of roll ``roll``, ascending."""
+    return ROLL_SUB_KEEPS[ROLL_SUB_KEEP_START[roll]:ROLL_SUB_KEEP_START[roll + 1]].tolist()
 
 
 def counts_of(faces: tuple[int, ...] | list[int] | np.ndarray) -> tuple[int, ...]:

@@ -27,6 +27,18 @@ class IllegalMoveError(YahtzeeError):
     """A keep or a box that the rules do not allow now."""
 
 
+class IllegalStrategyMoveError(IllegalMoveError):
+    """A user strategy (``simulate``) answered with a move the rules do not allow."""
+
+
+class UnknownStrategyError(YahtzeeError):
+    """A strategy name that is not built in."""
+
+
+class InvalidOptionError(YahtzeeError):
+    """An advice option built with fields that do not fit together."""
+
+
 class TableError(YahtzeeError):
     """A table file that is missing, of another rule set, truncated or corrupt."""
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import NamedTuple
 
 import numpy as np
@@ -32,6 +32,64 @@ UPPER_TARGET = 63
 N_UPPER = 6
 DEFAULT_RULES = "official"
 _JOKER_FIXED_POINTS = {"full_house": 25, "small_straight": 30, "large_straight": 40}
+
+
+def next_state(m: int, u: int, y: int, b: int, e: int, upper_bonus: float, yahtzee_box: int,
+               n_flags: int) -> tuple[int, int, int, float]:
+    """Entering ``e`` points in open box ``b`` in state (m, u, y): (next mask, next capped
+    upper subtotal, next flag, upper bonus earned now).
+
+    The one place this transition is coded: plain Python, compiled for the kernels by
+    :mod:`solver._basics` and called as is by :meth:`RuleSet.after_box`.
+    """
+    nu = u
+    ny = y
+    bonus = 0.0
+    if b < N_UPPER:
+        nu = min(UPPER_TARGET, u + e)
+        if u < UPPER_TARGET <= u + e:
+            bonus = upper_bonus
+    elif b == yahtzee_box and e > 0 and n_flags == 2:
+        ny = 1
+    return m | (1 << b), nu, ny, bonus
+
+
+def joker_lowest_tier(f: int, m: int, joker_tier: np.ndarray) -> int:
+    """The Joker's tier for five alike of face index ``f`` under filled mask ``m``: the
+    lowest ``joker_tier[f, b]`` of an open box ``b``. The Joker allows exactly the open
+    boxes of this tier. Plain Python, compiled for the kernels by :mod:`solver._basics`."""
+    low = 1 << 30
+    for b in range(joker_tier.shape[1]):
+        if not (m >> b & 1) and joker_tier[f, b] < low:
+            low = joker_tier[f, b]
+    return low
+
+
+class RuleArrays(NamedTuple):
+    """A rule set's data as every numba kernel takes it, in one argument.
+
+    Built once per rule set (:attr:`RuleSet.arrays`). Every field has the same type for
+    every rule set, so all rule sets share the compiled kernels.
+    """
+
+    box_scores: np.ndarray
+    """(n_boxes, 252) int32: ``box_scores[b, r]`` = points of roll ``r`` in box ``b``
+    (``RuleSet.scores`` transposed)."""
+    joker_tier: np.ndarray
+    """(6, n_boxes) int64: as ``RuleSet.joker_tier``."""
+    joker_points: np.ndarray
+    """(2, 6, n_boxes) int64: as ``RuleSet.joker_points``."""
+    upper_bonus: float
+    yahtzee_box: int
+    yahtzee_bonus: float
+    has_joker: bool
+    n_flags: int
+    """2 when states track "the Yahtzee box holds 50", else 1."""
+    n_rerolls: int
+    """Rolls per turn - 1."""
+    unit: float = 1.0
+    """1.0, read at run time: the kernels multiply running maxima by it so that LLVM keeps
+    them vector maxima (see ``solver._kernels``)."""
 
 
 class Placement(NamedTuple):
@@ -96,6 +154,15 @@ class RuleSet:
     @property
     def table_shape(self) -> tuple[int, ...]:
         return (self.n_masks, UPPER_TARGET + 1, self.n_flags)
+
+    @cached_property
+    def arrays(self) -> RuleArrays:
+        """The rule data every numba kernel takes (built on first use, then reused)."""
+        box_scores = np.ascontiguousarray(self.scores.T.astype(np.int32))
+        box_scores.flags.writeable = False
+        return RuleArrays(box_scores, self.joker_tier, self.joker_points,
+                          float(self.upper_bonus), self.yahtzee_box, float(self.yahtzee_bonus),
+                          self.has_joker, self.n_flags, self.rolls_per_turn - 1)
 
     # ------------------------------------------------------------------ joker data
     def _joker_tables(self) -> tuple[np.ndarray, np.ndarray]:
@@ -164,7 +231,7 @@ class RuleSet:
         if five_alike and self.has_joker and filled_mask >> self.yahtzee_box & 1:
             f = counts.index(5)
             upper_filled = filled_mask >> f & 1
-            low = min(int(self.joker_tier[f, b]) for b in open_boxes)
+            low = joker_lowest_tier(f, filled_mask, self.joker_tier)
             return [Placement(b, int(self.joker_points[upper_filled, f, b]), bonus)
                     for b in open_boxes if self.joker_tier[f, b] == low]
         return [Placement(b, int(self.scores[roll, b]), bonus) for b in open_boxes]
@@ -174,10 +241,31 @@ class RuleSet:
         roll = ROLL_INDEX[counts_of(dice)]
         return {box.name: int(self.scores[roll, b]) for b, box in enumerate(self.boxes)}
 
+    def after_box(self, filled_mask: int, upper: int, flag: int, box: int,
+                  points: int) -> tuple[int, int, int, int]:
+        """The state after entering ``points`` in open box ``box`` of state (filled mask,
+        capped upper subtotal, flag): (mask, upper, flag, upper bonus earned now), as the
+        kernels' ``next_state``."""
+        m, u, y, bonus = next_state(filled_mask, upper, flag, box, points, self.upper_bonus,
+                                    self.yahtzee_box, self.n_flags)
+        return m, u, y, int(bonus)
+
     def upper_total_after(self, upper: int, points: int) -> tuple[int, int]:
         """(capped subtotal, upper bonus earned) after adding ``points`` to subtotal ``upper``."""
-        new = min(UPPER_TARGET, upper + points)
-        return new, (self.upper_bonus if upper < UPPER_TARGET <= upper + points else 0)
+        _, new, _, bonus = self.after_box(0, min(upper, UPPER_TARGET), 0, 0, points)
+        return new, bonus
+
+    def upper_bonus_earned(self, upper_subtotal: int) -> int:
+        """The upper bonus a card with this (uncapped) upper subtotal has earned."""
+        return self.upper_bonus if upper_subtotal >= UPPER_TARGET else 0
+
+    def total(self, entries: tuple[int | None, ...] | list[int | None],
+              yahtzee_bonuses: int) -> int:
+        """Grand total of a card: ``entries`` (one per box, None while open), the upper bonus
+        once the upper entries reach 63, and ``yahtzee_bonuses`` Yahtzee bonuses."""
+        upper = sum(e for b, e in enumerate(entries) if e is not None and b < N_UPPER)
+        return (sum(e for e in entries if e is not None) + self.upper_bonus_earned(upper)
+                + self.yahtzee_bonus * yahtzee_bonuses)
 
     def check_mask(self, filled_mask: int) -> None:
         if not 0 <= filled_mask <= self.full_mask:

@@ -42,10 +42,19 @@ import numpy as np
 from . import _simulate_kernels as sim
 from . import _turn_policy as tp
 from .builder import masks_by_level
-from .dice import KEEP_CHILD, KEEP_SIZE, N_KEEPS, ROLL_PROBABILITY, ROLLS, counts_of
-from .errors import IllegalMoveError, YahtzeeError
+from .dice import (
+    FIRST_ROLL_KEEP,
+    KEEP_CHILD,
+    KEEP_SIZE,
+    N_KEEPS,
+    N_ROLLS,
+    ROLL_PROBABILITY,
+    ROLLS,
+    counts_of,
+)
+from .errors import IllegalStrategyMoveError, UnknownStrategyError, YahtzeeError
 from .rules import N_UPPER, UPPER_TARGET, Placement, RuleSet
-from .stats import PERCENTILES, policy_arguments
+from .stats import PERCENTILES
 from .table import Table
 
 STRATEGIES: dict[str, int] = {
@@ -62,14 +71,6 @@ MAX_SEED = 2**64 - 1
 
 Progress = Callable[[int, int], None]
 """progress(games_done, games_total), called after each batch."""
-
-
-class UnknownStrategyError(YahtzeeError):
-    """A strategy name that is not built in."""
-
-
-class IllegalStrategyMoveError(IllegalMoveError):
-    """A user strategy answered with a move the rules do not allow."""
 
 
 @dataclass(frozen=True)
@@ -107,9 +108,7 @@ class Decision:
     @property
     def total(self) -> int:
         """The grand total so far (entries, upper bonus if earned, Yahtzee bonuses)."""
-        upper = self.rules.upper_bonus if self.upper_total >= UPPER_TARGET else 0
-        return (sum(e for e in self.entries if e is not None) + upper
-                + self.rules.yahtzee_bonus * self.yahtzee_bonuses)
+        return self.rules.total(self.entries, self.yahtzee_bonuses)
 
     def placements(self) -> list[Placement]:
         """The boxes the rules allow for the dice showing, with points and bonus."""
@@ -160,7 +159,7 @@ class SimulationResult:
         index = max(0, int(np.ceil(q / 100.0 * self.games)) - 1)
         return int(ordered[index])
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         """JSON-ready figures (INTERFACE.md keys ``games``, ``strategy``, ``mean``, ``sd``,
         ``stderr`` and more)."""
         rate = self.games / self.seconds if self.seconds > 0 else None
@@ -184,6 +183,15 @@ class SimulationResult:
             "seconds": self.seconds,
             "games_per_second": rate,
         }
+
+
+def comparison_json(table: Table, results: list[SimulationResult]) -> dict[str, Any]:
+    """JSON-ready side-by-side figures of strategies played on the same games (``yahtzee
+    simulate --compare``): the exact optimal mean and each result's :meth:`to_json`."""
+    first = results[0]
+    return {"rules": table.rules.name, "games": first.games, "seed": first.seed,
+            "exact_optimal_mean": table.expected_score,
+            "strategies": [r.to_json() for r in results]}
 
 
 def check_games(games: int) -> int:
@@ -211,9 +219,10 @@ def _pars(rules: RuleSet) -> np.ndarray:
     """(n_boxes,) par of each box for the heuristic (see module docstring)."""
     n = rules.n_boxes
     par = np.zeros(n)
-    args = policy_arguments(rules)
-    scores_t, n_rerolls = args[0], args[-1]
-    final_value = np.empty(tp.N_ROLL_ROWS)
+    # one turn aimed at box b alone: no Yahtzee bonus, no Joker
+    arrays = rules.arrays._replace(yahtzee_bonus=0.0, has_joker=False, n_flags=1)
+    n_rerolls = arrays.n_rerolls
+    final_value = np.empty(N_ROLLS)
     keep_value = np.empty((n_rerolls + 1, N_KEEPS))
     roll_best = np.empty((n_rerolls + 1, N_KEEPS))
     for b in range(n):
@@ -223,10 +232,9 @@ def _pars(rules: RuleSet) -> np.ndarray:
         gain = np.zeros((n, tp.MAX_ENTRY))
         gain[b] = np.arange(tp.MAX_ENTRY)
         mask = rules.full_mask & ~(1 << b)
-        tp.final_roll_values(mask, 0, gain, scores_t, rules.joker_tier, rules.joker_points,
-                             rules.yahtzee_box, 0.0, False, 1, final_value)
+        tp.final_roll_best(mask, 0, gain, arrays, final_value)
         tp.keep_values(final_value, n_rerolls, keep_value, roll_best, True)
-        par[b] = float(ROLL_PROBABILITY @ roll_best[n_rerolls, tp.FIRST_ROLL_ROW:])
+        par[b] = float(ROLL_PROBABILITY @ roll_best[n_rerolls, FIRST_ROLL_KEEP:])
     return par
 
 
@@ -263,11 +271,10 @@ def _simulate_builtin(table: Table, code: int, games: int, seed: int,
     fives = np.empty(games, dtype=np.int8)
     bonuses = np.empty(games, dtype=np.int8)
     entries = np.empty((games, rules.n_boxes), dtype=np.int8)
-    args = policy_arguments(rules)
-    cache = _early_turns(code, rules, values, args, par)
+    cache = _early_turns(code, rules, values, par)
     for first in range(0, games, BATCH):
         stop = min(games, first + BATCH)
-        sim.play_games(code, np.uint64(seed), np.uint64(first), values, *args, par, *cache,
+        sim.play_games(code, np.uint64(seed), np.uint64(first), values, rules.arrays, par, cache,
                        scores[first:stop], upper[first:stop], fives[first:stop],
                        bonuses[first:stop], entries[first:stop])
         if progress is not None:
@@ -275,7 +282,7 @@ def _simulate_builtin(table: Table, code: int, games: int, seed: int,
     return scores, upper, fives, bonuses, entries
 
 
-def _early_turns(code: int, rules: RuleSet, values: np.ndarray, args: tuple,
+def _early_turns(code: int, rules: RuleSet, values: np.ndarray,
                  par: np.ndarray) -> tuple[np.ndarray, ...]:
     """The prepared turns of every state with at most ``CACHED_LEVELS - 1`` boxes filled
     (the same in most games): (slot[m, u, y] int32, gains, keep values, roll bests)."""
@@ -284,12 +291,11 @@ def _early_turns(code: int, rules: RuleSet, values: np.ndarray, args: tuple,
     m, u, y = (a.astype(np.int64) for a in np.nonzero(~np.isnan(values[masks])))
     m = masks[m]
     slot[m, u, y] = np.arange(len(m), dtype=np.int32)
-    n_rerolls = args[-1]
-    gains = np.zeros((len(m), rules.n_boxes, tp.MAX_ENTRY))
-    keeps = np.empty((len(m), n_rerolls + 1, N_KEEPS))
-    bests = np.empty((len(m), n_rerolls + 1, N_KEEPS))
-    sim.prepare_turns(code, m, u, y, values, *args, par, gains, keeps, bests)
-    return slot, gains, keeps, bests
+    n_rerolls = rules.arrays.n_rerolls
+    cache = (slot, np.zeros((len(m), rules.n_boxes, tp.MAX_ENTRY)),
+             np.empty((len(m), n_rerolls + 1, N_KEEPS)), np.empty((len(m), n_rerolls + 1, N_KEEPS)))
+    sim.prepare_turns(code, m, u, y, values, rules.arrays, par, cache)
+    return cache
 
 
 # ---------------------------------------------------------------------- user strategies
@@ -370,7 +376,7 @@ def _play_python(rules: RuleSet, strategy: UserStrategy, stream: _Stream) -> tup
         roll = _complete(0, stream)
         rolls_left = rules.rolls_per_turn - 1
         while True:
-            decision = Decision(rules, tuple(int(f) for f in ROLLS[roll - tp.FIRST_ROLL_ROW]),
+            decision = Decision(rules, tuple(int(f) for f in ROLLS[roll - FIRST_ROLL_KEEP]),
                                 rolls_left, tuple(entries), bonuses, turn)
             kind, what = _parse_move(strategy(decision), decision)
             if kind == "box":

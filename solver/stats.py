@@ -27,7 +27,6 @@ import numpy as np
 
 from . import _stats_kernels as sk
 from .builder import masks_by_level
-from .dice import ROLL_PROBABILITY
 from .errors import InvalidCardError
 from .rules import N_UPPER, UPPER_TARGET, RuleSet
 from .table import Table
@@ -94,7 +93,7 @@ class OptimalStats:
         return (self.rules.upper_bonus * self.upper_bonus_probability
                 + self.rules.yahtzee_bonus * self.yahtzee_bonuses)
 
-    def to_dict(self) -> dict:
+    def to_json(self) -> dict:
         """The figures as JSON-ready data (INTERFACE.md keys ``rules``, ``mean``, ``sd``,
         ``percentiles`` and more)."""
         nz = np.flatnonzero(self.distribution > 0)
@@ -117,16 +116,6 @@ class OptimalStats:
             "tie_break": "lowest box index; keeps in dice keep order (fewest dice first)",
             "seconds": self.seconds,
         }
-
-
-def policy_arguments(rules: RuleSet) -> tuple:
-    """The rule data in the order the policy kernels take it (after ``values``): scores_t
-    (n_boxes, 252) int32, joker_tier, joker_points, upper_bonus, yahtzee_box, yahtzee_bonus,
-    has_joker, n_rerolls."""
-    scores_t = np.ascontiguousarray(rules.scores.T.astype(np.int32))
-    return (scores_t, rules.joker_tier, rules.joker_points, float(rules.upper_bonus),
-            rules.yahtzee_box, float(rules.yahtzee_bonus), rules.has_joker,
-            rules.rolls_per_turn - 1)
 
 
 def _max_entries(rules: RuleSet) -> np.ndarray:
@@ -178,7 +167,6 @@ def optimal_stats(table: Table, progress: Progress | None = None, *,
         raise InvalidCardError(f"no turn starts in state {start}: a full card, or one the "
                                "rules cannot reach")
     first_level = bin(start_mask).count("1")
-    args = policy_arguments(rules)
     values = np.ascontiguousarray(table.values)
     n_extra = 2 * rules.n_boxes + 3
     slot = np.full(values.shape, -1, dtype=np.int64)
@@ -186,9 +174,8 @@ def optimal_stats(table: Table, progress: Progress | None = None, *,
 
     m, u, y = _level_states(table, levels[rules.n_boxes])
     slot[m, u, y] = np.arange(len(m))
-    next_start = np.arange(len(m) + 1, dtype=np.int64)
-    next_dist = np.ones(len(m))
-    next_extra = np.zeros((len(m), n_extra))
+    below = sk.LevelDistributions(np.arange(len(m) + 1, dtype=np.int64), np.ones(len(m)),
+                                  np.zeros((len(m), n_extra)))
     total = rules.n_boxes - first_level
     for done, level in enumerate(range(rules.n_boxes - 1, first_level - 1, -1), start=1):
         m, u, y = _level_states(table, levels[level])
@@ -196,16 +183,15 @@ def optimal_stats(table: Table, progress: Progress | None = None, *,
         lengths = _max_points_to_come(rules, m, u, y) + 1
         here_start = np.zeros(len(m) + 1, dtype=np.int64)
         np.cumsum(lengths, out=here_start[1:])
-        here_dist = np.zeros(int(here_start[-1]))
-        here_extra = np.zeros((len(m), n_extra))
-        sk.stats_level(m, u, y, values, *args, ROLL_PROBABILITY, slot,
-                       next_start, next_dist, next_extra, here_start, here_dist, here_extra)
-        next_start, next_dist, next_extra = here_start, here_dist, here_extra
+        here = sk.LevelDistributions(here_start, np.zeros(int(here_start[-1])),
+                                     np.zeros((len(m), n_extra)))
+        sk.stats_level(m, u, y, values, rules.arrays, slot, below, here)
+        below = here
         if progress is not None:
             progress(done, total)
     root = int(slot[start_mask, start_upper, start_flag])
-    distribution = next_dist[next_start[root]:next_start[root + 1]].copy()
-    extra = next_extra[root]
+    distribution = below.dist[below.start[root]:below.start[root + 1]].copy()
+    extra = below.extra[root]
     last = np.flatnonzero(distribution > 0)[-1]
     nb = rules.n_boxes
     return OptimalStats(

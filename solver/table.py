@@ -127,10 +127,27 @@ def turn_values(table: Table, mask: int, upper: int, flag: int) -> np.ndarray:
     still to come from the start of this turn (add the card's total for a final score).
     """
     from . import _kernels as kn
-    from .builder import kernel_arguments
 
     rules = table.rules
     out = np.empty((rules.rolls_per_turn, kn.N_KEEPS))
-    kn.turn_snapshots(mask, min(upper, UPPER_TARGET), flag, table.values,
-                      *kernel_arguments(rules), out)
+    kn.turn_snapshots(mask, min(upper, UPPER_TARGET), flag, table.values, rules.arrays, out)
     return out
+
+
+@dataclass(frozen=True, eq=False)
+class SolveSummary:
+    """What ``yahtzee solve`` reports: the table just built and how long it took."""
+
+    table: Table
+    build_seconds: float
+    """The backward induction alone."""
+    seconds: float
+    """The whole solve: build and file write."""
+
+    def to_json(self) -> dict[str, object]:
+        """JSON-ready (INTERFACE.md keys ``rules``, ``expected_score``, ``states``,
+        ``seconds``, ``build_seconds``, ``path``)."""
+        table = self.table
+        return {"rules": table.rules.name, "expected_score": table.expected_score,
+                "states": table.states, "seconds": round(self.seconds, 4),
+                "build_seconds": round(self.build_seconds, 4), "path": str(table.path)}

@@ -145,7 +145,7 @@ def test_bad_arguments(official_table, kwargs, error):
 
 
 def test_json_keys(optimal_run):
-    data = optimal_run.to_dict()
+    data = optimal_run.to_json()
     for key in ("games", "strategy", "mean", "sd", "stderr", "percentiles",
                 "upper_bonus_rate", "yahtzees_per_game", "yahtzee_bonuses_per_game"):
         assert key in data

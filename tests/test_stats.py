@@ -56,7 +56,7 @@ def test_figures_are_consistent(official_stats):
 
 
 def test_json_keys(official_stats):
-    data = official_stats.to_dict()
+    data = official_stats.to_json()
     for key in ("rules", "mean", "sd", "percentiles", "p_at_least", "most_likely",
                 "upper_bonus_probability", "yahtzees", "yahtzee_bonuses", "boxes",
                 "distribution"):

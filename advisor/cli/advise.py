@@ -22,18 +22,16 @@ from ._base import cli, emit_json, json_option, load_table, rules_option
 def advise(dice_text: str, rolls_left: int | None, card_text: str, top: int, as_json: bool,
            rules_name: str, table_path: str | None) -> None:
     """Rank every choice for these dice: each keep (reroll the rest) and each box."""
-    from advisor.advise import TurnAdvisor, check_rolls_left
+    from advisor.advise import advise as advise_turn
+    from advisor.advise import question_rolls_left
     from advisor.model import Dice, Scorecard
     from advisor.text import advice_report
 
     dice = Dice.parse(dice_text)
     card = Scorecard.parse(card_text, rules_name)
-    card.check_not_full()
-    per_turn = card.rules.rolls_per_turn
-    rolls_left = per_turn - 1 if rolls_left is None else rolls_left
-    check_rolls_left(rolls_left, per_turn)
-    table = load_table(rules_name, table_path)
-    advice = TurnAdvisor(card, table).advise(dice, rolls_left)
+    rolls_left = question_rolls_left(card, rolls_left)  # checked before any table is built
+    advice = advise_turn(card, dice, rolls_left=rolls_left,
+                         table=load_table(rules_name, table_path))
     if as_json:
         emit_json(advice.to_json(top))
         return

@@ -25,7 +25,7 @@ from ._base import (
 @json_option
 def solve(rules_name: str, out: str | None, as_json: bool) -> None:
     """Build the table of a rule set and print the new-game expected score."""
-    from solver.table import build_table, default_table_path
+    from solver.table import SolveSummary, build_table, default_table_path
     from solver.tablefile import check_writable
 
     path = out if out is not None else default_table_path(rules_name)
@@ -36,17 +36,14 @@ def solve(rules_name: str, out: str | None, as_json: bool) -> None:
         table, build_seconds = build_table(rules_name, path=path, progress=update)
     finally:
         close()
-    wall = time.perf_counter() - start
-    states = table.states
+    summary = SolveSummary(table, build_seconds, time.perf_counter() - start)
     if as_json:
-        emit_json({"rules": table.rules.name, "expected_score": table.expected_score,
-                   "states": states, "seconds": round(wall, 4),
-                   "build_seconds": round(build_seconds, 4), "path": str(table.path)})
+        emit_json(summary.to_json())
         return
     click.echo(f"rules:          {table.rules.name}")
     click.echo(f"expected score: {table.expected_score:.6f}")
-    click.echo(f"states:         {states:,}")
-    click.echo(f"wall time:      {wall:.2f} s (solve {build_seconds:.2f} s)")
+    click.echo(f"states:         {table.states:,}")
+    click.echo(f"wall time:      {summary.seconds:.2f} s (solve {build_seconds:.2f} s)")
     click.echo(f"table:          {table.path}")
 
 

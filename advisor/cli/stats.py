@@ -60,7 +60,7 @@ def stats(rules_name: str, table_path: str | None, as_json: bool) -> None:
     finally:
         close()
     if as_json:
-        emit_json(result.to_dict())
+        emit_json(result.to_json())
         return
     echo = click.echo
     echo(f"Optimal play, rules {result.rules.name}: exact figures "
@@ -164,7 +164,7 @@ def simulate(rules_name: str, games: int, strategy: str, compare: str | None, se
 def _print_one(result: Any, as_json: bool) -> None:
     from solver.stats import PERCENTILES
 
-    data = result.to_dict()
+    data = result.to_json()
     if as_json:
         emit_json(data)
         return
@@ -183,11 +183,11 @@ def _print_one(result: Any, as_json: bool) -> None:
 
 def _print_compare(table: Any, results: list[Any], games: int, seed: int,
                    as_json: bool) -> None:
+    from solver.simulate import comparison_json
+
     exact = table.expected_score
     if as_json:
-        emit_json({"rules": table.rules.name, "games": games, "seed": seed,
-                   "exact_optimal_mean": exact,
-                   "strategies": [r.to_dict() for r in results]})
+        emit_json(comparison_json(table, results))
         return
     echo = click.echo
     echo(f"Rules {table.rules.name}: {games:,} games per strategy, seed {seed}")
@@ -196,7 +196,7 @@ def _print_compare(table: Any, results: list[Any], games: int, seed: int,
     echo(head)
     echo(f"  {'exact optimal':<14} {exact:9.4f} {'':>7} {'':>7} {0.0:9.4f}")
     for r in results:
-        d = r.to_dict()
+        d = r.to_json()
         echo(f"  {r.strategy:<14} {r.mean:9.4f} {r.stderr:7.4f} {r.sd:7.4f} "
              f"{r.mean - exact:9.4f} {100 * d['upper_bonus_rate']:8.3f} "
              f"{d['yahtzees_per_game']:9.4f}")

@@ -1,0 +1,63 @@
+"""The basic numba pieces every kernel module shares (solver, policy, stats, simulator).
+
+- :func:`next_state` and :func:`joker_lowest_tier`: the rules' transition after a box is
+  filled and the Joker's allowed tier, compiled from their one Python definition in
+  :mod:`solver.rules`.
+- :func:`expect_keeps` and :func:`best_sub_keeps`: the two reroll steps of a turn, on a
+  work array ``work`` (462, >= width) holding one value per keep and *column*. What a
+  column is belongs to the caller: a state's expected points (``_kernels``), or the
+  probability of reaching one target score, or any other quantity averaged over the dice
+  and maximised over the keeps. A new objective gives the roll rows of ``work`` their
+  final-roll values (its own gather) and reuses these steps unchanged:
+
+      K(k) = (1/6) sum_f K(k + f)   (keeps of fewer than five dice)
+      B(k) = max(K(k), max_f B(k - f))   (so at the roll rows, V(r) = best keep of r)
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from . import _jit_cache
+from . import rules as _rules
+from .dice import FACES, FIRST_ROLL_KEEP, KEEP_CHILD, KEEP_SUB_COUNT, KEEP_SUB_LIST
+
+_jit_cache.check()  # before any cached kernel is loaded
+
+SIXTH = 1.0 / FACES
+
+next_state = njit(cache=True)(_rules.next_state)
+"""Compiled :func:`solver.rules.next_state`: (next mask, next capped upper subtotal, next
+flag, upper bonus earned now) after entering ``e`` points in open box ``b``."""
+
+joker_lowest_tier = njit(cache=True)(_rules.joker_lowest_tier)
+"""Compiled :func:`solver.rules.joker_lowest_tier`: the Joker allows the open boxes of
+this tier."""
+
+
+@njit(cache=True, fastmath=True)
+def expect_keeps(work, width):
+    """K(k) = mean over the six faces of K(k + f), for every keep of fewer than five dice,
+    in columns ``0..width-1`` of ``work`` (462, >= width); the roll rows are read."""
+    for k in range(FIRST_ROLL_KEEP - 1, -1, -1):
+        out = work[k]
+        a0 = work[KEEP_CHILD[k, 0]]
+        a1 = work[KEEP_CHILD[k, 1]]
+        a2 = work[KEEP_CHILD[k, 2]]
+        a3 = work[KEEP_CHILD[k, 3]]
+        a4 = work[KEEP_CHILD[k, 4]]
+        a5 = work[KEEP_CHILD[k, 5]]
+        for c in range(width):
+            out[c] = (a0[c] + a1[c] + a2[c] + a3[c] + a4[c] + a5[c]) * SIXTH
+
+
+@njit(cache=True, fastmath=True)
+def best_sub_keeps(work, width, unit):
+    """B(k) = max(K(k), B(k - f)) in place, smallest keeps first, in columns
+    ``0..width-1``; the roll rows become V. ``unit`` is 1.0 (see ``RuleArrays.unit``)."""
+    for k in range(1, work.shape[0]):
+        out = work[k]
+        for j in range(KEEP_SUB_COUNT[k]):
+            src = work[KEEP_SUB_LIST[k, j]]
+            for c in range(width):
+                out[c] = max(out[c], src[c]) * unit
