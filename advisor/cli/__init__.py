@@ -3,6 +3,7 @@
 from . import advise as _advise  # noqa: F401  (each import registers commands)
 from . import play as _play  # noqa: F401
 from . import rules as _rules  # noqa: F401
+from . import serve as _serve  # noqa: F401
 from . import solve as _solve  # noqa: F401
 from . import stats as _stats  # noqa: F401
 from . import strategy as _strategy  # noqa: F401

@@ -1,0 +1,213 @@
+"""The HTTP API's answers, free of any web framework: request parameters in, JSON out.
+
+An endpoint that has a CLI twin (``/api/advise`` is ``yahtzee advise --json``) takes the
+twin's options as parameters (``rolls_left`` for ``--rolls-left``). They are parsed by
+click with the command's own option definitions, so a bad value gets the CLI's message
+word for word; the answer comes from the library calls the command makes (``to_json``).
+Endpoints without a twin (``/api/card``, ``/api/place``, ``/api/rules``) are small click
+commands of their own, parsed the same way.
+
+Every refusal is a :class:`BadRequest` carrying the text the CLI prints after ``Error:``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import click
+
+from solver.errors import YahtzeeError
+from solver.rules import RULE_NAMES, RULE_SUMMARIES, UPPER_TARGET, get_rules
+
+from ..cli._advisor_options import card_option
+from ..cli._base import rules_option
+
+Params = Iterable[tuple[str, str]]
+
+
+class BadRequest(Exception):
+    """A request the API refuses (HTTP 400); ``message`` is the CLI's error text."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def error_message(exc: Exception) -> str:
+    """What the CLI prints after ``Error:`` for ``exc`` (a click or library error)."""
+    if isinstance(exc, click.ClickException):
+        return exc.format_message()
+    return str(exc)
+
+
+def option_of(command: click.Command, key: str) -> str | None:
+    """The long option of ``command`` that parameter ``key`` names (``rolls_left`` ->
+    ``--rolls-left``), or None when the command has no such option."""
+    flag = "--" + key.replace("_", "-")
+    for param in command.params:
+        if isinstance(param, click.Option) and flag in param.opts:
+            return flag
+    return None
+
+
+def parse_params(command: click.Command, params: Params, keys: tuple[str, ...],
+                 default_rules: str) -> dict[str, Any]:
+    """``command``'s parsed keyword arguments from request parameters ``params``.
+
+    Only ``keys`` that ``command`` has as options are accepted; ``rules`` defaults to
+    ``default_rules`` (the server's). Raises :class:`BadRequest` with click's message
+    for a missing or bad value, and for an unknown parameter.
+    """
+    accepted = {key: flag for key in keys if (flag := option_of(command, key))}
+    args = []
+    given = set()
+    for key, value in params:
+        if key not in accepted:
+            raise BadRequest(f"unknown parameter {key!r}; accepted: {', '.join(accepted)}")
+        given.add(key)
+        args.append(f"{accepted[key]}={value}")
+    if "rules" in accepted and "rules" not in given:
+        args.append(f"--rules={default_rules}")
+    try:
+        ctx = command.make_context(f"yahtzee {command.name}", args)
+    except click.ClickException as exc:
+        raise BadRequest(error_message(exc)) from exc
+    return dict(ctx.params)
+
+
+def answer(func: Callable[..., dict[str, Any]], command: click.Command, params: Params,
+           keys: tuple[str, ...], default_rules: str) -> dict[str, Any]:
+    """``func(**parsed)``, with every library or click error turned into BadRequest."""
+    parsed = parse_params(command, params, keys, default_rules)
+    try:
+        return func(**parsed)
+    except (YahtzeeError, click.ClickException) as exc:
+        raise BadRequest(error_message(exc)) from exc
+
+
+# ---------------------------------------------------------------------- advise
+ADVISE_KEYS = ("rules", "card", "dice", "rolls_left", "top", "target", "beat", "opponent")
+
+
+def advise_command() -> click.Command:
+    from ..cli.advise import advise
+
+    return advise
+
+
+def advise_json(dice_text: str, rolls_left: int | None, card_text: str, top: int,
+                rules_name: str, as_json: bool = True, table_path: None = None) -> dict[str, Any]:
+    """``yahtzee advise --json``: the same checks and library calls, in the same order
+    (``as_json`` and ``table_path`` are the command's; the API never takes them)."""
+    from ..advise import check_rolls_left
+    from ..model import Dice, Scorecard
+
+    dice = Dice.parse(dice_text)
+    card = Scorecard.parse(card_text, rules_name)
+    card.check_not_full()
+    per_turn = card.rules.rolls_per_turn
+    rolls_left = per_turn - 1 if rolls_left is None else rolls_left
+    check_rolls_left(rolls_left, per_turn)
+    return turn_advisor(card).advise(dice, rolls_left).to_json(top)
+
+
+_ADVISORS: dict[tuple[str, str], Any] = {}
+_ADVISORS_KEPT = 512
+
+
+def turn_advisor(card: Any) -> Any:
+    """A :class:`~advisor.advise.TurnAdvisor` per card, kept for the card's other rolls
+    (the turn is solved once); the oldest are dropped beyond ``_ADVISORS_KEPT``."""
+    from ..advise import TurnAdvisor
+
+    key = (card.rules_name, str(card))
+    advisor = _ADVISORS.pop(key, None)
+    if advisor is None:
+        advisor = TurnAdvisor(card)
+        if len(_ADVISORS) >= _ADVISORS_KEPT:
+            _ADVISORS.pop(next(iter(_ADVISORS)))
+    _ADVISORS[key] = advisor
+    return advisor
+
+
+# ---------------------------------------------------------------------- stats
+STATS_KEYS = ("rules", "card", "target")
+
+
+def stats_command() -> click.Command:
+    from ..cli.stats import stats
+
+    return stats
+
+
+# ---------------------------------------------------------------------- no CLI twin
+@click.command("card")
+@card_option
+@rules_option
+def card_command(card_text: str, rules_name: str) -> None:
+    """Parameters of ``/api/card``."""
+
+
+CARD_KEYS = ("rules", "card")
+
+
+def card_json(card_text: str, rules_name: str) -> dict[str, Any]:
+    """A scorecard read as ``--card`` reads it: its figures, open boxes and what the
+    upper bonus still needs."""
+    from ..model import Scorecard
+
+    return describe_card(Scorecard.parse(card_text, rules_name))
+
+
+def describe_card(card: Any) -> dict[str, Any]:
+    """``card.to_json()`` plus ``open`` (box names), ``turn``, ``full`` and
+    ``upper_needed`` (points the upper boxes still need for the bonus; 0 once earned)."""
+    rules = card.rules
+    return {"rules": card.rules_name, **card.to_json(),
+            "open": [rules.boxes[b].name for b in card.open_boxes()],
+            "turn": card.turn, "full": card.is_full,
+            "upper_needed": max(UPPER_TARGET - card.upper_subtotal, 0)}
+
+
+@click.command("place")
+@card_option
+@click.option("--dice", "dice_text", required=True)
+@click.option("--box", "box_name", required=True)
+@rules_option
+def place_command(card_text: str, dice_text: str, box_name: str, rules_name: str) -> None:
+    """Parameters of ``/api/place``."""
+
+
+PLACE_KEYS = ("rules", "card", "dice", "box")
+
+
+def place_json(card_text: str, dice_text: str, box_name: str, rules_name: str) -> dict[str, Any]:
+    """The card after scoring ``dice`` in box ``box_name`` (the Joker rule applies)."""
+    from ..model import Dice, Scorecard
+
+    card = Scorecard.parse(card_text, rules_name)
+    dice = Dice.parse(dice_text)
+    return describe_card(card.place(dice, box_name))
+
+
+@click.command("rules")
+@rules_option
+def rules_command(rules_name: str) -> None:
+    """Parameters of ``/api/rules``."""
+
+
+RULES_KEYS = ("rules",)
+
+
+def rules_json(rules_name: str) -> dict[str, Any]:
+    """What the page needs to draw a scorecard of a rule set, and every rule set's name."""
+    from ..model import box_label
+
+    rules = get_rules(rules_name)
+    return {"name": rules.name, "summary": rules.summary, "rolls_per_turn": rules.rolls_per_turn,
+            "upper_bonus": rules.upper_bonus, "upper_target": UPPER_TARGET,
+            "yahtzee_bonus": rules.yahtzee_bonus if rules.n_flags == 2 else 0,
+            "boxes": [{"name": b.name, "label": box_label(b.name), "upper": b.is_upper,
+                       "aliases": list(b.aliases)} for b in rules.boxes],
+            "rule_sets": [{"name": n, "summary": RULE_SUMMARIES[n]} for n in RULE_NAMES]}

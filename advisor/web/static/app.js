@@ -1,0 +1,588 @@
+// The Yahtzee advisor page: a game at a real table, advised move by move.
+// Every number shown comes from the server's API (docs/web.md); this file only keeps the
+// game (a game record plus each player's card) and draws it.
+
+import { drawDistribution, drawReach } from "./charts.js";
+
+const STORE = "yahtzee-game-v1";
+const MAX_UNDO = 400;
+const SHOWN_OPTIONS = 8;
+const $ = (id) => document.getElementById(id);
+
+let rules = null;          // /api/rules answer for the game's rule set
+let state = null;          // the game: see newGame()
+let undoStack = [];        // earlier states, as JSON text
+let advice = null;         // /api/advise answer for the roll showing
+let entering = [];         // faces tapped so far for the next roll
+let showAll = false;
+let busy = false;
+const cardInfo = new Map();   // rules|card text -> /api/card answer
+const dists = new Map();      // rules|card text -> /api/distribution answer
+
+class ApiError extends Error {}
+
+// Every user action runs through act(): <body data-busy> is "1" while one is under way and
+// <body data-phase> tells setup / roll / choose / over (the browser tests wait on them).
+let pending = 0;
+function act(fn) {
+  return async (...args) => {
+    pending += 1;
+    document.body.dataset.busy = "1";
+    try { await fn(...args); } finally {
+      pending -= 1;
+      if (!pending) document.body.dataset.busy = "0";
+    }
+  };
+}
+
+async function api(path, params = {}) {
+  const res = await fetch(`${path}?${new URLSearchParams(params)}`);
+  let body = null;
+  try { body = await res.json(); } catch { body = null; }
+  if (!res.ok) throw new ApiError(body && body.error ? body.error : `${res.status} ${res.statusText}`);
+  return body;
+}
+
+// ------------------------------------------------------------------ game state
+function newGame(rulesName, players) {
+  return { rules: rulesName, players, turns: [], cards: Object.fromEntries(players.map((p) => [p, ""])),
+           current: { rolls: [], keeps: [] } };
+}
+const perTurn = () => rules.rolls_per_turn;
+const nBoxes = () => rules.boxes.length;
+const isOver = () => state.turns.length >= state.players.length * nBoxes();
+const player = () => state.players[state.turns.length % state.players.length];
+const phase = () => (state.current.rolls.length > state.current.keeps.length ? "choose" : "roll");
+const rollsLeft = () => perTurn() - state.current.rolls.length;
+const keptFaces = () => {
+  const k = state.current.keeps;
+  return phase() === "roll" && k.length ? digits(k[k.length - 1]) : [];
+};
+const digits = (text) => [...text].map(Number);
+const sorted = (faces) => [...faces].sort((a, b) => a - b);
+
+function save() {
+  localStorage.setItem(STORE, JSON.stringify({ state, undo: undoStack.slice(-MAX_UNDO) }));
+}
+
+function load() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(STORE) || "null");
+    if (saved && saved.state && Array.isArray(saved.state.players)) {
+      state = saved.state;
+      undoStack = Array.isArray(saved.undo) ? saved.undo : [];
+    }
+  } catch { state = null; }
+}
+
+function step(change) {
+  undoStack.push(JSON.stringify(state));
+  change();
+  save();
+}
+
+async function undo() {
+  if (busy || !undoStack.length) return;
+  state = JSON.parse(undoStack.pop());
+  advice = null;
+  entering = [];
+  save();
+  await show();
+}
+
+// ------------------------------------------------------------------ dice drawing
+const PIPS = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]],
+  4: [[1, 1], [3, 1], [1, 3], [3, 3]], 5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]],
+  6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]] };
+const SVG = "http://www.w3.org/2000/svg";
+
+export function svg(tag, attrs = {}, parent = null) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  if (parent) parent.appendChild(el);
+  return el;
+}
+
+function die(face, cls = "") {
+  const el = svg("svg", { viewBox: "0 0 40 40", class: `die ${cls}`.trim(), role: "img",
+                          "aria-label": face ? `${face}${cls.includes("kept") ? " (kept)" : ""}` : "empty" });
+  svg("rect", { x: 2, y: 2, width: 36, height: 36, rx: 7 }, el);
+  for (const [x, y] of face ? PIPS[face] : []) svg("circle", { cx: x * 9 + 2, cy: y * 9 + 2, r: 3.6 }, el);
+  return el;
+}
+
+// ------------------------------------------------------------------ setup
+function showSetup() {
+  document.body.dataset.phase = "setup";
+  $("game").hidden = true;
+  $("setup").hidden = false;
+  $("undo").disabled = !undoStack.length;
+  const list = $("player-names");
+  if (!list.children.length) { addPlayerField(); }
+  list.querySelector("input").focus();
+}
+
+function addPlayerField(name = "") {
+  const list = $("player-names");
+  if (list.children.length >= 8) return;
+  const li = document.createElement("li");
+  const input = document.createElement("input");
+  input.name = "player";
+  input.maxLength = 20;
+  input.value = name;
+  input.placeholder = `Player ${list.children.length + 1}`;
+  input.setAttribute("aria-label", `Name of player ${list.children.length + 1}`);
+  li.appendChild(input);
+  list.appendChild(li);
+  $("add-player").disabled = list.children.length >= 8;
+  $("remove-player").disabled = list.children.length <= 1;
+}
+
+function removePlayerField() {
+  const list = $("player-names");
+  if (list.children.length > 1) list.lastElementChild.remove();
+  $("add-player").disabled = list.children.length >= 8;
+  $("remove-player").disabled = list.children.length <= 1;
+}
+
+function playerNames() {
+  const inputs = [...$("player-names").querySelectorAll("input")];
+  const names = inputs.map((el) => (el.value.trim() || el.placeholder).replace(/\s+/g, " "));
+  for (const name of names) {
+    if (/[,:#]/.test(name)) throw new Error(`name "${name}": commas, colons and # are not allowed`);
+  }
+  const seen = new Set();
+  for (const name of names) {
+    if (seen.has(name.toLowerCase())) throw new Error(`two players are called "${name}"`);
+    seen.add(name.toLowerCase());
+  }
+  return names;
+}
+
+async function startGame(event) {
+  event.preventDefault();
+  const err = $("setup-error");
+  err.hidden = true;
+  try {
+    const names = playerNames();
+    rules = await api("/api/rules", { rules: $("rules-select").value });
+    if (state) undoStack.push(JSON.stringify(state));
+    state = newGame(rules.name, names);
+    advice = null;
+    entering = [];
+    save();
+    await show();
+  } catch (e) {
+    err.textContent = e.message;
+    err.hidden = false;
+  }
+}
+
+// ------------------------------------------------------------------ playing
+function rollError(message) {
+  const el = $("roll-error");
+  el.textContent = message || "";
+  el.hidden = !message;
+}
+
+async function addFace(face) {
+  if (busy || !state || isOver() || phase() !== "roll") return;
+  if (keptFaces().length + entering.length >= 5) return;
+  entering.push(face);
+  rollError("");
+  if (keptFaces().length + entering.length === 5) {
+    await submitRoll(sorted([...keptFaces(), ...entering]).join(""));
+  } else {
+    drawEntry();
+  }
+}
+
+function removeFace() {
+  if (busy || phase() !== "roll" || !entering.length) return;
+  entering.pop();
+  drawEntry();
+}
+
+async function submitTyped(event) {
+  event.preventDefault();
+  if (busy || !state || isOver() || phase() !== "roll") return;
+  const text = $("typed").value.trim();
+  if (!text) return;
+  const kept = keptFaces();
+  let faces = text.replace(/[\s,]+/g, "");
+  if (kept.length && /^[1-6]+$/.test(faces) && faces.length === 5 - kept.length) {
+    faces = kept.join("") + faces;        // only the rerolled dice were typed
+  } else if (/^[1-6]{5}$/.test(faces) && !contains(digits(faces), kept)) {
+    rollError(`the dice ${sorted(digits(faces)).join("")} do not include the kept ` +
+              `${kept.join(" ")}; type all five dice showing, or only the ${5 - kept.length} rerolled`);
+    return;
+  } else if (!/^[1-6]{5}$/.test(faces)) {
+    faces = text;                         // the server says what is wrong with it
+  }
+  if (await submitRoll(faces)) $("typed").value = "";
+}
+
+function contains(faces, kept) {
+  const left = [...faces];
+  for (const f of kept) {
+    const i = left.indexOf(f);
+    if (i < 0) return false;
+    left.splice(i, 1);
+  }
+  return true;
+}
+
+async function submitRoll(diceText) {
+  busy = true;
+  try {
+    const answer = await api("/api/advise", { rules: state.rules, card: state.cards[player()],
+      dice: diceText, rolls_left: rollsLeft() - 1, top: 0 });
+    step(() => state.current.rolls.push(answer.dice.join("")));
+    advice = answer;
+    entering = [];
+    showAll = false;
+    rollError("");
+    busy = false;
+    await show();
+    const first = $("options").querySelector("button");
+    if (first) first.focus({ preventScroll: true });
+    return true;
+  } catch (e) {
+    entering = [];
+    rollError(e.message);
+    drawEntry();
+    return false;
+  } finally {
+    busy = false;
+  }
+}
+
+async function choose(option) {
+  if (busy) return;
+  if (option.action === "keep") {
+    step(() => state.current.keeps.push(option.keep.join("")));
+    advice = null;
+    entering = [];
+    await show();
+    return;
+  }
+  await scoreBox(option.box);
+}
+
+async function scoreBox(box) {
+  if (busy || phase() !== "choose") return;
+  busy = true;
+  try {
+    const rolls = state.current.rolls;
+    const after = await api("/api/place", { rules: state.rules, card: state.cards[player()],
+      dice: rolls[rolls.length - 1], box });
+    cardInfo.set(`${state.rules}|${after.text}`, after);
+    const name = player();
+    step(() => {
+      state.turns.push({ player: name, rolls: [...rolls], keeps: [...state.current.keeps], box });
+      state.cards[name] = after.text;
+      state.current = { rolls: [], keeps: [] };
+    });
+    advice = null;
+    entering = [];
+    rollError("");
+  } catch (e) {
+    rollError(e.message);
+  } finally {
+    busy = false;
+  }
+  await show();
+}
+
+// ------------------------------------------------------------------ drawing
+async function show() {
+  if (!state) { showSetup(); return; }
+  if (!rules || rules.name !== state.rules) rules = await api("/api/rules", { rules: state.rules });
+  $("setup").hidden = true;
+  $("game").hidden = false;
+  $("undo").disabled = !undoStack.length;
+  if (!isOver() && phase() === "choose" && !advice) {
+    const rolls = state.current.rolls;
+    try {
+      advice = await api("/api/advise", { rules: state.rules, card: state.cards[player()],
+        dice: rolls[rolls.length - 1], rolls_left: rollsLeft(), top: 0 });
+    } catch (e) { rollError(e.message); }
+  }
+  document.body.dataset.phase = isOver() ? "over" : phase();
+  drawTurn();
+  drawEntry();
+  drawOptions();
+  await drawCard();
+  drawCharts();
+}
+
+function drawTurn() {
+  const over = isOver();
+  const many = state.players.length > 1;
+  const round = Math.floor(state.turns.length / state.players.length) + 1;
+  $("turn-title").textContent = over ? "Game over"
+    : `${many ? `${player()} · ` : ""}turn ${round} of ${nBoxes()}`;
+  $("rolls-left").textContent = over ? "" : String(rollsLeft());
+  $("rolls-word").textContent = over ? "" : (rollsLeft() === 1 ? "roll left" : "rolls left");
+  $("game-over").hidden = !over;
+  if (over) {
+    const totals = state.players.map((p) => [p, (cardInfo.get(`${state.rules}|${state.cards[p]}`) || {}).total]);
+    const best = Math.max(...totals.map(([, t]) => t ?? -1));
+    const winners = totals.filter(([, t]) => t === best).map(([p]) => p);
+    $("winner").textContent = state.players.length === 1 ? `Final score: ${best}`
+      : winners.length > 1 ? `A tie: ${winners.join(" and ")} with ${best}` : `${winners[0]} wins with ${best}`;
+  }
+}
+
+function drawEntry() {
+  const box = $("dice");
+  box.replaceChildren();
+  const over = isOver();
+  const rolling = !over && phase() === "roll";
+  $("entry").hidden = over;
+  for (const el of document.querySelectorAll(".faces button, #typed-form input, #typed-form button")) {
+    el.disabled = !rolling;
+  }
+  $("typed-form").hidden = !rolling;
+  document.querySelector(".faces").hidden = !rolling;
+  if (over) return;
+  if (rolling) {
+    const kept = keptFaces();
+    for (const f of kept) box.appendChild(die(f, "kept"));
+    for (const f of entering) box.appendChild(die(f));
+    for (let i = kept.length + entering.length; i < 5; i++) box.appendChild(die(0, "empty"));
+    const first = state.current.rolls.length === 0;
+    $("entry-hint").textContent = first
+      ? `${state.players.length > 1 ? `${player()}: r` : "R"}oll all five dice, then tap their faces or type them.`
+      : kept.length ? `Kept ${kept.join(" ")}: reroll ${5 - kept.length} ${5 - kept.length === 1 ? "die" : "dice"} and enter ${5 - kept.length === 1 ? "it" : "them"}.`
+        : "Reroll all five dice and enter them.";
+  } else {
+    const rolls = state.current.rolls;
+    for (const f of digits(rolls[rolls.length - 1])) box.appendChild(die(f));
+    $("entry-hint").textContent = rollsLeft() ? "Tap a choice below, or a box on the card to score now."
+      : "No rolls left: choose a box.";
+  }
+  box.setAttribute("aria-label", `Dice: ${[...box.children].map((c) => c.getAttribute("aria-label")).join(", ")}`);
+}
+
+function describe(option) {
+  if (option.action === "keep") return option.keep.length ? `Keep ${option.keep.join(" ")}` : "Reroll all";
+  const label = rules.boxes.find((b) => b.name === option.box).label;
+  return `${label} ${option.points}${option.bonus ? ` +${option.bonus} bonus` : ""}`;
+}
+
+function drawOptions() {
+  const show = !isOver() && phase() === "choose" && advice;
+  $("advice").hidden = !show;
+  if (!show) return;
+  const list = $("options");
+  list.replaceChildren();
+  const options = showAll ? advice.options : advice.options.slice(0, SHOWN_OPTIONS);
+  for (const option of options) {
+    const li = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    const what = document.createElement("span");
+    what.className = "what";
+    what.textContent = (option.action === "score" ? "Score " : "") + describe(option);
+    const ev = document.createElement("span");
+    ev.className = "num";
+    ev.textContent = option.expected_final.toFixed(2);
+    const loss = document.createElement("span");
+    loss.className = "num loss";
+    loss.textContent = option.loss > 0 ? `−${option.loss.toFixed(2)}` : "best";
+    button.append(what, ev, loss);
+    button.setAttribute("aria-label", `${what.textContent}: expected final ${ev.textContent}, ` +
+      (option.loss > 0 ? `loses ${option.loss.toFixed(2)}` : "the best choice"));
+    button.addEventListener("click", act(() => choose(option)));
+    li.appendChild(button);
+    list.appendChild(li);
+  }
+  const more = $("more-options");
+  const hidden = advice.options.length - SHOWN_OPTIONS;
+  more.hidden = hidden <= 0;
+  more.textContent = showAll ? "Show fewer choices" : `Show all ${advice.options.length} choices`;
+}
+
+async function cardOf(name) {
+  const key = `${state.rules}|${state.cards[name]}`;
+  if (!cardInfo.has(key)) cardInfo.set(key, await api("/api/card", { rules: state.rules, card: state.cards[name] }));
+  return cardInfo.get(key);
+}
+
+async function drawCard() {
+  const infos = await Promise.all(state.players.map(cardOf));
+  const table = $("card");
+  table.replaceChildren();
+  const current = isOver() ? -1 : state.players.indexOf(player());
+  const head = table.createTHead().insertRow();
+  const corner = document.createElement("th");
+  corner.textContent = "Box";
+  head.appendChild(corner);
+  state.players.forEach((p, i) => {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = p;
+    if (i === current) th.className = "current";
+    head.appendChild(th);
+  });
+  const body = table.createTBody();
+  const choices = new Map();
+  if (advice && phase() === "choose" && !isOver()) {
+    advice.options.forEach((o, rank) => { if (o.action === "score") choices.set(o.box, { ...o, rank }); });
+  }
+  const row = (label, cls, cell) => {
+    const tr = body.insertRow();
+    if (cls) tr.className = cls;
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = label;
+    tr.appendChild(th);
+    infos.forEach((info, i) => {
+      const td = tr.insertCell();
+      if (i === current) td.className = "current";
+      cell(td, info, i);
+    });
+  };
+  for (const box of rules.boxes) {
+    row(box.label, "", (td, info, i) => {
+      const points = info.entries[box.name];
+      if (points !== undefined) { td.textContent = String(points); return; }
+      const choice = i === current ? choices.get(box.name) : undefined;
+      if (!choice) return;
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = choice.bonus ? `${choice.points}+${choice.bonus}` : String(choice.points);
+      b.className = choice.rank === 0 ? "best" : "";
+      b.setAttribute("aria-label", `Score ${box.label} ${choice.points}` +
+        (choice.bonus ? ` plus ${choice.bonus} bonus` : "") + `, expected final ${choice.expected_final.toFixed(2)}`);
+      b.addEventListener("click", act(() => scoreBox(box.name)));
+      td.appendChild(b);
+    });
+    if (box.upper && box === rules.boxes.filter((b) => b.upper).at(-1)) {
+      row("Upper subtotal", "sub", (td, info) => { td.textContent = `${info.upper_subtotal} / ${rules.upper_target}`; });
+      row(`Bonus (${rules.upper_bonus})`, "sub", (td, info) => {
+        const upperOpen = rules.boxes.some((b) => b.upper && info.entries[b.name] === undefined);
+        td.textContent = info.upper_bonus ? String(info.upper_bonus)
+          : upperOpen ? `needs ${info.upper_needed}` : "0";
+      });
+    }
+  }
+  if (rules.yahtzee_bonus) {
+    row("Yahtzee bonus", "sub", (td, info) => { td.textContent = String(info.yahtzee_bonus * rules.yahtzee_bonus); });
+  }
+  row("Total", "sum", (td, info) => { td.textContent = String(info.total); });
+}
+
+// ------------------------------------------------------------------ charts
+async function drawCharts() {
+  const open = $("charts-box").open;
+  const status = $("charts-status");
+  if (!open || !state) return;
+  if (isOver()) {
+    status.textContent = "The game is over.";
+    $("dist-figure").hidden = $("reach-figure").hidden = true;
+    return;
+  }
+  const name = player();
+  const card = state.cards[name];
+  const key = `${state.rules}|${card}`;
+  let dist = dists.get(key);
+  if (!dist) {
+    status.textContent = `Computing ${name}'s exact chances from the start of this turn` +
+      (card ? "…" : " (a new game takes about 15 seconds, once)…");
+    try {
+      dist = await api("/api/distribution", { rules: state.rules, card });
+    } catch (e) {
+      status.textContent = e.message;
+      return;
+    }
+    dists.set(key, dist);
+    if (!state || state.cards[player()] !== card || player() !== name) return; // moved on
+  }
+  status.textContent = `${state.players.length > 1 ? `${name}: ` : ""}playing the best way from here, ` +
+    `the final score averages ${dist.expected_final.toFixed(2)}.`;
+  $("dist-caption").textContent = "Probability of each final score";
+  $("reach-caption").textContent = "Chance of reaching at least each final score";
+  $("dist-figure").hidden = $("reach-figure").hidden = false;
+  drawDistribution($("dist-chart"), dist);
+  drawReach($("reach-chart"), dist);
+}
+
+// ------------------------------------------------------------------ record download
+function recordText() {
+  const lines = [`rules ${state.rules}`, `players ${state.players.join(",")}`];
+  for (const t of state.turns) {
+    const parts = [t.rolls[0]];
+    t.keeps.forEach((k, i) => parts.push(k || "-", t.rolls[i + 1]));
+    lines.push(`${t.player}: ${parts.join(" ")} ${t.box}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+function download() {
+  if (!state) return;
+  const blob = new Blob([recordText()], { type: "text/plain" });
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = `yahtzee-${new Date().toISOString().slice(0, 10)}.txt`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+// ------------------------------------------------------------------ wiring
+async function onKey(event) {
+  const tag = (event.target.tagName || "").toLowerCase();
+  if (["input", "select", "textarea"].includes(tag) || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (!state || $("game").hidden) return;
+  if (/^[1-6]$/.test(event.key)) { event.preventDefault(); return addFace(Number(event.key)); }
+  if (event.key === "Backspace") { event.preventDefault(); return removeFace(); }
+  if (event.key === "u" || event.key === "U") { event.preventDefault(); return undo(); }
+  if (event.key === "Enter" && tag !== "button" && tag !== "summary" && advice && phase() === "choose") {
+    event.preventDefault();
+    return choose(advice.options[0]);
+  }
+  return undefined;
+}
+
+async function init() {
+  for (const button of document.querySelectorAll(".face[data-face]")) {
+    const face = Number(button.dataset.face);
+    button.appendChild(die(face));
+    button.addEventListener("click", act(() => addFace(face)));
+  }
+  $("backspace").addEventListener("click", removeFace);
+  $("typed-form").addEventListener("submit", act(submitTyped));
+  $("undo").addEventListener("click", act(undo));
+  $("new-game").addEventListener("click", () => { showSetup(); });
+  $("download").addEventListener("click", download);
+  $("more-options").addEventListener("click", () => { showAll = !showAll; drawOptions(); });
+  $("add-player").addEventListener("click", () => addPlayerField());
+  $("remove-player").addEventListener("click", removePlayerField);
+  $("setup-form").addEventListener("submit", act(startGame));
+  $("charts-box").addEventListener("toggle", act(drawCharts));
+  document.addEventListener("keydown", act(onKey));
+  load();
+  const info = await api("/api/rules");
+  const select = $("rules-select");
+  for (const r of info.rule_sets) {
+    const option = document.createElement("option");
+    option.value = r.name;
+    option.textContent = r.name;
+    option.title = r.summary;
+    select.appendChild(option);
+  }
+  select.value = state ? state.rules : info.name;
+  if (state) { await show(); } else { rules = info; showSetup(); }
+}
+
+act(init)().catch((e) => {
+  const main = $("main");
+  const p = document.createElement("p");
+  p.className = "error";
+  p.setAttribute("role", "alert");
+  p.textContent = `The page could not start: ${e.message}`;
+  main.prepend(p);
+});

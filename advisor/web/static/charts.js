@@ -1,0 +1,114 @@
+// Inline SVG charts of an /api/distribution answer: the probability of each final score
+// (bars, in bins when the range is wide) and the chance of reaching each score (a curve).
+
+const NS = "http://www.w3.org/2000/svg";
+const W = 600, H = 230, LEFT = 44, RIGHT = 12, TOP = 14, BOTTOM = 26;
+
+function el(tag, attrs, parent, text) {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function points(map) {
+  return Object.entries(map).map(([x, p]) => [Number(x), p]).sort((a, b) => a[0] - b[0]);
+}
+
+const pct = (p) => (p >= 0.9995 || p === 0 ? `${(100 * p).toFixed(0)}%`
+  : p < 0.001 ? `${(100 * p).toFixed(3)}%` : `${(100 * p).toFixed(1)}%`);
+
+// The score range worth drawing: from the 0.05 % to the 99.95 % point.
+function span(dist) {
+  const pts = points(dist.distribution);
+  let acc = 0, lo = pts[0][0], hi = pts[pts.length - 1][0];
+  for (const [x, p] of pts) { if (acc + p >= 0.0005) { lo = x; break; } acc += p; }
+  acc = 0;
+  for (let i = pts.length - 1; i >= 0; i--) { if (acc + pts[i][1] >= 0.0005) { hi = pts[i][0]; break; } acc += pts[i][1]; }
+  return [lo, Math.max(hi, lo + 1), pts];
+}
+
+function frame(container, label) {
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": label });
+  container.replaceChildren(svg);
+  return svg;
+}
+
+function xAxis(svg, lo, hi, sx) {
+  const y = H - BOTTOM;
+  el("line", { x1: LEFT, x2: W - RIGHT, y1: y, y2: y, class: "axis" }, svg);
+  const stepTicks = [10, 20, 25, 50, 100, 200].find((s) => (hi - lo) / s <= 8) || 500;
+  for (let t = Math.ceil(lo / stepTicks) * stepTicks; t <= hi; t += stepTicks) {
+    el("line", { x1: sx(t), x2: sx(t), y1: y, y2: y + 4, class: "axis" }, svg);
+    el("text", { x: sx(t), y: y + 16, "text-anchor": "middle" }, svg, String(t));
+  }
+}
+
+function yGrid(svg, top, sy, format) {
+  for (let i = 0; i <= 4; i++) {
+    const v = (top * i) / 4;
+    el("line", { x1: LEFT, x2: W - RIGHT, y1: sy(v), y2: sy(v), class: "grid" }, svg);
+    el("text", { x: LEFT - 6, y: sy(v) + 4, "text-anchor": "end" }, svg, format(v));
+  }
+}
+
+export function drawDistribution(container, dist) {
+  const [lo, hi, pts] = span(dist);
+  const width = [1, 2, 5, 10, 20, 50].find((w) => (hi - lo + 1) / w <= 90) || 100;
+  const start = Math.floor(lo / width) * width;
+  const bins = new Map();
+  for (const [x, p] of pts) {
+    const b = Math.min(Math.max(Math.floor(x / width) * width, start), Math.floor(hi / width) * width);
+    bins.set(b, (bins.get(b) || 0) + p);
+  }
+  const top = Math.max(...bins.values()) * 1.08;
+  const end = Math.floor(hi / width) * width + width;
+  const sx = (x) => LEFT + ((x - start) / (end - start)) * (W - LEFT - RIGHT);
+  const sy = (p) => H - BOTTOM - (p / top) * (H - TOP - BOTTOM);
+  const svg = frame(container, `Distribution of the final score, mean ${dist.expected_final.toFixed(1)}` +
+    (width > 1 ? `, in bins of ${width} points` : ""));
+  yGrid(svg, top, sy, (v) => pct(v));
+  for (const [b, p] of bins) {
+    const rect = el("rect", { x: sx(b) + 0.5, y: sy(p), width: Math.max(sx(b + width) - sx(b) - 1, 0.8),
+      height: H - BOTTOM - sy(p), class: "bar-rect" }, svg);
+    el("title", {}, rect, `${width > 1 ? `${b}–${b + width - 1}` : b}: ${pct(p)}`);
+  }
+  const mean = dist.expected_final;
+  el("line", { x1: sx(mean), x2: sx(mean), y1: TOP, y2: H - BOTTOM, class: "mean" }, svg);
+  el("text", { x: sx(mean) + 4, y: TOP + 10, class: "mean-label" }, svg, `mean ${mean.toFixed(1)}`);
+  xAxis(svg, start, end, sx);
+  if (width > 1) el("text", { x: W - RIGHT, y: TOP + 10, "text-anchor": "end" }, svg, `bins of ${width} points`);
+}
+
+export function drawReach(container, dist) {
+  const [lo, hi] = span(dist);
+  const reach = points(dist.p_reach);
+  const sx = (x) => LEFT + ((x - lo) / (hi - lo)) * (W - LEFT - RIGHT);
+  const sy = (p) => H - BOTTOM - p * (H - TOP - BOTTOM);
+  const at = (x) => { let p = 1; for (const [s, r] of reach) { if (s >= x) { p = r; break; } p = 0; } return p; };
+  const targets = [];
+  for (let t = Math.ceil(lo / 50) * 50; t <= hi; t += 50) {
+    const p = at(t);
+    if (p > 0.03 && p < 0.97) targets.push([t, p]);
+  }
+  const shown = targets.length > 4 ? targets.filter((_, i) => i % Math.ceil(targets.length / 4) === 0) : targets;
+  const svg = frame(container, "Chance of reaching each final score: " +
+    shown.map(([t, p]) => `${t} or more ${pct(p)}`).join(", "));
+  yGrid(svg, 1, sy, (v) => `${Math.round(v * 100)}%`);
+  let d = `M ${sx(lo)} ${sy(at(lo))}`;
+  let last = at(lo);
+  for (const [s, r] of reach) {
+    if (s <= lo || s > hi) continue;
+    d += ` H ${sx(s)} V ${sy(r)}`;
+    last = r;
+  }
+  d += ` H ${sx(hi)} V ${sy(last)}`;
+  el("path", { d, class: "curve" }, svg);
+  for (const [t, p] of shown) {
+    el("line", { x1: sx(t), x2: sx(t), y1: sy(p), y2: H - BOTTOM, class: "mark" }, svg);
+    el("circle", { cx: sx(t), cy: sy(p), r: 3.5, class: "mark-label" }, svg);
+    el("text", { x: sx(t) + 5, y: sy(p) - 6, class: "mark-label" }, svg, `${t}+: ${pct(p)}`);
+  }
+  xAxis(svg, lo, hi, sx);
+}

@@ -1,0 +1,226 @@
+"""The HTTP API against the CLI: the same JSON for the same question, the CLI's message
+in every refusal (HTTP 400), oversized bodies refused, nothing served outside static/."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import urllib.parse
+
+import pytest
+from click.testing import CliRunner
+
+from advisor.cli import cli
+
+FLAGS = {"dice": "--dice", "rolls_left": "--rolls-left", "card": "--card", "top": "--top",
+         "rules": "--rules"}
+
+
+def cli_run(command: str, params: dict[str, str]) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of ``yahtzee COMMAND --json`` with ``params`` as options."""
+    args = [command, "--json"]
+    for key, value in params.items():
+        args += [FLAGS[key], value]
+    result = CliRunner().invoke(cli, args)
+    return result.exit_code, result.stdout, result.stderr
+
+
+ADVISE_QUESTIONS = [
+    {"dice": "22256"},
+    {"dice": "2,2,2,5,6", "rolls_left": "0"},
+    {"dice": "6 6 6 6 6", "card": "sixes=24,yahtzee=50", "rolls_left": "1"},
+    {"dice": "66666", "card": "sixes=24,yahtzee=50,fh=25,ss=30,ls=40", "rolls_left": "0"},
+    {"dice": "13456", "card": "twos=6,fours=12,yahtzee=50,ss=30,yahtzee_bonus=1", "top": "0"},
+    {"dice": "11111", "card": "yahtzee=0", "top": "3"},
+    {"dice": "12345", "rules": "yatzy", "card": "ones=2,one_pair=12"},
+    {"dice": "55555", "rules": "two-rolls", "rolls_left": "1"},
+]
+
+
+@pytest.mark.parametrize("params", ADVISE_QUESTIONS, ids=lambda p: "&".join(p.values()))
+def test_advise_is_the_cli_json(server, table_of, params):
+    table_of(params.get("rules", "official"))
+    code, out, err = cli_run("advise", params)
+    assert code == 0, err
+    status, body = server.get("/api/advise", params)
+    assert status == 200
+    assert body == json.loads(out)
+
+
+ADVISE_REFUSED = [
+    {},                                              # missing --dice
+    {"dice": "2225"},                                # four dice
+    {"dice": "222567"},                              # six dice
+    {"dice": "22257"},                               # a 7
+    {"dice": "abcde"},
+    {"dice": ""},
+    {"dice": "22256", "rolls_left": "3"},
+    {"dice": "22256", "rolls_left": "-1"},
+    {"dice": "22256", "rolls_left": "x"},
+    {"dice": "22256", "rolls_left": ""},
+    {"dice": "22256", "top": "-1"},
+    {"dice": "22256", "top": "many"},
+    {"dice": "22256", "rules": "nope"},
+    {"dice": "22256", "card": "twos=7"},
+    {"dice": "22256", "card": "twos"},
+    {"dice": "22256", "card": "foo=1"},
+    {"dice": "22256", "card": "twos=6,twos=8"},
+    {"dice": "22256", "card": "yahtzee_bonus=1"},
+    {"dice": "22256", "card": "yahtzee_bonus=1,yahtzee=50"},
+    {"dice": "22256", "card": "ss=30", "rules": "yatzy"},
+    {"dice": "22256", "rules": "two-rolls", "rolls_left": "2"},
+    {"dice": "22256", "card": "aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=0,"
+                              "fh=25,ss=30,ls=40,yahtzee=50,chance=22"},   # full card
+]
+
+
+@pytest.mark.parametrize("params", ADVISE_REFUSED, ids=lambda p: "&".join(p.values()) or "none")
+def test_advise_refusals_carry_the_cli_message(server, params):
+    code, _, err = cli_run("advise", params)
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), err
+    status, body = server.get("/api/advise", params)
+    assert status == 400
+    assert body == {"error": lines[0].removeprefix("Error: ")}
+
+
+def test_unknown_and_dangerous_parameters_are_refused(server):
+    for extra in ({"table": "/etc/passwd"}, {"json": "1"}, {"colour": "red"}):
+        status, body = server.get("/api/advise", {"dice": "22256", **extra})
+        assert status == 400
+        assert body["error"].startswith(f"unknown parameter {next(iter(extra))!r}")
+
+
+def test_card_place_and_rules(server):
+    status, card = server.get("/api/card", {"card": "twos=6,fours=12,yahtzee=50"})
+    assert status == 200
+    assert card["total"] == 68 and card["upper_subtotal"] == 18 and card["upper_needed"] == 45
+    assert "twos" not in card["open"] and "aces" in card["open"] and card["turn"] == 4
+    status, placed = server.get("/api/place", {"card": "yahtzee=50,fours=12", "dice": "44444",
+                                               "box": "4k"})
+    assert status == 200  # a Joker: fours filled, so any lower box; +100 bonus
+    assert placed["entries"]["four_of_a_kind"] == 20 and placed["yahtzee_bonus"] == 1
+    assert placed["total"] == 50 + 12 + 20 + 100
+    status, body = server.get("/api/place", {"card": "yahtzee=50", "dice": "44444",
+                                             "box": "chance"})
+    assert status == 400 and "Joker rule forbids chance" in body["error"]
+    status, body = server.get("/api/place", {"card": "twos=6", "dice": "22222", "box": "2s"})
+    assert status == 400 and "already filled" in body["error"]
+    status, rules = server.get("/api/rules", {"rules": "yatzy"})
+    assert status == 200 and len(rules["boxes"]) == 15 and rules["upper_bonus"] == 50
+    assert {r["name"] for r in rules["rule_sets"]} >= {"official", "yatzy"}
+
+
+def test_distribution_of_a_late_card_matches_the_table(server, official_table):
+    card = ("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=0,fh=25,ss=30,"
+            "ls=40")
+    status, body = server.get("/api/distribution", {"card": card})
+    assert status == 200
+    dist = {int(x): p for x, p in body["distribution"].items()}
+    total = body["card"]["total"]
+    assert total == 63 + 35 + 115
+    assert min(dist) >= total
+    assert sum(dist.values()) == pytest.approx(1.0, abs=1e-12)
+    mean = sum(x * p for x, p in dist.items())
+    expected = total + official_table.value(0b0011111111111, 63, 0)
+    assert mean == pytest.approx(expected, abs=1e-9)
+    assert body["expected_final"] == pytest.approx(expected, abs=1e-9)
+    reach = {int(x): p for x, p in body["p_reach"].items()}
+    for x in dist:
+        assert reach[x] == pytest.approx(sum(p for y, p in dist.items() if y >= x), abs=1e-12)
+
+
+def test_distribution_of_a_full_card(server):
+    card = ("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=0,fh=25,ss=30,ls=40,"
+            "yahtzee=50,chance=22")
+    status, body = server.get("/api/distribution", {"card": card})
+    assert status == 200
+    assert body["distribution"] == {"285": 1.0} and body["expected_final"] == 285
+
+
+@pytest.mark.slow
+def test_stats_is_the_cli_json(server):
+    code, out, err = cli_run("stats", {})
+    assert code == 0, err
+    status, body = server.get("/api/stats")
+    assert status == 200
+    expected = json.loads(out)
+    # `seconds` is the wall time of the computation: the one thing that may differ.
+    assert body.pop("seconds") > 0 and expected.pop("seconds") > 0
+    assert body == expected
+
+
+def test_stats_refusals(server):
+    code, _, err = cli_run("stats", {"rules": "nope"})
+    status, body = server.get("/api/stats", {"rules": "nope"})
+    assert code == 2 and status == 400
+    assert body == {"error": err.strip().removeprefix("Error: ")}
+    status, body = server.get("/api/stats", {"table": "x"})
+    assert status == 400 and body["error"].startswith("unknown parameter 'table'")
+
+
+def test_body_over_the_limit_is_refused(server):
+    from advisor.web.app import MAX_BODY
+
+    status, body = server.request("POST", "/api/advise", b"x" * (MAX_BODY + 1),
+                                  {"Content-Type": "text/plain"})
+    assert status == 413 and "limit" in body["error"]
+    # streamed without a length: refused too, and the server keeps serving
+    host, port = urllib.parse.urlsplit(server.url).netloc.split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=30)
+    conn.putrequest("POST", "/api/advise")
+    conn.putheader("Transfer-Encoding", "chunked")
+    conn.endheaders()
+    chunk = b"y" * 65536
+    try:
+        for _ in range(MAX_BODY // len(chunk) + 2):
+            conn.send(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        conn.send(b"0\r\n\r\n")
+        response = conn.getresponse()
+        assert response.status in (405, 413)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    finally:
+        conn.close()
+    assert server.get("/api/advise", {"dice": "22256"})[0] == 200
+
+
+@pytest.mark.parametrize("path", [
+    "/static/../app.py", "/static/..%2fapp.py", "/static/%2e%2e/app.py",
+    "/static/..%2f..%2fcli%2fserve.py", "/static//etc/passwd", "/static/%2fetc%2fpasswd",
+    "/../advisor/web/app.py", "/static/....//app.py", "/static/..\\app.py",
+])
+def test_nothing_outside_static_is_served(server, path):
+    host, port = urllib.parse.urlsplit(server.url).netloc.split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=30)
+    conn.request("GET", path)  # sent as is, not normalised by a client
+    response = conn.getresponse()
+    body = response.read()
+    conn.close()
+    assert response.status in (400, 404)
+    assert b"def create_app" not in body and b"root:" not in body and b"import" not in body
+
+
+def test_page_and_static_files(server):
+    status, page = server.request("GET", "/")
+    assert status == 200 and "<title>Yahtzee advisor</title>" in page
+    for name in ("app.js", "charts.js", "style.css", "favicon.svg"):
+        assert server.request("GET", f"/static/{name}")[0] == 200
+
+
+def test_unknown_api_path_and_method(server):
+    status, body = server.get("/api/nothing")
+    assert status == 404 and "error" in body
+    status, body = server.request("POST", "/api/advise", b"")
+    assert status == 405 and "error" in body
+
+
+def test_host_header_must_be_local(server):
+    host, port = urllib.parse.urlsplit(server.url).netloc.split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=30)
+    conn.request("GET", "/api/rules", headers={"Host": "evil.example"})
+    response = conn.getresponse()
+    response.read()
+    conn.close()
+    assert response.status == 400
