@@ -178,7 +178,9 @@ def optimal_stats(table: Table, progress: Progress | None = None, *,
                                   np.zeros((len(m), n_extra)))
     total = rules.n_boxes - first_level
     for done, level in enumerate(range(rules.n_boxes - 1, first_level - 1, -1), start=1):
-        m, u, y = _level_states(table, levels[level])
+        masks = levels[level]
+        # only cards that can follow the start (its boxes filled): 2**open of the masks
+        m, u, y = _level_states(table, masks[(masks & start_mask) == start_mask])
         slot[m, u, y] = np.arange(len(m))
         lengths = _max_points_to_come(rules, m, u, y) + 1
         here_start = np.zeros(len(m) + 1, dtype=np.int64)

@@ -13,6 +13,7 @@ Every refusal is a :class:`BadRequest` carrying the text the CLI prints after ``
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import Any
 
 import click
@@ -101,15 +102,23 @@ def advise_json(dice_text: str, rolls_left: int | None, card_text: str, top: int
     """``yahtzee advise --json``: the same checks and library calls, in the same order
     (``as_json`` and ``table_path`` are the command's; the API never takes them)."""
     from ..advise import check_rolls_left
-    from ..model import Dice, Scorecard
+    from ..model import Dice
 
     dice = Dice.parse(dice_text)
-    card = Scorecard.parse(card_text, rules_name)
+    card = parsed_card(card_text, rules_name)
     card.check_not_full()
     per_turn = card.rules.rolls_per_turn
     rolls_left = per_turn - 1 if rolls_left is None else rolls_left
     check_rolls_left(rolls_left, per_turn)
     return turn_advisor(card).advise(dice, rolls_left).to_json(top)
+
+
+@lru_cache(maxsize=1024)
+def parsed_card(card_text: str, rules_name: str) -> Any:
+    """``Scorecard.parse`` (cards are immutable; a bad card raises and is not kept)."""
+    from ..model import Scorecard
+
+    return Scorecard.parse(card_text, rules_name)
 
 
 _ADVISORS: dict[tuple[str, str], Any] = {}

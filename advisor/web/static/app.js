@@ -308,6 +308,7 @@ async function show() {
         dice: rolls[rolls.length - 1], rolls_left: rollsLeft(), top: 0 });
     } catch (e) { rollError(e.message); }
   }
+  await Promise.all(state.players.map(cardOf));   // every card's figures, for the totals
   document.body.dataset.phase = isOver() ? "over" : phase();
   drawTurn();
   drawEntry();
@@ -331,6 +332,15 @@ function drawTurn() {
     const winners = totals.filter(([, t]) => t === best).map(([p]) => p);
     $("winner").textContent = state.players.length === 1 ? `Final score: ${best}`
       : winners.length > 1 ? `A tie: ${winners.join(" and ")} with ${best}` : `${winners[0]} wins with ${best}`;
+    const standings = $("standings");
+    standings.replaceChildren();
+    if (state.players.length > 1) {
+      for (const [name, total] of [...totals].sort((a, b) => b[1] - a[1])) {
+        const li = document.createElement("li");
+        li.textContent = `${name}: ${total}`;
+        standings.appendChild(li);
+      }
+    }
   }
 }
 
@@ -500,7 +510,7 @@ async function drawCharts() {
     dists.set(key, dist);
     if (!state || state.cards[player()] !== card || player() !== name) return; // moved on
   }
-  status.textContent = `${state.players.length > 1 ? `${name}: ` : ""}playing the best way from here, ` +
+  status.textContent = `${state.players.length > 1 ? `${name}, p` : "P"}laying the best way from here, ` +
     `the final score averages ${dist.expected_final.toFixed(2)}.`;
   $("dist-caption").textContent = "Probability of each final score";
   $("reach-caption").textContent = "Chance of reaching at least each final score";
@@ -557,6 +567,7 @@ async function init() {
   $("typed-form").addEventListener("submit", act(submitTyped));
   $("undo").addEventListener("click", act(undo));
   $("new-game").addEventListener("click", () => { showSetup(); });
+  $("again").addEventListener("click", () => { showSetup(); });
   $("download").addEventListener("click", download);
   $("more-options").addEventListener("click", () => { showAll = !showAll; drawOptions(); });
   $("add-player").addEventListener("click", () => addPlayerField());
@@ -583,6 +594,8 @@ act(init)().catch((e) => {
   const p = document.createElement("p");
   p.className = "error";
   p.setAttribute("role", "alert");
-  p.textContent = `The page could not start: ${e.message}`;
+  p.textContent = `The saved game could not be shown (${e.message}); start a new one.`;
   main.prepend(p);
+  state = null;
+  showSetup();
 });

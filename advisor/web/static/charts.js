@@ -2,7 +2,8 @@
 // (bars, in bins when the range is wide) and the chance of reaching each score (a curve).
 
 const NS = "http://www.w3.org/2000/svg";
-const W = 600, H = 230, LEFT = 44, RIGHT = 12, TOP = 14, BOTTOM = 26;
+const H = 220, LEFT = 44, RIGHT = 12, TOP = 14, BOTTOM = 26;
+let W = 600;   // the drawing's width in px: the container's, so text keeps its size
 
 function el(tag, attrs, parent, text) {
   const node = document.createElementNS(NS, tag);
@@ -30,6 +31,7 @@ function span(dist) {
 }
 
 function frame(container, label) {
+  W = Math.max(300, Math.min(900, Math.round(container.clientWidth || 600)));
   const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": label });
   container.replaceChildren(svg);
   return svg;
@@ -38,16 +40,23 @@ function frame(container, label) {
 function xAxis(svg, lo, hi, sx) {
   const y = H - BOTTOM;
   el("line", { x1: LEFT, x2: W - RIGHT, y1: y, y2: y, class: "axis" }, svg);
-  const stepTicks = [10, 20, 25, 50, 100, 200].find((s) => (hi - lo) / s <= 8) || 500;
+  const most = Math.max(3, Math.floor((W - LEFT - RIGHT) / 60));
+  const stepTicks = [5, 10, 20, 25, 50, 100, 200].find((s) => (hi - lo) / s <= most) || 500;
   for (let t = Math.ceil(lo / stepTicks) * stepTicks; t <= hi; t += stepTicks) {
     el("line", { x1: sx(t), x2: sx(t), y1: y, y2: y + 4, class: "axis" }, svg);
     el("text", { x: sx(t), y: y + 16, "text-anchor": "middle" }, svg, String(t));
   }
 }
 
-function yGrid(svg, top, sy, format) {
-  for (let i = 0; i <= 4; i++) {
-    const v = (top * i) / 4;
+// A round step for about four grid lines up to `top`.
+function niceStep(top) {
+  const raw = top / 4, unit = 10 ** Math.floor(Math.log10(raw));
+  return [1, 2, 2.5, 5, 10].map((m) => m * unit).find((s) => s >= raw);
+}
+
+function yGrid(svg, top, sy, format, step = niceStep(top)) {
+  for (let i = 0; i * step <= top * (1 + 1e-9); i++) {
+    const v = i * step;
     el("line", { x1: LEFT, x2: W - RIGHT, y1: sy(v), y2: sy(v), class: "grid" }, svg);
     el("text", { x: LEFT - 6, y: sy(v) + 4, "text-anchor": "end" }, svg, format(v));
   }
@@ -62,13 +71,15 @@ export function drawDistribution(container, dist) {
     const b = Math.min(Math.max(Math.floor(x / width) * width, start), Math.floor(hi / width) * width);
     bins.set(b, (bins.get(b) || 0) + p);
   }
-  const top = Math.max(...bins.values()) * 1.08;
+  const highest = Math.max(...bins.values()) * 1.05;
+  const step = niceStep(highest);
+  const top = Math.ceil(highest / step) * step;
   const end = Math.floor(hi / width) * width + width;
   const sx = (x) => LEFT + ((x - start) / (end - start)) * (W - LEFT - RIGHT);
   const sy = (p) => H - BOTTOM - (p / top) * (H - TOP - BOTTOM);
   const svg = frame(container, `Distribution of the final score, mean ${dist.expected_final.toFixed(1)}` +
     (width > 1 ? `, in bins of ${width} points` : ""));
-  yGrid(svg, top, sy, (v) => pct(v));
+  yGrid(svg, top, sy, (v) => `${+(100 * v).toFixed(2)}%`, step);
   for (const [b, p] of bins) {
     const rect = el("rect", { x: sx(b) + 0.5, y: sy(p), width: Math.max(sx(b + width) - sx(b) - 1, 0.8),
       height: H - BOTTOM - sy(p), class: "bar-rect" }, svg);
@@ -95,7 +106,7 @@ export function drawReach(container, dist) {
   const shown = targets.length > 4 ? targets.filter((_, i) => i % Math.ceil(targets.length / 4) === 0) : targets;
   const svg = frame(container, "Chance of reaching each final score: " +
     shown.map(([t, p]) => `${t} or more ${pct(p)}`).join(", "));
-  yGrid(svg, 1, sy, (v) => `${Math.round(v * 100)}%`);
+  yGrid(svg, 1, sy, (v) => `${Math.round(v * 100)}%`, 0.25);
   let d = `M ${sx(lo)} ${sy(at(lo))}`;
   let last = at(lo);
   for (const [s, r] of reach) {
