@@ -17,7 +17,14 @@ from typing import Any, Self
 
 from solver.dice import DICE, FACES, KEEP_INDEX, ROLL_INDEX, counts_of
 from solver.errors import IllegalMoveError, InvalidCardError, InvalidDiceError, InvalidOptionError
-from solver.rules import DEFAULT_RULES, UPPER_TARGET, RuleSet, get_rules
+from solver.rules import (
+    DEFAULT_RULES,
+    UPPER_TARGET,
+    RuleSet,
+    filled_mask,
+    get_rules,
+    upper_subtotal,
+)
 
 BONUS_KEY = "yahtzee_bonus"
 _SEPARATORS = re.compile(r"[\s,]+")
@@ -243,12 +250,12 @@ class Scorecard:
     @cached_property
     def mask(self) -> int:
         """Filled-boxes mask: bit ``b`` set when box ``b`` is filled."""
-        return sum(1 << b for b, e in enumerate(self.entries) if e is not None)
+        return filled_mask(self.entries)
 
     @cached_property
     def upper_subtotal(self) -> int:
         """Sum of the upper entries (not capped)."""
-        return sum(e or 0 for b, e in enumerate(self.entries) if self.rules.boxes[b].is_upper)
+        return upper_subtotal(self.entries)
 
     @property
     def upper(self) -> int:

@@ -1,7 +1,8 @@
 """Exact optimal-strategy solver for solitaire Yahtzee and its variants.
 
 Layers, each importing only those before it: ``dice`` and ``rules`` (pure Python and
-numpy) -> ``_kernels`` (numba) -> ``builder`` and ``tablefile`` -> ``table``.
+numpy) -> ``_basics`` and the kernels built on it (numba; each takes the rule set's
+``RuleArrays``) -> ``builder`` and ``tablefile`` -> ``table``, ``stats``, ``simulate``.
 """
 
 from .errors import (

@@ -65,6 +65,20 @@ def joker_lowest_tier(f: int, m: int, joker_tier: np.ndarray) -> int:
     return low
 
 
+Entries = tuple[int | None, ...] | list[int | None]
+"""The entry of each box in scorecard order, None while open."""
+
+
+def filled_mask(entries: Entries) -> int:
+    """The filled-boxes mask of a card: bit ``b`` set when box ``b`` holds an entry."""
+    return sum(1 << b for b, e in enumerate(entries) if e is not None)
+
+
+def upper_subtotal(entries: Entries) -> int:
+    """The sum of a card's upper entries (not capped)."""
+    return sum(e for e in entries[:N_UPPER] if e is not None)
+
+
 class RuleArrays(NamedTuple):
     """A rule set's data as every numba kernel takes it, in one argument.
 
@@ -259,12 +273,11 @@ class RuleSet:
         """The upper bonus a card with this (uncapped) upper subtotal has earned."""
         return self.upper_bonus if upper_subtotal >= UPPER_TARGET else 0
 
-    def total(self, entries: tuple[int | None, ...] | list[int | None],
-              yahtzee_bonuses: int) -> int:
+    def total(self, entries: Entries, yahtzee_bonuses: int) -> int:
         """Grand total of a card: ``entries`` (one per box, None while open), the upper bonus
         once the upper entries reach 63, and ``yahtzee_bonuses`` Yahtzee bonuses."""
-        upper = sum(e for b, e in enumerate(entries) if e is not None and b < N_UPPER)
-        return (sum(e for e in entries if e is not None) + self.upper_bonus_earned(upper)
+        return (sum(e for e in entries if e is not None)
+                + self.upper_bonus_earned(upper_subtotal(entries))
                 + self.yahtzee_bonus * yahtzee_bonuses)
 
     def check_mask(self, filled_mask: int) -> None:

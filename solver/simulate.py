@@ -53,7 +53,7 @@ from .dice import (
     counts_of,
 )
 from .errors import IllegalStrategyMoveError, UnknownStrategyError, YahtzeeError
-from .rules import N_UPPER, UPPER_TARGET, Placement, RuleSet
+from .rules import N_UPPER, UPPER_TARGET, Placement, RuleSet, filled_mask, upper_subtotal
 from .stats import PERCENTILES
 from .table import Table
 
@@ -89,7 +89,7 @@ class Decision:
 
     @property
     def filled_mask(self) -> int:
-        return sum(1 << b for b, e in enumerate(self.entries) if e is not None)
+        return filled_mask(self.entries)
 
     @property
     def open_boxes(self) -> tuple[str, ...]:
@@ -99,7 +99,7 @@ class Decision:
     @property
     def upper_total(self) -> int:
         """Sum of the upper entries so far (not capped)."""
-        return sum(e for e in self.entries[:N_UPPER] if e is not None)
+        return upper_subtotal(self.entries)
 
     @property
     def yahtzee_holds_50(self) -> bool:
