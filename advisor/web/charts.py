@@ -27,14 +27,14 @@ def _ignore_interrupt() -> None:
 
 
 def state_stats(state: State) -> dict[str, Any]:
-    """``optimal_stats(...).to_dict()`` from the start of a turn in ``state`` (run in the
+    """``optimal_stats(...).to_json()`` from the start of a turn in ``state`` (run in the
     worker; the table comes from the process's table cache)."""
     from solver.stats import optimal_stats
 
     from ..advise import default_table
 
     rules_name, mask, upper, flag = state
-    return optimal_stats(default_table(rules_name), start=(mask, upper, flag)).to_dict()
+    return optimal_stats(default_table(rules_name), start=(mask, upper, flag)).to_json()
 
 
 class StatsService:
