@@ -38,3 +38,11 @@ def table_of():
         return cache[name]
 
     return get
+
+
+@pytest.fixture(scope="session")
+def official_stats(official_table):
+    """Exact statistics of optimal play under the official rules (computed once)."""
+    from solver.stats import optimal_stats
+
+    return optimal_stats(official_table)

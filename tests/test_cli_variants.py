@@ -7,6 +7,8 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from independent_scorer import RULE_BOOKS
+from test_values import NEW_GAME
 
 from advisor.cli import cli
 from solver.rules import RULE_NAMES
@@ -29,10 +31,27 @@ def assert_one_error_line(result, *needles: str) -> None:
         assert needle in lines[0]
 
 
-@pytest.mark.parametrize("command", COMMANDS)
-def test_every_command_takes_rules(command: str) -> None:
-    result = run(command, "--help")
-    assert result.exit_code == 0 and "--rules" in result.output
+@pytest.mark.parametrize("rules_name", RULE_NAMES)
+def test_every_command_follows_the_rule_set(table_of, rules_name: str) -> None:
+    """solve, advise, strategy and simulate under each rule set give that rule set's
+    figures (play, export and stats: test_variant_paths.py, test_cli_stats.py)."""
+    table_of(rules_name)
+    book = RULE_BOOKS[rules_name]
+    exact = NEW_GAME[rules_name]
+    solved = json.loads(run("solve", "--rules", rules_name, "--json").stdout)
+    assert solved["rules"] == rules_name and abs(solved["expected_score"] - exact) < 5e-11
+    advice = json.loads(run("advise", "--rules", rules_name, "--dice", "22256", "--json").stdout)
+    assert advice["rules"] == rules_name and advice["rolls_left"] == book.rolls - 1
+    # The first roll's best option is worth the new-game value give or take this roll's luck.
+    assert abs(advice["options"][0]["expected_final"] - exact) < 10
+    sheet = run("strategy", "--rules", rules_name, "--format", "csv").stdout.splitlines()
+    assert len(sheet) == 1 + 252 * book.rolls
+    assert sheet[1].startswith(f"11111,{book.rolls - 1},")
+    sim = json.loads(run("simulate", "--rules", rules_name, "--games", "400", "--seed", "3",
+                         "--json").stdout)
+    assert sim["rules"] == rules_name
+    assert abs(sim["mean"] - exact) < 4 * sim["stderr"]
+    assert set(sim["box_means"]) == set(book.card)
 
 
 @pytest.mark.parametrize("command", COMMANDS)

@@ -164,12 +164,34 @@ def test_other_rule_sets(table_of, rules_name):
 def test_greedy_turn_matches_its_exact_mean_and_the_published_greedy(official_table):
     """greedy-turn is the optimal policy on a table of zeros: its simulated mean lands
     within 4 standard errors of the exact mean of that policy (217.38; published ~218)."""
+    import readme
+
+    import solver.simulate
     from solver.stats import optimal_stats
     from solver.table import Table
 
     values = np.where(np.isnan(official_table.values), np.nan, 0.0)
     exact = optimal_stats(Table(official_table.rules, values)).mean
-    assert 215 < exact < 220
+    assert round(exact, 4) == 217.3834
+    doc = " ".join(solver.simulate.__doc__.split())
+    assert readme.after("exact mean", where=doc) == "217.3834"
+    strategies = readme.text()[readme.text().index("Strategies (`yahtzee simulate"):]
+    assert readme.as_printed(exact, readme.after("exact mean", where=strategies))
     run = simulate(official_table, "greedy-turn", 20_000, seed=8)
     assert abs(run.mean - exact) < 4 * run.stderr
     assert run.mean < official_table.expected_score - 30
+
+
+@pytest.mark.slow
+def test_the_readme_strategy_figures(official_table):
+    """The README's seeded 100,000-game comparison, figure by figure."""
+    import readme
+
+    strategies = ("optimal", "greedy-turn", "heuristic", "greedy")
+    command = "yahtzee simulate --games 100000 --compare " + ",".join(strategies)
+    paragraph = readme.text()[readme.text().index(f"Strategies (`{command}`"):]
+    assert "seed 0" in paragraph[:200]
+    for name in strategies:
+        printed = readme.after(f"`{name}`", where=paragraph)
+        mean = simulate(official_table, name, 100_000, seed=0).mean
+        assert readme.as_printed(mean, printed), (name, mean, printed)
