@@ -26,7 +26,7 @@ from independent_scorer import (
 )
 
 from solver.dice import ROLLS
-from solver.rules import RULE_NAMES, get_rules
+from solver.rules import RULE_NAMES, get_rules, joker_lowest_tier
 
 OFFICIAL = RULE_BOOKS["official"]
 
@@ -111,6 +111,13 @@ def test_rule_parameters(rules_name):
     assert rules.boxes[rules.yahtzee_box].name == book.yahtzee_box
     assert rules.has_joker == (book.joker != "none")
     assert rules.n_flags == (2 if book.yahtzee_bonus else 1)
+    arrays = rules.arrays  # what every kernel reads
+    assert arrays.upper_bonus == book.upper_bonus
+    assert arrays.yahtzee_bonus == book.yahtzee_bonus
+    assert arrays.yahtzee_box == book.card.index(book.yahtzee_box)
+    assert arrays.has_joker == (book.joker != "none")
+    assert arrays.n_flags == (2 if book.yahtzee_bonus else 1)
+    assert arrays.n_rerolls == book.rolls - 1
 
 
 def test_the_rolls_are_the_252_multisets():
@@ -120,25 +127,31 @@ def test_the_rolls_are_the_252_multisets():
 @pytest.mark.parametrize("rules_name", RULE_NAMES)
 def test_score_table_entry_by_entry(rules_name):
     rules, book = get_rules(rules_name), RULE_BOOKS[rules_name]
+    kernel_scores = rules.arrays.box_scores
+    assert kernel_scores.shape == (len(book.card), 252)
     wrong = []
     for r, roll in enumerate(ROLLS):
         dice = tuple(int(f) for f in roll)
         for b, box in enumerate(book.card):
             want = ordinary_score(book, box, dice)
-            if int(rules.scores[r, b]) != want:
-                wrong.append((dice, box, int(rules.scores[r, b]), want))
+            got = (int(rules.scores[r, b]), int(kernel_scores[b, r]))
+            if got != (want, want):
+                wrong.append((dice, box, got, want))
     assert wrong == []
 
 
 def production_joker(rules, face: int, mask: int) -> dict[str, int]:
-    """The allowed boxes and points the kernels read from the production Joker tables:
-    the open boxes of the lowest tier that has an open box, at ``joker_points``."""
+    """The allowed boxes and points the kernels read from the production Joker tables
+    (``rules.arrays``): the open boxes of the lowest tier that has an open box, at
+    ``joker_points``."""
     f = face - 1
+    tier, points = rules.arrays.joker_tier, rules.arrays.joker_points
     open_boxes = [b for b in range(rules.n_boxes) if not mask >> b & 1]
-    low = min(int(rules.joker_tier[f, b]) for b in open_boxes)
+    low = joker_lowest_tier(f, mask, tier)
+    assert low == min(int(tier[f, b]) for b in open_boxes)
     upper_filled = mask >> f & 1
-    return {rules.boxes[b].name: int(rules.joker_points[upper_filled, f, b])
-            for b in open_boxes if int(rules.joker_tier[f, b]) == low}
+    return {rules.boxes[b].name: int(points[upper_filled, f, b])
+            for b in open_boxes if int(tier[f, b]) == low}
 
 
 def filled_patterns(rules):
