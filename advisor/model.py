@@ -17,6 +17,7 @@ from typing import Any, Self
 
 from solver.dice import DICE, FACES, KEEP_INDEX, ROLL_INDEX, counts_of
 from solver.errors import IllegalMoveError, InvalidCardError, InvalidDiceError, InvalidOptionError
+from solver.move import Move
 from solver.rules import (
     DEFAULT_RULES,
     UPPER_TARGET,
@@ -346,6 +347,13 @@ class Option:
     @property
     def is_keep(self) -> bool:
         return self.action == "keep"
+
+    @property
+    def move(self) -> Move:
+        """This option as a :class:`~solver.move.Move` (``Move.parse(describe())`` equals it)."""
+        if self.keep is not None:
+            return Move(keep=self.keep.faces)
+        return Move(box=self.box)
 
     def describe(self) -> str:
         """``keep 2 2 2``, ``reroll all``, ``score Twos 6`` or ``score Chance 30 +100 bonus``."""

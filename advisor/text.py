@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
 from .model import Advice, Scorecard, box_label
+
+if TYPE_CHECKING:
+    from .analyze import Analysis
 
 
 def rolls_left_phrase(rolls_left: int, rolls_per_turn: int) -> str:
@@ -54,4 +60,47 @@ def card_lines(card: Scorecard) -> list[str]:
     if rules.n_flags == 2:
         lines.append(f"  {'Yahtzee bonus':<16} {card.yahtzee_bonuses * rules.yahtzee_bonus:>4}")
     lines.append(f"  {'total':<16} {card.total:>4}")
+    return lines
+
+
+def decision_lines(analysis: Analysis) -> list[str]:
+    """Every decision of an analysis, one line each; ``*`` marks an error."""
+    width = max([22, *(len(d.chosen.describe()) for d in analysis.decisions)])
+    names = max([6, *(len(p.name) for p in analysis.players)])
+    lines = [f"turn  {'player':<{names}}  dice       left  {'choice':<{width}}  "
+             f"{'best':<{width}}  {'loss':>6}"]
+    for d in analysis.decisions:
+        best = "" if d.best.move == d.chosen.move else d.best.describe()
+        lines.append(f"{d.turn:>4}  {d.player:<{names}}  {d.dice.spaced()}  {d.rolls_left:>4}  "
+                     f"{d.chosen.describe():<{width}}  {best:<{width}}  {d.loss:>6.2f}"
+                     f"{' *' if d.is_error else ''}")
+    return lines
+
+
+def review_lines(analysis: Analysis, names: Iterable[str] | None = None) -> list[str]:
+    """Per player: decisions, errors, losses (mean per decision), luck, the worst three."""
+    unit = "points" if analysis.objective.get("kind", "ev") == "ev" else "probability"
+    wanted = set(names) if names is not None else None
+    lines = []
+    for p in analysis.players:
+        if wanted is not None and p.name not in wanted:
+            continue
+        keeps, keep_loss = p.split("keep")
+        boxes, box_loss = p.split("box")
+        lines += [
+            f"{p.name}: total {p.total}{'' if p.finished else ' (game unfinished)'}",
+            f"  {len(p.decisions)} decisions, {p.errors} errors (* in the list); loss "
+            f"{p.total_loss:.2f} {unit} in all, {p.mean_loss:.3f} per decision "
+            f"(aim below 0.2)",
+            f"  keeps: {keeps} decisions, loss {keep_loss:.2f} | boxes: {boxes} decisions, "
+            f"loss {box_loss:.2f}",
+            f"  luck: {p.luck:+.2f} (what the dice alone changed in the expected final score)",
+        ]
+        if p.finished and unit == "points":
+            lines.append(f"  check: total {p.total} - new game {analysis.new_game:.2f} = "
+                         f"luck {p.luck:+.2f} - loss {p.total_loss:.2f}")
+        for d in p.worst:
+            lines.append(f"  worst: turn {d.turn}, dice {d.dice.spaced()}, "
+                         f"{d.rolls_left} rolls left: {d.chosen.describe()} costs "
+                         f"{d.loss:.2f}; best {d.best.describe()}")
     return lines

@@ -49,3 +49,11 @@ class MissingTableError(TableError):
 
 class CorruptTableError(TableError):
     """A table file that fails its header or checksum checks."""
+
+
+class InvalidMoveError(YahtzeeError):
+    """Text that is not a move: neither dice to keep nor a box to fill."""
+
+
+class InvalidRecordError(YahtzeeError):
+    """A game record that cannot be read or breaks the rules; names the line and token."""

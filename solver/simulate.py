@@ -22,7 +22,8 @@ Built-in strategies (``STRATEGIES``):
 A strategy of your own is a Python callable ``strategy(decision: Decision)`` (slower):
 while ``decision.rolls_left > 0`` it returns the faces to keep (any iterable of ints, a
 sub-multiset of ``decision.dice``; all five keeps the dice as they are) or a box name to
-score now; with ``rolls_left == 0`` it returns a box name (any alias). An illegal answer
+score now; with ``rolls_left == 0`` it returns a box name (any alias). It may also return
+a :class:`~solver.move.Move`. An illegal answer
 raises :class:`IllegalStrategyMoveError` naming the move and the state.
 
 Same seed, same games: game ``g`` draws its dice from its own splitmix64 stream (see
@@ -53,6 +54,7 @@ from .dice import (
     counts_of,
 )
 from .errors import IllegalStrategyMoveError, UnknownStrategyError, YahtzeeError
+from .move import Move
 from .rules import N_UPPER, UPPER_TARGET, Placement, RuleSet, filled_mask, upper_subtotal
 from .stats import PERCENTILES
 from .table import Table
@@ -341,32 +343,51 @@ def _describe(decision: Decision) -> str:
             f"card [{card}], Yahtzee bonuses {decision.yahtzee_bonuses}")
 
 
-def _parse_move(move: Any, decision: Decision) -> tuple[str, Any]:
-    """('box', Placement) or ('keep', keep index), or raise IllegalStrategyMoveError."""
+def _parse_move(answer: Any, decision: Decision) -> Move:
+    """The strategy's answer as a checked :class:`Move` (box names made canonical), or
+    raise IllegalStrategyMoveError. Answers: a Move, a box name, or faces to keep."""
     def illegal(why: str) -> IllegalStrategyMoveError:
-        return IllegalStrategyMoveError(f"illegal move {move!r} ({why}) at {_describe(decision)}")
+        return IllegalStrategyMoveError(f"illegal move {answer!r} ({why}) at "
+                                        f"{_describe(decision)}")
 
-    if isinstance(move, str):
+    if isinstance(answer, str):
         try:
-            box = decision.rules.box_index(move)
+            move = Move.scoring(answer, decision.rules)
         except YahtzeeError as exc:
             raise illegal("not a box") from exc
-        for placement in decision.placements():
-            if placement.box == box:
-                return "box", placement
-        raise illegal("that box is filled or the Joker rule forbids it")
+    elif isinstance(answer, Move):
+        move = answer
+        if move.box is not None:
+            try:
+                move = Move.scoring(move.box, decision.rules)
+            except YahtzeeError as exc:
+                raise illegal("not a box of these rules") from exc
+    else:
+        try:
+            faces = [int(f) for f in answer]
+        except (TypeError, ValueError) as exc:
+            raise illegal("neither a box name nor faces to keep") from exc
+        if any(not 1 <= f <= 6 for f in faces):
+            raise illegal("faces are 1..6")
+        if len(faces) > 5:
+            raise illegal("the keep is not part of the dice showing")
+        move = Move(keep=tuple(faces))
+    if move.box is not None:
+        if _placement(move, decision) is None:
+            raise illegal("that box is filled or the Joker rule forbids it")
+        return move
     if decision.rolls_left == 0:
         raise illegal("no rolls are left: a box name is needed")
-    try:
-        faces = [int(f) for f in move]
-    except (TypeError, ValueError) as exc:
-        raise illegal("neither a box name nor faces to keep") from exc
-    if any(not 1 <= f <= 6 for f in faces):
-        raise illegal("faces are 1..6")
     have = counts_of(decision.dice)
-    if len(faces) > 5 or any(c > h for c, h in zip(counts_of(faces), have, strict=True)):
+    if any(c > h for c, h in zip(counts_of(move.keep or ()), have, strict=True)):
         raise illegal("the keep is not part of the dice showing")
-    return "keep", _keep_index(faces)
+    return move
+
+
+def _placement(move: Move, decision: Decision) -> Placement | None:
+    """The placement of a box move for the decision's dice, or None if not allowed."""
+    box = decision.rules.box_index(move.box or "")
+    return next((p for p in decision.placements() if p.box == box), None)
 
 
 def _play_python(rules: RuleSet, strategy: UserStrategy, stream: _Stream) -> tuple[int | None, ...]:
@@ -378,13 +399,15 @@ def _play_python(rules: RuleSet, strategy: UserStrategy, stream: _Stream) -> tup
         while True:
             decision = Decision(rules, tuple(int(f) for f in ROLLS[roll - FIRST_ROLL_KEEP]),
                                 rolls_left, tuple(entries), bonuses, turn)
-            kind, what = _parse_move(strategy(decision), decision)
-            if kind == "box":
+            move = _parse_move(strategy(decision), decision)
+            if move.keep is None:
                 break
-            roll = _complete(what, stream)
+            roll = _complete(_keep_index(move.keep), stream)
             rolls_left -= 1
-        entries[what.box] = what.points
-        bonuses += what.yahtzee_bonus > 0
+        placement = _placement(move, decision)
+        assert placement is not None  # checked by _parse_move
+        entries[placement.box] = placement.points
+        bonuses += placement.yahtzee_bonus > 0
         fives += max(decision.dice.count(f) for f in range(1, 7)) == 5
     final = Decision(rules, decision.dice, 0, tuple(entries), bonuses, rules.n_boxes)
     return final.total, int(final.upper_total >= UPPER_TARGET), fives, bonuses, *entries
