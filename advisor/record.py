@@ -248,9 +248,9 @@ def _check_game(record: GameRecord) -> dict[str, Scorecard]:
 
 def _check_turn(turn: Turn, card: Scorecard, where: str) -> None:
     rules = card.rules
-    tokens = turn.tokens()
     if not turn.rolls:
         raise InvalidRecordError(f"{where}: a turn starts with the dice of the first roll")
+    tokens = turn.tokens()
     if len(turn.rolls) > rules.rolls_per_turn:
         token = str(turn.rolls[rules.rolls_per_turn])
         raise InvalidRecordError(f"{where}, token {token!r}: too many rolls; a turn has at "
@@ -469,3 +469,43 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+# ---------------------------------------------------------------------- simulations
+def records_from_traces(rules: str, traces: Any, player: str = "Player 1"
+                        ) -> Iterator[GameRecord]:
+    """The games of a simulation (``SimulationResult.traces``) as checked records."""
+    from solver.simulate import turn_moves
+
+    ruleset = get_rules(rules)
+    for game in traces:
+        turns = []
+        for row in game:
+            rolls, keeps, box = turn_moves(row)
+            turns.append(Turn(player, tuple(Dice(r) for r in rolls),
+                              tuple(Keep(k) for k in keeps), ruleset.boxes[box].name))
+        yield GameRecord(ruleset.name, (player,), tuple(turns))
+
+
+def write_records(folder: str | Path, records: Iterator[GameRecord] | Sequence[GameRecord]
+                  ) -> int:
+    """Write records as ``folder/game-000001.txt``, ... (a new or empty folder); the count."""
+    folder = Path(folder)
+    check_records_folder(folder)
+    folder.mkdir(exist_ok=True)
+    count = 0
+    for count, record in enumerate(records, start=1):
+        write_record(folder / f"game-{count:06d}.txt", record)
+    return count
+
+
+def check_records_folder(folder: str | Path) -> None:
+    """Raise InvalidRecordError unless ``folder`` is new (in an existing folder) or empty."""
+    folder = Path(folder)
+    if folder.is_symlink() or (folder.exists() and (not folder.is_dir() or
+                                                    any(folder.iterdir()))):
+        raise InvalidRecordError(f"{str(folder)!r} exists and is not an empty folder; give a "
+                                 f"new folder for the records")
+    if not folder.parent.is_dir():
+        raise InvalidRecordError(f"cannot create {str(folder)!r}: the folder "
+                                 f"{str(folder.parent)!r} does not exist")

@@ -138,6 +138,10 @@ class SimulationResult:
     entries: np.ndarray
     """(games, n_boxes) int8: the entry of each box."""
     seconds: float = field(default=0.0)
+    traces: np.ndarray | None = None
+    """With ``record=True``: (games, n_boxes, 2 * rerolls + 2) int16, each game's turns in
+    playing order as keep indices (``dice.KEEP_COUNTS``): roll, keep, roll, ..., box;
+    -1 where a turn stopped early (see :func:`turn_moves`)."""
 
     @property
     def games(self) -> int:
@@ -242,26 +246,52 @@ def _pars(rules: RuleSet) -> np.ndarray:
 
 def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int = 10_000,
              seed: int = 0, *, progress: Progress | None = None,
-             name: str | None = None) -> SimulationResult:
+             name: str | None = None, record: bool = False) -> SimulationResult:
     """Play ``games`` games of the table's rule set with ``strategy`` (a built-in name or
-    a :data:`UserStrategy` callable) from seed ``seed``."""
+    a :data:`UserStrategy` callable) from seed ``seed``; with ``record`` keep every
+    game's moves in ``traces`` (same games either way)."""
     games = check_games(games)
     seed = check_seed(seed)
     start = time.perf_counter()
+    rules = table.rules
+    traces = np.full((games if record else 0, rules.n_boxes, 2 * rules.rolls_per_turn),
+                     -1, dtype=np.int16)
     if callable(strategy):
         label = str(name or getattr(strategy, "__name__", "custom"))
-        out = _simulate_python(table.rules, strategy, label, games, seed, progress)
+        out = _simulate_python(rules, strategy, label, games, seed, progress, traces)
     else:
         label = strategy.strip().lower()
         out = _simulate_builtin(table, strategy_code(strategy), games, seed, progress,
-                                myopic=label in MYOPIC)
+                                traces, myopic=label in MYOPIC)
     scores, upper, fives, bonuses, entries = out
-    return SimulationResult(table.rules, label, seed, scores, upper, fives, bonuses, entries,
-                            seconds=time.perf_counter() - start)
+    return SimulationResult(rules, label, seed, scores, upper, fives, bonuses, entries,
+                            seconds=time.perf_counter() - start,
+                            traces=traces if record else None)
+
+
+def turn_moves(trace_row: np.ndarray) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]],
+                                                int]:
+    """One turn of a trace: (rolls as sorted faces, keeps as sorted faces, box index)."""
+    from .dice import KEEP_COUNTS, faces_of
+
+    width = trace_row.shape[0]
+    rolls, keeps = [], []
+    for slot in range(0, width - 1):
+        k = int(trace_row[slot])
+        if k < 0:
+            break
+        faces = faces_of(KEEP_COUNTS[k])
+        if slot % 2 == 0:
+            rolls.append(faces)
+        elif len(faces) < 5:
+            keeps.append(faces)
+        else:
+            break
+    return rolls, keeps, int(trace_row[width - 1])
 
 
 def _simulate_builtin(table: Table, code: int, games: int, seed: int,
-                      progress: Progress | None, *, myopic: bool = False
+                      progress: Progress | None, traces: np.ndarray, *, myopic: bool = False
                       ) -> tuple[np.ndarray, ...]:
     rules = table.rules
     values = np.ascontiguousarray(table.values)
@@ -278,7 +308,7 @@ def _simulate_builtin(table: Table, code: int, games: int, seed: int,
         stop = min(games, first + BATCH)
         sim.play_games(code, np.uint64(seed), np.uint64(first), values, rules.arrays, par, cache,
                        scores[first:stop], upper[first:stop], fives[first:stop],
-                       bonuses[first:stop], entries[first:stop])
+                       bonuses[first:stop], entries[first:stop], traces[first:stop])
         if progress is not None:
             progress(stop, games)
     return scores, upper, fives, bonuses, entries
@@ -390,21 +420,33 @@ def _placement(move: Move, decision: Decision) -> Placement | None:
     return next((p for p in decision.placements() if p.box == box), None)
 
 
-def _play_python(rules: RuleSet, strategy: UserStrategy, stream: _Stream) -> tuple[int | None, ...]:
+def _play_python(rules: RuleSet, strategy: UserStrategy, stream: _Stream,
+                 trace: np.ndarray | None) -> tuple[int | None, ...]:
+    """One game; its moves go to ``trace`` (n_boxes, 2 * rolls) when given (a keep of all
+    five dice is left out: it rolls nothing)."""
     entries: list[int | None] = [None] * rules.n_boxes
     bonuses = fives = 0
     for turn in range(1, rules.n_boxes + 1):
         roll = _complete(0, stream)
         rolls_left = rules.rolls_per_turn - 1
+        slot = 0
+        if trace is not None:
+            trace[turn - 1, 0] = roll
         while True:
             decision = Decision(rules, tuple(int(f) for f in ROLLS[roll - FIRST_ROLL_KEEP]),
                                 rolls_left, tuple(entries), bonuses, turn)
             move = _parse_move(strategy(decision), decision)
             if move.keep is None:
                 break
-            roll = _complete(_keep_index(move.keep), stream)
+            keep = _keep_index(move.keep)
+            roll = _complete(keep, stream)
             rolls_left -= 1
+            if trace is not None and len(move.keep) < 5:
+                trace[turn - 1, slot + 1:slot + 3] = keep, roll
+                slot += 2
         placement = _placement(move, decision)
+        if trace is not None:
+            trace[turn - 1, -1] = placement.box if placement is not None else -1
         assert placement is not None  # checked by _parse_move
         entries[placement.box] = placement.points
         bonuses += placement.yahtzee_bonus > 0
@@ -414,11 +456,13 @@ def _play_python(rules: RuleSet, strategy: UserStrategy, stream: _Stream) -> tup
 
 
 def _simulate_python(rules: RuleSet, strategy: UserStrategy, label: str, games: int,
-                     seed: int, progress: Progress | None) -> tuple[np.ndarray, ...]:
+                     seed: int, progress: Progress | None, traces: np.ndarray
+                     ) -> tuple[np.ndarray, ...]:
     rows = []
     step = max(1, min(BATCH, games // 100))
     for g in range(games):
-        rows.append(_play_python(rules, strategy, _Stream(seed, g)))
+        trace = traces[g] if traces.shape[0] else None
+        rows.append(_play_python(rules, strategy, _Stream(seed, g), trace))
         if progress is not None and ((g + 1) % step == 0 or g + 1 == games):
             progress(g + 1, games)
     data = np.array(rows, dtype=np.int64)

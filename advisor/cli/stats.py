@@ -108,7 +108,7 @@ def _resolve_strategy(name: str) -> str | Callable[..., Any]:
 
 
 def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
-         seed: int) -> Any:
+         seed: int, *, record: bool = False) -> Any:
     from tqdm import tqdm
 
     from solver.simulate import simulate
@@ -120,7 +120,8 @@ def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
         bar.update(done - bar.n)
 
     try:
-        return simulate(table, strategy, games, seed, progress=update, name=label)
+        return simulate(table, strategy, games, seed, progress=update, name=label,
+                        record=record)
     finally:
         bar.close()
 
@@ -136,12 +137,18 @@ def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
               help="Comma-separated strategies to play side by side, e.g. optimal,greedy.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the dice (0..2**64-1): same seed, same games.")
+@click.option("--records", "records_dir", default=None, metavar="FOLDER",
+              help="Also write each game as a record, FOLDER/game-000001.txt, ... "
+                   "(a new folder; `yahtzee analyze` reads them).")
 @table_option
 @json_option
 def simulate(rules_name: str, games: int, strategy: str, compare: str | None, seed: int,
-             table_path: str | None, as_json: bool) -> None:
+             records_dir: str | None, table_path: str | None, as_json: bool) -> None:
     """Play seeded games with a strategy and report its scores (see solver/simulate.py for
-    the strategies and for writing your own)."""
+    the strategies and for writing your own).
+
+    Example: yahtzee simulate --games 1000 --strategy greedy-turn --records games/
+    """
     from solver.simulate import MAX_SEED
 
     if games <= 0:
@@ -152,9 +159,23 @@ def simulate(rules_name: str, games: int, strategy: str, compare: str | None, se
     names = [s.strip() for s in (compare.split(",") if compare else [strategy]) if s.strip()]
     if not names:
         raise click.BadParameter("name at least one strategy", param_hint="--compare")
+    if records_dir is not None and len(names) > 1:
+        raise click.BadParameter("records are written for one strategy at a time; use "
+                                 "--strategy, not --compare", param_hint="--records")
+    if records_dir is not None:
+        from advisor.record import check_records_folder
+
+        check_records_folder(records_dir)
     resolved = [(name, _resolve_strategy(name)) for name in names]
     table = load_table(rules_name, table_path)
-    results = [_run(table, strat, name, games, seed) for name, strat in resolved]
+    results = [_run(table, strat, name, games, seed, record=records_dir is not None)
+               for name, strat in resolved]
+    if records_dir is not None:
+        from advisor.record import records_from_traces, write_records
+
+        count = write_records(records_dir, records_from_traces(table.rules.name,
+                                                                results[0].traces))
+        click.echo(f"wrote {count:,} game records to {records_dir}", err=True)
     if compare:
         _print_compare(table, results, games, seed, as_json)
     else:
