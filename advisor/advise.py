@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from solver.dice import DICE, KEEP_COUNTS, KEEP_SIZE, faces_of, sub_keeps
-from solver.errors import IllegalMoveError, TableError
+from solver.errors import IllegalMoveError, InvalidCardError, InvalidDiceError, TableError
 
 from .model import Advice, Dice, Keep, Option, Scorecard
 
@@ -104,8 +104,10 @@ class TurnAdvisor:
             found.append((to_come, box, points, bonus))
         return found
 
-    def advise(self, dice: Dice, rolls_left: int) -> Advice:
-        """Every distinct choice for ``dice`` with ``rolls_left``, best first."""
+    def advise(self, dice: Dice | str, rolls_left: int) -> Advice:
+        """Every distinct choice for ``dice`` (a Dice or its text) with ``rolls_left``,
+        best first."""
+        dice = as_dice(dice)
         check_rolls_left(rolls_left, self.rules.rolls_per_turn)
         total = self.card.total
         names = self.rules.boxes
@@ -124,14 +126,37 @@ class TurnAdvisor:
         return Advice(self.card, dice, rolls_left, options)
 
 
-def advise(card: Scorecard, dice: Dice, *, rolls_left: int | None = None,
+def advise(card: Scorecard | str, dice: Dice | str, *, rolls_left: int | None = None,
            table: Table | None = None) -> Advice:
     """Rank every keep of 0 to 4 dice (while rolls are left) and every allowed box.
 
-    ``rolls_left`` defaults to the first roll of a turn (2 under the official rules);
-    ``table`` defaults to the cached table of the card's rules, built when missing.
-    Raises a ``ValueError`` subclass for a full card, rolls left out of range or a
-    table of other rules.
+    ``card`` is a :class:`Scorecard` or its text (``"twos=6,3k=20"``, official rules);
+    ``dice`` a :class:`Dice` or its text (``"22256"``). ``rolls_left`` defaults to the
+    first roll of a turn (2 under the official rules); ``table`` defaults to the cached
+    table of the card's rules, built when missing. Raises a ``ValueError`` subclass for
+    bad text, a full card, rolls left out of range or a table of other rules.
     """
+    card = as_card(card)
+    dice = as_dice(dice)
     rolls_left = question_rolls_left(card, rolls_left)
     return TurnAdvisor(card, table).advise(dice, rolls_left)
+
+
+def as_dice(dice: Dice | str) -> Dice:
+    """``dice`` itself, or parsed from text; anything else is an InvalidDiceError."""
+    if isinstance(dice, Dice):
+        return dice
+    if isinstance(dice, str):
+        return Dice.parse(dice)
+    raise InvalidDiceError(f"dice must be a Dice or text such as '22256', not "
+                           f"{type(dice).__name__} {dice!r}"[:160])
+
+
+def as_card(card: Scorecard | str) -> Scorecard:
+    """``card`` itself, or parsed from text; anything else is an InvalidCardError."""
+    if isinstance(card, Scorecard):
+        return card
+    if isinstance(card, str):
+        return Scorecard.parse(card)
+    raise InvalidCardError(f"card must be a Scorecard or text such as 'twos=6,3k=20', not "
+                           f"{type(card).__name__} {card!r}"[:160])

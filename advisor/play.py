@@ -169,6 +169,21 @@ class GameSession:
         assert turn is not None
         return self.advisor().advise(turn.rolls[-1], self.rules.rolls_per_turn - len(turn.rolls))
 
+    def position_at(self, dice: Dice) -> None:
+        """Stand at ``dice``, the next roll of the game (the record gains the roll), or the
+        roll already awaiting a move (then ``dice`` must be those dice)."""
+        stage = self.stage
+        if stage == "over":
+            raise IllegalMoveError("the game in the record is over")
+        if stage == "move":
+            turn = self.record.current
+            assert turn is not None
+            if turn.rolls[-1] != dice:
+                raise IllegalMoveError(f"the record's turn shows {turn.rolls[-1].spaced()}, "
+                                       f"awaiting a move; give those dice")
+            return
+        self.record = self.record.with_roll(dice)
+
     def prompt(self) -> str:
         stage = self.stage
         if stage == "roll":

@@ -426,14 +426,19 @@ def read_record(path: str | Path) -> GameRecord:
 
 
 def write_record(path: str | Path, record: GameRecord, *, as_json: bool = False) -> None:
-    """Write ``record`` to ``path`` atomically and durably (flushed, fsynced, renamed).
+    """Write ``record`` to ``path`` atomically and durably (see :func:`write_text_file`)."""
+    text = json.dumps(record.to_json(), indent=1) + "\n" if as_json else str(record)
+    write_text_file(path, text)
+
+
+def write_text_file(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically and durably (flushed, fsynced, renamed).
 
     ``path`` must be a regular file or not exist yet; a symlink, a device or a folder
-    is refused, so nothing but an earlier record is ever replaced.
+    is refused, so nothing but an earlier file of ours is ever replaced.
     """
     path = Path(path)
     check_record_path(path, exist_ok=True)
-    text = json.dumps(record.to_json(), indent=1) + "\n" if as_json else str(record)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
@@ -454,12 +459,12 @@ def check_record_path(path: Path, *, exist_ok: bool) -> None:
         info = path.lstat()
     except FileNotFoundError:
         if not path.parent.is_dir():
-            raise InvalidRecordError(f"cannot write the record {str(path)!r}: the folder "
+            raise InvalidRecordError(f"cannot write {str(path)!r}: the folder "
                                      f"{str(path.parent)!r} does not exist") from None
         return
     if not stat.S_ISREG(info.st_mode):
         raise InvalidRecordError(f"{str(path)!r} is not a regular file (a folder, link or "
-                                 f"device); give a file name for the record")
+                                 f"device); give a file name")
     if not exist_ok:
         raise InvalidRecordError(f"{str(path)!r} already exists; continue it with --resume "
                                  f"{path}, or give a new file name")
