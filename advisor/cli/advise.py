@@ -8,7 +8,7 @@ from ._advisor_options import card_option, rolls_left_option, table_option
 from ._base import cli, emit_json, json_option, load_table, rules_option
 
 
-@cli.command()
+@cli.command(short_help="Rank every keep and box for one roll.")
 @click.argument("dice_arg", required=False, metavar="[DICE]")
 @click.option("--dice", "dice_text", default=None, metavar="D",
               help="The five dice showing: 22256, 2,2,2,5,6 or '2 2 2 5 6' (or give them "
@@ -45,7 +45,7 @@ def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
         raise click.UsageError("give the dice once: as the argument or with --dice")
     text = dice_arg if dice_arg is not None else dice_text
     if text is None:
-        raise click.UsageError("give the dice showing, e.g. yahtzee advise 22256")
+        raise click.UsageError("give the dice showing, e.g. yahtzee advise 22256 (or --dice 22256)")
     dice = Dice.parse(text)
     if game_path is not None:
         _advise_game(game_path, dice, append_text, top, as_json, rolls_left, card_text,

@@ -9,7 +9,7 @@ import click
 from ._base import cli, emit_json, json_option, load_table, table_option
 
 
-@cli.command()
+@cli.command(short_help="Judge every decision of a recorded game.")
 @click.argument("record_path", metavar="FILE")
 @json_option
 @table_option

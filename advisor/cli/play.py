@@ -120,7 +120,7 @@ def _run(session: GameSession) -> bool:
     return True
 
 
-@cli.command()
+@cli.command(short_help="A guided game at a real table (undo, records).")
 @click.option("--players", "n_players", type=click.IntRange(1, 8), default=None,
               help="Number of players, named Player 1, Player 2, ...  [default: 1]")
 @click.option("--names", "names_text", default=None, metavar="A,B",

@@ -43,14 +43,17 @@ def _histogram(distribution: Any) -> list[str]:
     return [f"  {label} {100 * p:6.2f}% {'#' * round(p * scale)}" for label, p in bins]
 
 
-@cli.command()
+@cli.command(short_help="Exact score distribution of optimal play.")
 @rules_option
 @table_option
 @json_option
 def stats(rules_name: str, table_path: str | None, as_json: bool) -> None:
     """Exact statistics of optimal play: the whole score distribution, computed, not
     sampled (ties between equally good choices: lowest box index; keeps in dice keep
-    order, fewest dice first)."""
+    order, fewest dice first).
+
+    Example: yahtzee stats --rules two-rolls
+    """
     from solver.stats import PERCENTILES, THRESHOLDS, optimal_stats
 
     table = load_table(rules_name, table_path)
@@ -126,7 +129,7 @@ def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
         bar.close()
 
 
-@cli.command()
+@cli.command(short_help="Play seeded games with a strategy.")
 @rules_option
 @click.option("--games", type=int, default=10_000, show_default=True,
               help="Number of games to play (per strategy).")

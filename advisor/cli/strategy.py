@@ -10,7 +10,7 @@ from ._advisor_options import card_option, rolls_left_option, table_option
 from ._base import cli, json_option, load_table, rules_option
 
 
-@cli.command()
+@cli.command(short_help="Best action for all 252 rolls of a card.")
 @card_option
 @rolls_left_option("Only this number of rolls left (default: every one).")
 @click.option("--format", "fmt", type=click.Choice(["md", "csv"]), default="md",
