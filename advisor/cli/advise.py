@@ -41,12 +41,7 @@ def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
     from advisor.model import Dice, Scorecard
     from advisor.text import advice_report
 
-    if dice_arg is not None and dice_text is not None:
-        raise click.UsageError("give the dice once: as the argument or with --dice")
-    text = dice_arg if dice_arg is not None else dice_text
-    if text is None:
-        raise click.UsageError("give the dice showing, e.g. yahtzee advise 22256 (or --dice 22256)")
-    dice = Dice.parse(text)
+    dice = Dice.parse(dice_of(dice_arg, dice_text))
     if game_path is not None:
         _advise_game(game_path, dice, append_text, top, as_json, rolls_left, card_text,
                      table_path)
@@ -62,6 +57,17 @@ def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
         return
     for line in advice_report(advice, top):
         click.echo(line)
+
+
+def dice_of(dice_arg: str | None, dice_text: str | None) -> str:
+    """The dice text given as the argument or with ``--dice`` (exactly one of them)."""
+    if dice_arg is not None and dice_text is not None:
+        raise click.UsageError("give the dice once: as the argument or with --dice")
+    text = dice_arg if dice_arg is not None else dice_text
+    if text is None:
+        raise click.UsageError("give the dice showing, e.g. yahtzee advise 22256 "
+                               "(or --dice 22256)")
+    return text
 
 
 def _advise_game(game_path: str, dice: object, append_text: str | None, top: int,
