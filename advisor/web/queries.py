@@ -80,7 +80,11 @@ def parse_params(command: click.Command, params: Params, keys: tuple[str, ...],
 def answer(func: Callable[..., dict[str, Any]], command: click.Command, params: Params,
            keys: tuple[str, ...], default_rules: str) -> dict[str, Any]:
     """``func(**parsed)``, with every library or click error turned into BadRequest."""
-    parsed = parse_params(command, params, keys, default_rules)
+    return call(func, parse_params(command, params, keys, default_rules))
+
+
+def call(func: Callable[..., dict[str, Any]], parsed: dict[str, Any]) -> dict[str, Any]:
+    """``func(**parsed)``, with every library or click error turned into BadRequest."""
     try:
         return func(**parsed)
     except (YahtzeeError, click.ClickException) as exc:
