@@ -89,11 +89,12 @@ def review_lines(analysis: Analysis, names: Iterable[str] | None = None) -> list
         boxes, box_loss = p.split("box")
         lines += [
             f"{p.name}: total {p.total}{'' if p.finished else ' (game unfinished)'}",
-            f"  {len(p.decisions)} decisions, {p.errors} errors (* in the list); loss "
+            f"  {_count(len(p.decisions), 'decision')}, {_count(p.errors, 'error')} (* in the "
+            f"list); loss "
             f"{p.total_loss:.2f} {unit} in all, {p.mean_loss:.3f} per decision "
             f"(aim below 0.2)",
-            f"  keeps: {keeps} decisions, loss {keep_loss:.2f} | boxes: {boxes} decisions, "
-            f"loss {box_loss:.2f}",
+            f"  keeps: {_count(keeps, 'decision')}, loss {keep_loss:.2f} | boxes: "
+            f"{_count(boxes, 'decision')}, loss {box_loss:.2f}",
             f"  luck: {p.luck:+.2f} (what the dice alone changed in the expected final score)",
         ]
         if p.finished and unit == "points":
@@ -101,6 +102,11 @@ def review_lines(analysis: Analysis, names: Iterable[str] | None = None) -> list
                          f"luck {p.luck:+.2f} - loss {p.total_loss:.2f}")
         for d in p.worst:
             lines.append(f"  worst: turn {d.turn}, dice {d.dice.spaced()}, "
-                         f"{d.rolls_left} rolls left: {d.chosen.describe()} costs "
+                         f"{_count(d.rolls_left, 'roll')} left: {d.chosen.describe()} costs "
                          f"{d.loss:.2f}; best {d.best.describe()}")
     return lines
+
+
+def _count(n: int, word: str) -> str:
+    """``1 decision``, ``3 decisions``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
