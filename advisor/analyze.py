@@ -127,40 +127,71 @@ class Analysis:
                 "players": [p.to_json() for p in self.players]}
 
 
-def _value(option: Option) -> float:
-    return option.expected_final
+class _Measure:
+    """How positions are valued: the expected final score (objective ``ev``), or the
+    probability the objective maximises (``p_target``, ``p_win``)."""
+
+    def __init__(self, table: Table, objective: Any) -> None:
+        self.table = table
+        self.objective = objective
+        self.key = None if objective is None or objective.kind == "ev" else objective.key
+
+    def advisor(self, card: Scorecard) -> TurnAdvisor:
+        if self.key is None:
+            return TurnAdvisor(card, self.table)
+        return TurnAdvisor(card, self.table, self.objective)  # type: ignore[call-arg]
+
+    def of(self, option: Option) -> float:
+        """The value of choosing ``option``."""
+        return option.expected_final if self.key is None else float(getattr(option, self.key))
+
+    def before_turn(self, advisor: TurnAdvisor) -> float:
+        """The value of the card before the turn's first roll."""
+        card = advisor.card
+        if self.key is None:
+            return card.total + self.table.value(card.mask, card.upper, card.flag)
+        return float(advisor.probability()[0])  # type: ignore[attr-defined]
+
+    def new_game(self, rules: str) -> float:
+        if self.key is None:
+            return self.table.expected_score
+        return self.before_turn(self.advisor(Scorecard.new(rules)))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "ev"} if self.objective is None else self.objective.to_json()
 
 
 def analyze(record: GameRecord, objective: Any = None, *, table: Table | None = None
             ) -> Analysis:
-    """Judge every decision of ``record`` against the best one (objective ``ev``: losses
-    in expected points). ``table`` defaults to the cached table of the record's rules."""
-    if objective is not None and getattr(objective, "kind", "ev") != "ev":
-        raise InvalidRecordError("analyze ranks by expected score only for now")
+    """Judge every decision of ``record`` against the best one; ``objective`` (None: the
+    expected score) decides what "best" means, and losses and luck are in its unit
+    (points, or probability). ``table`` defaults to the cached table of the rules."""
     table = default_table(record.rules) if table is None else table
+    measure = _Measure(table, objective)
     judged: list[Judged] = []
     luck = {name: 0.0 for name in record.players}
     before = 0.0
     advisor: TurnAdvisor | None = None
     for pos in record.positions():
         if advisor is None or advisor.card is not pos.card:
-            advisor = TurnAdvisor(pos.card, table)
-            before = pos.card.total + table.value(pos.card.mask, pos.card.upper, pos.card.flag)
+            advisor = measure.advisor(pos.card)
+            before = measure.before_turn(advisor)
         advice = advisor.advise(pos.dice, pos.rolls_left)
         chosen = _chosen(advice, pos.move)
-        roll_luck = _value(advice.best) - before
+        best = measure.of(advice.best)
+        roll_luck = best - before
         luck[pos.player] += roll_luck
         judged.append(Judged(pos.turn, pos.player, pos.card, pos.dice, pos.rolls_left, chosen,
-                             advice.best, _value(advice.best) - _value(chosen), roll_luck))
-        before = _value(chosen)
+                             advice.best, best - measure.of(chosen), roll_luck))
+        before = measure.of(chosen)
         if not pos.move.is_keep:
             advisor = None
     cards = record.cards()
     players = tuple(PlayerSummary(name, cards[name].total, cards[name].is_full,
                                   tuple(d for d in judged if d.player == name), luck[name])
                     for name in record.players)
-    return Analysis(record.rules, {"kind": "ev"}, tuple(judged), players,
-                    table.expected_score)
+    return Analysis(record.rules, measure.to_json(), tuple(judged), players,
+                    measure.new_game(record.rules))
 
 
 def _chosen(advice: Advice, move: Any) -> Option:

@@ -160,7 +160,11 @@ class GameSession:
     def advisor(self) -> TurnAdvisor:
         card = self.card
         if self._advisor is None or self._advisor.card != card:
-            self._advisor = TurnAdvisor(card, self.table)
+            if self.objective is None:
+                self._advisor = TurnAdvisor(card, self.table)
+            else:
+                self._advisor = TurnAdvisor(card, self.table,  # type: ignore[call-arg]
+                                            self.objective)
         return self._advisor
 
     def advice(self) -> Advice:
@@ -261,7 +265,7 @@ class GameSession:
         advice = self.advice()
         move = parse_action(text, advice)
         chosen = next(o for o in advice.options if o.move == move)
-        note = deviation_note(chosen, advice.best)
+        note = deviation_note(chosen, advice.best, self.objective)
         card = self.card
         lines = self._step(self.record.with_move(move), announce=False)
         if move.box is not None:
@@ -302,8 +306,16 @@ def _is_five_dice(word: str) -> bool:
     return len(digits) == DICE and digits.isdigit() and not word.startswith(("k", "s"))
 
 
-def deviation_note(chosen: Option, best: Option) -> str:
-    """``  keep 2 2 2 3 costs 2.49 points on average (best: keep 2 2 2)``, or ``""``."""
+def deviation_note(chosen: Option, best: Option, objective: Any = None) -> str:
+    """``  keep 2 2 2 3 costs 2.49 points on average (best: keep 2 2 2)``, or ``""`` for
+    the best move. Under a probability objective the cost is in that probability."""
+    key = None if objective is None or objective.kind == "ev" else objective.key
+    if key is not None:
+        drop = float(getattr(best, key)) - float(getattr(chosen, key))
+        if drop <= 1e-12:
+            return ""
+        return (f"  {chosen.describe()} lowers {objective.describe()} by {drop:.4f} "
+                f"(best: {best.describe()}; {chosen.loss:.2f} points on average)")
     if chosen.loss <= 1e-9:
         return ""
     return (f"  {chosen.describe()} costs {chosen.loss:.2f} points on average "

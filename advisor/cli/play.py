@@ -86,7 +86,7 @@ def _finish(session: GameSession, complete: bool, path: Path | None) -> None:
             click.echo(str(session.record).rstrip("\n"))
         return
     click.echo("\n== review (yahtzee analyze)")
-    for line in review_lines(analyze(session.record, table=session.table)):
+    for line in review_lines(analyze(session.record, session.objective, table=session.table)):
         click.echo(line)
     click.echo("")
     if len(cards) == 1:
