@@ -12,9 +12,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
-run: $(STAMP)   ## build the official table, print its new-game expected score, compile the kernels
+run: $(STAMP)   ## build the official table and print its new-game expected score
 	$(BIN)/yahtzee solve --rules official
-	$(BIN)/python -m solver.warmup official
 
 test: $(STAMP)  ## the whole test suite
 	$(BIN)/python -m pytest -q
