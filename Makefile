@@ -12,8 +12,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
-run: $(STAMP)   ## build the official table and print its new-game expected score
+run: $(STAMP)   ## build the official table, print its new-game expected score, compile the kernels
 	$(BIN)/yahtzee solve --rules official
+	$(BIN)/python -m solver.warmup official
 
 test: $(STAMP)  ## the whole test suite
 	$(BIN)/python -m pytest -q

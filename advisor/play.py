@@ -1,78 +1,89 @@
-"""What a player typed during a guided game, checked against the dice and the card.
+"""A guided game: what a player typed, checked against the dice and the card.
 
 An action line is one of: empty (follow the advice), an option number from the list
 shown, ``keep 222`` / ``k 2 2 2`` / ``reroll all``, or ``score twos`` / ``s 2s`` / just a
 box name. Dice lines are all five dice showing, or only the rerolled ones.
+
+:class:`GameSession` runs a whole game from lines of text (the CLI only reads and
+prints): its state is a :class:`~advisor.record.GameRecord`, so ``undo`` is one step
+back in the record, and saving the record after each step loses nothing.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from solver.dice import DICE
 from solver.errors import IllegalMoveError, InvalidDiceError
+from solver.move import Move
+from solver.rules import UPPER_TARGET, RuleSet
 
-from .model import Advice, Dice, Keep, Scorecard, parse_faces
+from .advise import TurnAdvisor
+from .model import Advice, Dice, Keep, Option, Scorecard, parse_faces
+from .record import GameRecord
+from .text import advice_table, card_lines, rolls_left_phrase
+
+if TYPE_CHECKING:
+    from solver.table import Table
 
 ACCEPT = frozenset({"", "y", "yes", "ok", "best", "advice"})
 QUIT = frozenset({"q", "quit", "exit"})
-_KEEP_WORDS = ("keep", "k", "hold")
-_SCORE_WORDS = ("score", "s", "put")
-_REROLL_ALL = frozenset({"reroll all", "reroll", "r", "keep none", "keep nothing", "none"})
-HELP = ("enter: follow the advice | N: option N | keep 222 | reroll all | score twos | quit")
+HELP = ("enter: follow the advice | N: option N | keep 222 | reroll all | score twos | "
+        "undo | card | more | help | quit")
+HELP_WORDS = frozenset({"help", "?", "h", "commands"})
+COMMANDS = (
+    "commands (at any prompt):",
+    "  enter          follow the advice (the first option)",
+    "  N              take option N of the list",
+    "  keep 222       keep these dice and reroll the rest (k 222; 'reroll all' keeps none)",
+    "  score twos     fill a box (s 2s, or just the box name; see `yahtzee rules`)",
+    "  22256          the dice again: corrects the roll just typed",
+    "  undo           one step back (a move, a roll, across turns and players)",
+    "  card / cards   the card of the player to move / of every player",
+    "  more           every option, not only the best few",
+    "  help or ?      this list",
+    "  quit           stop; the game can be resumed from its record",
+)
 
 
-@dataclass(frozen=True)
-class Action:
-    """A checked move: keep ``keep`` and reroll the rest, or score ``box`` (an index)."""
+def parse_action(text: str, advice: Advice) -> Move:
+    """The move typed as ``text`` for ``advice`` (its dice, card and rolls left), checked.
 
-    keep: Keep | None = None
-    box: int | None = None
-
-
-def parse_action(text: str, advice: Advice) -> Action:
-    """The move typed as ``text`` for ``advice`` (its dice, card and rolls left), checked."""
+    Accepts enter (the best option), an option number, and every form of
+    :meth:`Move.parse <solver.move.Move.parse>` (so each option's ``describe()`` too).
+    """
     line = " ".join(text.strip().lower().split())
     if line in ACCEPT:
-        return _from_option(advice, 0)
+        return advice.options[0].move
     if line.isdigit():
         n = int(line)
         if not 1 <= n <= len(advice.options):
             raise IllegalMoveError(f"option {n} does not exist; choose 1..{len(advice.options)}")
-        return _from_option(advice, n - 1)
-    if line in _REROLL_ALL:
-        return _check_keep(Keep(()), advice)
-    word, _, rest = line.partition(" ")
-    if word in _KEEP_WORDS:
-        return _check_keep(Keep.parse(rest), advice)
-    if word in _SCORE_WORDS and rest:
-        line = rest
-    return _check_box(line, advice)
+        return advice.options[n - 1].move
+    return check_move(Move.parse(line, advice.card.rules), advice)
 
 
-def _from_option(advice: Advice, i: int) -> Action:
-    option = advice.options[i]
-    if option.keep is not None:
-        return Action(keep=option.keep)
-    return Action(box=advice.card.rules.box_index(option.box or ""))
-
-
-def _check_keep(keep: Keep, advice: Advice) -> Action:
-    if advice.rolls_left == 0:
-        raise IllegalMoveError("no rolls left this turn: score a box")
-    if len(keep) == DICE:
-        raise IllegalMoveError("keeping all five dice ends your rolling: score a box instead")
-    if not advice.dice.contains(keep):
-        raise IllegalMoveError(f"keep {keep.spaced()} is not part of the dice "
-                               f"{advice.dice.spaced()}")
-    return Action(keep=keep)
-
-
-def _check_box(name: str, advice: Advice) -> Action:
-    card = advice.card
-    box = card.rules.box_index(name)
-    card.place(advice.dice, box)  # raises when the box is filled or the Joker forbids it
-    return Action(box=box)
+def check_move(move: Move, advice: Advice) -> Move:
+    """``move`` if the rules allow it for ``advice``'s dice, card and rolls left; else raise
+    :class:`IllegalMoveError` saying why (points claimed in the text are checked too)."""
+    card, dice = advice.card, advice.dice
+    if move.keep is not None:
+        if advice.rolls_left == 0:
+            raise IllegalMoveError("no rolls left this turn: score a box")
+        keep = Keep(move.keep)
+        if len(keep) == DICE:
+            raise IllegalMoveError("keeping all five dice ends your rolling: score a box instead")
+        if not dice.contains(keep):
+            raise IllegalMoveError(f"keep {keep.spaced()} is not part of the dice "
+                                   f"{dice.spaced()}")
+        return move
+    new = card.place(dice, move.box or "")  # raises when the box is filled or forbidden
+    b = card.rules.box_index(move.box or "")
+    if move.points is not None and move.points != new.entries[b]:
+        raise IllegalMoveError(f"{move.box} scores {new.entries[b]} with {dice}, "
+                               f"not {move.points}")
+    return move
 
 
 def dice_after_keep(text: str, keep: Keep) -> Dice:
@@ -93,3 +104,259 @@ def winners(cards: dict[str, Scorecard]) -> tuple[list[str], int]:
     """The names with the highest total, and that total."""
     best = max(card.total for card in cards.values())
     return [name for name, card in cards.items() if card.total == best], best
+
+
+# ---------------------------------------------------------------------- the session
+class QuitGame(Exception):
+    """The player typed ``quit``."""
+
+
+class GameSession:
+    """A game driven by lines of text; the record is the whole state.
+
+    ``save(record)`` is called after every change (a roll, a move, an undo). Each call
+    of :meth:`handle` returns the lines to print; :meth:`prompt` says what is asked.
+    ``objective`` is handed to the advisor (``None``: expected score).
+    """
+
+    def __init__(self, record: GameRecord, table: Table, *, top: int = 3,
+                 objective: Any = None, save: Callable[[GameRecord], None] | None = None
+                 ) -> None:
+        self.record = record
+        self.table = table
+        self.top = top
+        self.objective = objective
+        self.save = save
+        self._advisor: TurnAdvisor | None = None
+
+    # ------------------------------------------------------------------ state
+    @property
+    def rules(self) -> RuleSet:
+        return self.table.rules
+
+    @property
+    def is_over(self) -> bool:
+        return self.record.is_finished
+
+    @property
+    def player(self) -> str:
+        return self.record.next_player
+
+    @property
+    def card(self) -> Scorecard:
+        return self.record.cards()[self.player]
+
+    @property
+    def stage(self) -> str:
+        """``roll`` (first dice of a turn), ``reroll`` (dice after a keep), ``move`` or
+        ``over``."""
+        if self.is_over:
+            return "over"
+        turn = self.record.current
+        if turn is None:
+            return "roll"
+        return "reroll" if len(turn.keeps) == len(turn.rolls) else "move"
+
+    def advisor(self) -> TurnAdvisor:
+        card = self.card
+        if self._advisor is None or self._advisor.card != card:
+            if self.objective is None:
+                self._advisor = TurnAdvisor(card, self.table)
+            else:
+                self._advisor = TurnAdvisor(card, self.table,  # type: ignore[call-arg]
+                                            self.objective)
+        return self._advisor
+
+    def advice(self) -> Advice:
+        """The advice for the dice showing (stage ``move``)."""
+        turn = self.record.current
+        assert turn is not None
+        return self.advisor().advise(turn.rolls[-1], self.rules.rolls_per_turn - len(turn.rolls))
+
+    def position_at(self, dice: Dice) -> None:
+        """Stand at ``dice``, the next roll of the game (the record gains the roll), or the
+        roll already awaiting a move (then ``dice`` must be those dice)."""
+        stage = self.stage
+        if stage == "over":
+            raise IllegalMoveError("the game in the record is over")
+        if stage == "move":
+            turn = self.record.current
+            assert turn is not None
+            if turn.rolls[-1] != dice:
+                raise IllegalMoveError(f"the record's turn shows {turn.rolls[-1].spaced()}, "
+                                       f"awaiting a move; give those dice")
+            return
+        self.record = self.record.with_roll(dice)
+
+    def prompt(self) -> str:
+        stage = self.stage
+        if stage == "roll":
+            return f"{self.player}: dice thrown (e.g. 22256)"
+        if stage == "reroll":
+            turn = self.record.current
+            assert turn is not None
+            keep = turn.keeps[-1]
+            shown = keep.spaced() or "nothing"
+            return f"kept {shown}; dice now (all five, or the {DICE - len(keep)} rerolled)"
+        if stage == "move":
+            return f"your move [enter: {self.advice().best.describe()}]"
+        return "game over"
+
+    # ------------------------------------------------------------------ text
+    def header(self) -> list[str]:
+        """The turn header (stage ``roll``) or the dice and the advice (stage ``move``)."""
+        stage = self.stage
+        if stage == "roll":
+            card = self.card
+            return ["", f"== {self.player}, turn {card.turn} of {self.rules.n_boxes} | "
+                        f"{card_summary(card)}"]
+        if stage == "move":
+            return self._advice_lines(self.top)
+        return []
+
+    def _advice_lines(self, top: int | None) -> list[str]:
+        advice = self.advice()
+        per_turn = self.rules.rolls_per_turn
+        return [f"{self.player}: dice {advice.dice.spaced()} | "
+                f"{rolls_left_phrase(advice.rolls_left, per_turn)}",
+                *advice_table(advice, top)]
+
+    def card_lines(self, names: list[str] | None = None) -> list[str]:
+        cards = self.record.cards()
+        lines = []
+        for name in names or list(cards):
+            card = cards[name]
+            lines += [f"{name}: {card_summary(card)}", *card_lines(card),
+                      f"  open: {open_boxes_text(card)}"]
+        return lines
+
+    # ------------------------------------------------------------------ input
+    def handle(self, text: str) -> list[str]:
+        """Act on one line typed; the lines to print. Raises :class:`QuitGame` on
+        ``quit`` and a ``ValueError`` subclass for input that is refused."""
+        word = " ".join(text.strip().lower().split())
+        if word in QUIT:
+            raise QuitGame
+        if word in HELP_WORDS:
+            return list(COMMANDS)
+        if word == "undo":
+            return self._undo()
+        if word == "card":
+            return self.card_lines([self.player])
+        if word == "cards":
+            return self.card_lines()
+        stage = self.stage
+        if stage == "over":
+            raise IllegalMoveError("the game is over")
+        if stage == "roll":
+            return self._step(self.record.with_roll(Dice.parse(text)))
+        turn = self.record.current
+        assert turn is not None
+        if stage == "reroll":
+            return self._step(self.record.with_roll(dice_after_keep(text, turn.keeps[-1])))
+        if word == "more":
+            return self._advice_lines(0)
+        if _is_five_dice(word):
+            dice = Dice.parse(text)
+            if len(turn.rolls) > 1 and not dice.contains(turn.keeps[-1]):
+                dice_after_keep(text, turn.keeps[-1])  # raises, naming the kept dice
+            fixed = self.record.without_last_step().with_roll(dice)
+            return [f"  dice corrected to {dice.spaced()}", *self._step(fixed)]
+        advice = self.advice()
+        move = parse_action(text, advice)
+        chosen = next(o for o in advice.options if o.move == move)
+        note = deviation_note(chosen, advice.best, self.objective)
+        card = self.card
+        lines = self._step(self.record.with_move(move), announce=False)
+        if move.box is not None:
+            lines = [scored_line(self.player_of_last_turn(), card, self.record), *lines]
+        return ([note] if note else []) + lines + (self.header() if move.box is not None
+                                                   else [])
+
+    def player_of_last_turn(self) -> str:
+        return self.record.turns[-1].player
+
+    def _step(self, record: GameRecord, *, announce: bool = True) -> list[str]:
+        self.record = record
+        if self.save is not None:
+            self.save(record)
+        return self.header() if announce else []
+
+    def _undo(self) -> list[str]:
+        before = self.record
+        self._step(before.without_last_step(), announce=False)
+        last = before.turns[-1]
+        if last.box is not None:
+            what = f"{last.player}'s {last.box} ({last.rolls[-1].spaced()})"
+        elif len(last.keeps) == len(last.rolls):
+            what = f"{last.player}'s keep {last.keeps[-1].spaced() or 'of nothing'}"
+        else:
+            what = f"{last.player}'s roll {last.rolls[-1].spaced()}"
+        stage = self.stage
+        lines = [f"  undone: {what}"]
+        if stage == "roll":
+            lines += self.header()
+        elif stage == "move":
+            lines += self._advice_lines(self.top)
+        return lines
+
+
+def _is_five_dice(word: str) -> bool:
+    digits = word.replace(",", "").replace(" ", "")
+    return len(digits) == DICE and digits.isdigit() and not word.startswith(("k", "s"))
+
+
+def deviation_note(chosen: Option, best: Option, objective: Any = None) -> str:
+    """``  keep 2 2 2 3 costs 2.49 points on average (best: keep 2 2 2)``, or ``""`` for
+    the best move. Under a probability objective the cost is in that probability."""
+    key = None if objective is None or objective.kind == "ev" else objective.key
+    if key is not None:
+        drop = float(getattr(best, key)) - float(getattr(chosen, key))
+        if drop <= 1e-12:
+            return ""
+        return (f"  {chosen.describe()} lowers {objective.describe()} by {drop:.4f} "
+                f"(best: {best.describe()}; {chosen.loss:.2f} points on average)")
+    if chosen.loss <= 1e-9:
+        return ""
+    return (f"  {chosen.describe()} costs {chosen.loss:.2f} points on average "
+            f"(best: {best.describe()})")
+
+
+def scored_line(name: str, card: Scorecard, record: GameRecord) -> str:
+    """``Ann scores 15 in threes + 100 Yahtzee bonus: total 165``."""
+    new = record.cards()[name]
+    box = record.turns[-1].box or ""
+    b = card.rules.box_index(box)
+    bonus = new.yahtzee_bonuses - card.yahtzee_bonuses
+    extra = f" + {bonus * card.rules.yahtzee_bonus} Yahtzee bonus" if bonus else ""
+    upper = (f" + {new.upper_bonus} upper bonus" if new.upper_bonus > card.upper_bonus else "")
+    return f"{name} scores {new.entries[b]} in {box}{extra}{upper}: total {new.total}"
+
+
+def card_summary(card: Scorecard) -> str:
+    """``total 46 | upper 18 (bonus needs 45 more) | 11 boxes open``."""
+    return (f"total {card.total} | {upper_text(card)} | "
+            f"{len(card.open_boxes())} boxes open")
+
+
+def upper_text(card: Scorecard) -> str:
+    """What the upper bonus still needs."""
+    rules = card.rules
+    have = card.upper_subtotal
+    if have >= UPPER_TARGET:
+        return f"upper {have}: bonus earned"
+    reachable = have + sum(5 * rules.boxes[b].face for b in card.open_boxes()
+                           if rules.boxes[b].is_upper)
+    if reachable < UPPER_TARGET:
+        return f"upper {have}: bonus out of reach"
+    return f"upper {have}: bonus needs {UPPER_TARGET - have} more"
+
+
+def open_boxes_text(card: Scorecard) -> str:
+    """``aces (1s), threes (3s), ...``: the open boxes with their shortest alias."""
+    names = []
+    for b in card.open_boxes():
+        box = card.rules.boxes[b]
+        short = min(box.aliases, key=len) if box.aliases else ""
+        names.append(f"{box.name} ({short})" if short else box.name)
+    return ", ".join(names) or "none"

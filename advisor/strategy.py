@@ -5,64 +5,83 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from solver.dice import ROLLS
 
 from .advise import TurnAdvisor, check_rolls_left
-from .model import Dice, Option, Scorecard
-from .objective import Objective
+from .model import Advice, Dice, Option, Scorecard
 from .text import rolls_left_phrase
 
 if TYPE_CHECKING:
     from solver.table import Table
 
 CSV_COLUMNS = ("dice", "rolls_left", "action", "keep", "box", "points", "bonus",
-               "expected_final")
-"""Under a target or win objective the CSV has one more column, ``p_target`` or ``p_win``."""
+               "expected_final", "runner_up", "runner_up_loss")
 
 
-def generate_best(card: Scorecard, table: Table | None = None,
-                  rolls_left: int | None = None,
-                  objective: Objective | None = None) -> Iterator[tuple[Dice, int, Option]]:
-    """(dice, rolls left, best option) for each of the 252 rolls, at every number of
-    rolls left (most first), or only at ``rolls_left``."""
+def generate_advice(card: Scorecard, table: Table | None = None,
+                    rolls_left: int | None = None) -> Iterator[Advice]:
+    """The advice for each of the 252 rolls, at every number of rolls left (most first),
+    or only at ``rolls_left``."""
     per_turn = card.rules.rolls_per_turn
     if rolls_left is None:
         levels = list(range(per_turn - 1, -1, -1))
     else:
         check_rolls_left(rolls_left, per_turn)
         levels = [rolls_left]
-    turn = TurnAdvisor(card, table, objective)
+    turn = TurnAdvisor(card, table)
     all_dice = [Dice(tuple(int(f) for f in roll)) for roll in ROLLS]
     for dice in all_dice:
         for j in levels:
-            yield dice, j, turn.advise(dice, j).best
+            yield turn.advise(dice, j)
 
 
-def _cell(option: Option) -> str:
-    p = option.probability
-    if p is not None:
-        return f"{option.describe()} ({100 * p:.2f} %)"
-    return f"{option.describe()} ({option.expected_final:.2f})"
+def generate_best(card: Scorecard, table: Table | None = None,
+                  rolls_left: int | None = None) -> Iterator[tuple[Dice, int, Option]]:
+    """(dice, rolls left, best option) for each of the 252 rolls, at every number of
+    rolls left (most first), or only at ``rolls_left``."""
+    for advice in generate_advice(card, table, rolls_left):
+        yield advice.dice, advice.rolls_left, advice.best
+
+
+def strategy_json(card: Scorecard, table: Table | None = None,
+                  rolls_left: int | None = None) -> dict[str, Any]:
+    """The sheet as JSON: per roll and rolls left, the best option and the runner-up
+    (``runner_up`` is null when there is only one choice; its ``loss`` is the cost)."""
+    rows = []
+    for advice in generate_advice(card, table, rolls_left):
+        second = advice.options[1] if len(advice.options) > 1 else None
+        rows.append({"dice": list(advice.dice.faces), "rolls_left": advice.rolls_left,
+                     "best": advice.best.to_json(),
+                     "runner_up": second.to_json() if second is not None else None})
+    return {"rules": card.rules_name, "card": card.to_json(), "objective": {"kind": "ev"},
+            "rows": rows}
+
+
+def _cell(advice: Advice) -> str:
+    """``keep 2 2 2 (257.70); next keep 2 2 2 5 -3.24``."""
+    best = advice.best
+    text = f"{best.describe()} ({best.expected_final:.2f})"
+    if len(advice.options) > 1:
+        second = advice.options[1]
+        text += f"; next {second.describe()} -{second.loss:.2f}"
+    return text
 
 
 def strategy_markdown(card: Scorecard, table: Table | None = None,
-                      rolls_left: int | None = None,
-                      objective: Objective | None = None) -> str:
+                      rolls_left: int | None = None) -> str:
     """A markdown sheet: one row per roll, one column per number of rolls left."""
-    objective = Objective() if objective is None else objective
-    rows: dict[Dice, dict[int, Option]] = {}
-    for dice, j, option in generate_best(card, table, rolls_left, objective):
-        rows.setdefault(dice, {})[j] = option
+    rows: dict[Dice, dict[int, Advice]] = {}
+    for advice in generate_advice(card, table, rolls_left):
+        rows.setdefault(advice.dice, {})[advice.rolls_left] = advice
     levels = sorted(next(iter(rows.values())), reverse=True)
     per_turn = card.rules.rolls_per_turn
     lines = [f"# Strategy sheet: rules {card.rules_name}, turn {card.turn} of "
              f"{card.rules.n_boxes}",
              "",
              f"Card: {str(card) or '(new game)'}; total {card.total}. Each cell: the best "
-             + ("action and the expected final score." if objective.is_ev else
-                f"action for {objective.describe()} and that probability."),
+             "action and the expected final score; then the runner-up and what it costs.",
              "",
              "| dice | " + " | ".join(rolls_left_phrase(j, per_turn).lower() for j in levels)
              + " |",
@@ -74,17 +93,18 @@ def strategy_markdown(card: Scorecard, table: Table | None = None,
 
 
 def strategy_csv(card: Scorecard, table: Table | None = None,
-                 rolls_left: int | None = None, objective: Objective | None = None) -> str:
-    """CSV with one row per roll and number of rolls left (columns: ``CSV_COLUMNS``, and
-    the objective's probability under a target or win objective)."""
-    objective = Objective() if objective is None else objective
+                 rolls_left: int | None = None) -> str:
+    """CSV with one row per roll and number of rolls left (columns: ``CSV_COLUMNS``)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS + ((objective.key,) if objective.key else ()))
-    for dice, j, o in generate_best(card, table, rolls_left, objective):
+    writer.writerow(CSV_COLUMNS)
+    for advice in generate_advice(card, table, rolls_left):
+        o = advice.best
+        second = advice.options[1] if len(advice.options) > 1 else None
         keep = "".join(map(str, o.keep.faces)) if o.keep is not None else ""
-        p = o.probability
-        writer.writerow([str(dice), j, o.action, keep, o.box or "",
+        writer.writerow([str(advice.dice), advice.rolls_left, o.action, keep, o.box or "",
                          "" if o.is_keep else o.points, "" if o.is_keep else o.bonus,
-                         f"{o.expected_final:.6f}"] + ([f"{p:.12f}"] if p is not None else []))
+                         f"{o.expected_final:.6f}",
+                         second.describe() if second is not None else "",
+                         f"{second.loss:.6f}" if second is not None else ""])
     return out.getvalue()

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
 from .model import Advice, Scorecard, box_label
+
+if TYPE_CHECKING:
+    from .analyze import Analysis
 
 
 def rolls_left_phrase(rolls_left: int, rolls_per_turn: int) -> str:
@@ -11,29 +17,14 @@ def rolls_left_phrase(rolls_left: int, rolls_per_turn: int) -> str:
     return f"ROLLS LEFT: {rolls_left} (after roll {roll} of {rolls_per_turn})"
 
 
-def probability_text(p: float) -> str:
-    """A probability as a percentage with enough digits: ``17.6019 %``."""
-    return f"{100 * p:.4f} %"
-
-
 def advice_table(advice: Advice, top: int | None = None) -> list[str]:
-    """The ranked options as aligned lines, best first (with the objective's
-    probabilities when it has some)."""
+    """The ranked options as aligned lines, best first."""
     options = advice.top(top)
-    kind = advice.objective.kind
     width = max(24, *(len(o.describe()) for o in options))
-    extra = {"ev": "", "target": f"  {'P(target)':>11}",
-             "win": f"  {'P(win)':>11}  {'P(tie)':>11}"}[kind]
-    lines = [f"  #  {'choice':<{width}}{extra}  {'expected final':>14}  {'loss':>8}"]
+    lines = [f"  #  {'choice':<{width}}  {'expected final':>14}  {'loss':>8}"]
     for rank, option in enumerate(options, start=1):
-        cells = ""
-        if option.p_target is not None:
-            cells = f"  {probability_text(option.p_target):>11}"
-        elif option.p_win is not None:
-            cells = (f"  {probability_text(option.p_win):>11}"
-                     f"  {probability_text(option.p_tie or 0.0):>11}")
-        lines.append(f"{rank:>3}  {option.describe():<{width}}{cells}"
-                     f"  {option.expected_final:>14.2f}  {option.loss:>8.2f}")
+        lines.append(f"{rank:>3}  {option.describe():<{width}}  {option.expected_final:>14.2f}"
+                     f"  {option.loss:>8.2f}")
     hidden = len(advice.options) - len(options)
     if hidden:
         lines.append(f"     ... {hidden} more (--top 0 shows all)")
@@ -44,24 +35,16 @@ def advice_report(advice: Advice, top: int | None = None) -> list[str]:
     """Header (rules, card, dice, rolls left) and the ranked options."""
     card = advice.card
     per_turn = card.rules.rolls_per_turn
-    objective = advice.objective
-    lines = [
+    return [
         f"rules {card.rules_name} | turn {card.turn} of {card.rules.n_boxes} | "
         f"card total {card.total}",
         f"dice {advice.dice.spaced()} | "
         f"{rolls_left_phrase(advice.rolls_left, per_turn)}",
+        "",
+        *advice_table(advice, top),
+        "",
+        f"best: {advice.best.describe()}",
     ]
-    if not objective.is_ev:
-        lines.append(f"ranked by {objective.describe()}")
-    lines += ["", *advice_table(advice, top), "", f"best: {advice.best.describe()}"]
-    if not objective.is_ev:
-        ev_best = advice.ev_best
-        if ev_best is not advice.best and ev_best.describe() != advice.best.describe():
-            lines.append(f"for the most points on average: {ev_best.describe()} "
-                         f"(expected final {ev_best.expected_final:.2f})")
-        else:
-            lines.append("(also the best choice for the most points on average)")
-    return lines
 
 
 def card_lines(card: Scorecard) -> list[str]:
@@ -78,3 +61,52 @@ def card_lines(card: Scorecard) -> list[str]:
         lines.append(f"  {'Yahtzee bonus':<16} {card.yahtzee_bonuses * rules.yahtzee_bonus:>4}")
     lines.append(f"  {'total':<16} {card.total:>4}")
     return lines
+
+
+def decision_lines(analysis: Analysis) -> list[str]:
+    """Every decision of an analysis, one line each; ``*`` marks an error."""
+    width = max([22, *(len(d.chosen.describe()) for d in analysis.decisions)])
+    names = max([6, *(len(p.name) for p in analysis.players)])
+    lines = [f"turn  {'player':<{names}}  dice       left  {'choice':<{width}}  "
+             f"{'best':<{width}}  {'loss':>6}"]
+    for d in analysis.decisions:
+        best = "" if d.best.move == d.chosen.move else d.best.describe()
+        lines.append(f"{d.turn:>4}  {d.player:<{names}}  {d.dice.spaced()}  {d.rolls_left:>4}  "
+                     f"{d.chosen.describe():<{width}}  {best:<{width}}  {d.loss:>6.2f}"
+                     f"{' *' if d.is_error else ''}")
+    return lines
+
+
+def review_lines(analysis: Analysis, names: Iterable[str] | None = None) -> list[str]:
+    """Per player: decisions, errors, losses (mean per decision), luck, the worst three."""
+    unit = "points" if analysis.objective.get("kind", "ev") == "ev" else "probability"
+    wanted = set(names) if names is not None else None
+    lines = []
+    for p in analysis.players:
+        if wanted is not None and p.name not in wanted:
+            continue
+        keeps, keep_loss = p.split("keep")
+        boxes, box_loss = p.split("box")
+        lines += [
+            f"{p.name}: total {p.total}{'' if p.finished else ' (game unfinished)'}",
+            f"  {_count(len(p.decisions), 'decision')}, {_count(p.errors, 'error')} (* in the "
+            f"list); loss "
+            f"{p.total_loss:.2f} {unit} in all, {p.mean_loss:.3f} per decision "
+            f"(aim below 0.2)",
+            f"  keeps: {_count(keeps, 'decision')}, loss {keep_loss:.2f} | boxes: "
+            f"{_count(boxes, 'decision')}, loss {box_loss:.2f}",
+            f"  luck: {p.luck:+.2f} (what the dice alone changed in the expected final score)",
+        ]
+        if p.finished and unit == "points":
+            lines.append(f"  check: total {p.total} - new game {analysis.new_game:.2f} = "
+                         f"luck {p.luck:+.2f} - loss {p.total_loss:.2f}")
+        for d in p.worst:
+            lines.append(f"  worst: turn {d.turn}, dice {d.dice.spaced()}, "
+                         f"{_count(d.rolls_left, 'roll')} left: {d.chosen.describe()} costs "
+                         f"{d.loss:.2f}; best {d.best.describe()}")
+    return lines
+
+
+def _count(n: int, word: str) -> str:
+    """``1 decision``, ``3 decisions``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"

@@ -13,12 +13,41 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
 _CACHE = _PACKAGE / "__pycache__"
 _STAMP = _CACHE / "kernels-source.sha256"
 _checked = False
+_on_compile: list[Callable[[], None]] = []
+_listening = False
+
+
+def on_first_compile(callback: Callable[[], None]) -> None:
+    """Call ``callback()`` once, when numba first compiles a kernel in this process (a
+    kernel loaded from the on-disk cache does not count). Imports nothing heavy."""
+    if callback not in _on_compile:
+        _on_compile.append(callback)
+
+
+def _listen() -> None:
+    """Register the numba event listener behind :func:`on_first_compile` (numba loaded)."""
+    global _listening
+    if _listening:
+        return
+    _listening = True
+    from numba.core import event
+
+    class FirstCompile(event.Listener):
+        def on_start(self, ev: event.Event) -> None:
+            while _on_compile:
+                _on_compile.pop(0)()
+
+        def on_end(self, ev: event.Event) -> None:
+            pass
+
+    event.register("numba:compile", FirstCompile())
 
 
 def _source_digest() -> str:
@@ -32,6 +61,7 @@ def _source_digest() -> str:
 def check() -> None:
     """Delete stale cached kernels of this package (once per process)."""
     global _checked
+    _listen()
     if _checked or os.environ.get("NUMBA_CACHE_DIR"):
         _checked = True
         return

@@ -118,12 +118,25 @@ def prepare_turns(strategy, level_m, level_u, level_y, values, rules, par, cache
 
 
 @njit(cache=True)
+def bin_count(m):
+    """Number of set bits of ``m`` (filled boxes)."""
+    n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
 def play_game(strategy, stream, values, rules, par, cache, entries, scratch_gain, final_value,
-              scratch_keep, scratch_best):
-    """Play one game; fills ``entries`` (n_boxes,) and returns
-    (score, upper bonus earned 0/1, turns ending five alike, Yahtzee bonuses).
-    ``cache`` = (slot, gains, keep values, roll bests): states with ``slot[m, u, y] >= 0``
-    use the prepared turn at that index (see :func:`prepare_turns`)."""
+              scratch_keep, scratch_best, trace):
+    """Play one game; fills ``entries`` (n_boxes,) and ``trace`` (n_boxes, 2 * n_rerolls
+    + 2) and returns (score, upper bonus earned 0/1, turns ending five alike, Yahtzee
+    bonuses). ``cache`` = (slot, gains, keep values, roll bests): states with
+    ``slot[m, u, y] >= 0`` use the prepared turn at that index (see :func:`prepare_turns`).
+
+    ``trace[t]`` is turn ``t`` as keep indices: roll, keep, roll, ..., keep, roll, then the
+    box; a keep of all five dice stops the turn (the slots after it are -1)."""
     cache_slot, cache_gain, cache_keep, cache_best = cache
     n_boxes = rules.box_scores.shape[0]
     n_flags = rules.n_flags
@@ -147,7 +160,11 @@ def play_game(strategy, stream, values, rules, par, cache, entries, scratch_gain
             roll_best = scratch_best
             prepare_turn(strategy, m, u, y, values, rules, par, gain, final_value, keep_value,
                          roll_best)
+        t = bin_count(m)
+        trace[t, :] = -1
         roll, stream = roll_from(0, stream)
+        trace[t, 0] = roll
+        stopped = False
         for j in range(n_rerolls, 0, -1):
             r = roll - FIRST_ROLL_KEEP
             if strategy == STRATEGY_GREEDY:
@@ -157,8 +174,16 @@ def play_game(strategy, stream, values, rules, par, cache, entries, scratch_gain
             else:
                 keep = tp.first_keep_within(r, keep_value[j], roll_best[j, roll])
             roll, stream = roll_from(keep, stream)
+            if not stopped:
+                slot = 2 * (n_rerolls - j) + 1
+                trace[t, slot] = keep
+                if KEEP_SIZE[keep] == 5:
+                    stopped = True
+                else:
+                    trace[t, slot + 1] = roll
         r = roll - FIRST_ROLL_KEEP
         b, e, _ = tp.best_box(r, m, y, gain, rules)
+        trace[t, 2 * n_rerolls + 1] = b
         five = ROLL_FIVE_FACE[r] >= 0
         if five:
             fives += 1
@@ -176,13 +201,15 @@ def play_game(strategy, stream, values, rules, par, cache, entries, scratch_gain
 
 @njit(cache=True, parallel=True)
 def play_games(strategy, seed, first_game, values, rules, par, cache, scores,
-               upper_bonus_earned, fives, bonuses, entries):
+               upper_bonus_earned, fives, bonuses, entries, traces):
     """Play games ``first_game .. first_game + len(scores) - 1`` of ``seed`` (uint64s).
 
     Writes per game: ``scores`` (n,) int64 final score, ``upper_bonus_earned`` (n,) int8,
     ``fives`` (n,) int8 turns ending five alike, ``bonuses`` (n,) int8 Yahtzee bonuses,
-    ``entries`` (n, n_boxes) int8 the entry of each box. ``cache``: prepared turns
-    (see :func:`prepare_turns` and :func:`play_game`).
+    ``entries`` (n, n_boxes) int8 the entry of each box; ``traces`` (n, n_boxes,
+    2 * n_rerolls + 2) int16 the moves of each game (see :func:`play_game`), or an empty
+    array (0, n_boxes, 2 * n_rerolls + 2) when they are not wanted. ``cache``: prepared
+    turns (see :func:`prepare_turns` and :func:`play_game`).
     """
     n = scores.shape[0]
     n_boxes = rules.box_scores.shape[0]
@@ -194,13 +221,16 @@ def play_games(strategy, seed, first_game, values, rules, par, cache, scores,
         keep_value = np.empty((n_rerolls + 1, N_KEEPS))
         roll_best = np.empty((n_rerolls + 1, N_KEEPS))
         row = np.empty(n_boxes, dtype=np.int64)
+        trace = np.empty((n_boxes, 2 * n_rerolls + 2), dtype=np.int16)
         for i in range(c * chunk, min(n, (c + 1) * chunk)):
             stream = game_stream(seed, first_game + np.uint64(i))
             total, ub, f, yb = play_game(strategy, stream, values, rules, par, cache, row, gain,
-                                         final_value, keep_value, roll_best)
+                                         final_value, keep_value, roll_best, trace)
             scores[i] = int(total)
             upper_bonus_earned[i] = ub
             fives[i] = f
             bonuses[i] = yb
             for b in range(n_boxes):
                 entries[i, b] = row[b]
+            if traces.shape[0] == n:
+                traces[i] = trace

@@ -51,5 +51,9 @@ class CorruptTableError(TableError):
     """A table file that fails its header or checksum checks."""
 
 
-class ObjectiveError(YahtzeeError):
-    """An objective that cannot be used: two at once, a bad target, a bad opponent card."""
+class InvalidMoveError(YahtzeeError):
+    """Text that is not a move: neither dice to keep nor a box to fill."""
+
+
+class InvalidRecordError(YahtzeeError):
+    """A game record that cannot be read or breaks the rules; names the line and token."""

@@ -219,10 +219,17 @@ class RuleSet:
 
     def possible_points(self, box: int) -> frozenset[int]:
         """Every entry box ``box`` can hold under these rules (0 included)."""
-        values = set(int(v) for v in self.scores[:, box]) | {0}
-        if self.has_joker:
-            values |= {int(v) for v in self.joker_points[:, :, box].ravel()}
-        return frozenset(values)
+        return self._possible_points[box]
+
+    @cached_property
+    def _possible_points(self) -> tuple[frozenset[int], ...]:
+        found = []
+        for box in range(self.n_boxes):
+            values = {int(v) for v in np.unique(self.scores[:, box])} | {0}
+            if self.has_joker:
+                values |= {int(v) for v in np.unique(self.joker_points[:, :, box])}
+            found.append(frozenset(values))
+        return tuple(found)
 
     # ------------------------------------------------------------------ scoring
     def placements(self, dice: tuple[int, ...] | list[int], filled_mask: int,

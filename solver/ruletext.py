@@ -6,6 +6,7 @@ Every number printed (box points, examples, bonuses, Joker groups) is read from 
 
 from __future__ import annotations
 
+from .boxes import Box
 from .dice import DICE, ROLL_INDEX, counts_of
 from .rules import RULE_SUMMARIES, UPPER_TARGET, RuleSet
 
@@ -61,6 +62,11 @@ def _joker_lines(rules: RuleSet) -> list[str]:
     return lines
 
 
+def _short(box: Box) -> str:
+    """The shortest alias of a box (``3k``), or ``-``."""
+    return min(box.aliases, key=len) if box.aliases else "-"
+
+
 def describe(rules: RuleSet) -> str:
     """Several paragraphs: the rule set in plain words."""
     upper = [b for b in rules.boxes if b.is_upper]
@@ -72,9 +78,11 @@ def describe(rules: RuleSet) -> str:
                "then fill exactly one open box, with its points or 0. "
                f"A game is {rules.n_boxes} turns.")
     out.append("")
+    out.append("Boxes are named as below or by their short names (any case, - or _).")
+    out.append("")
     out.append("Upper section:")
     for b in upper:
-        out.append(f"  {b.name:<16} {b.description}")
+        out.append(f"  {b.name:<16} {_short(b):<6} {b.description}")
     out.append(f"  Upper bonus: {rules.upper_bonus} when the upper entries add up to "
                f"{UPPER_TARGET} or more.")
     out.append("")
@@ -82,7 +90,8 @@ def describe(rules: RuleSet) -> str:
     for b in lower:
         index = rules.boxes.index(b)
         example = _example(rules, index)
-        out.append(f"  {b.name:<16} {b.description}" + (f" (e.g. {example})" if example else ""))
+        out.append(f"  {b.name:<16} {_short(b):<6} {b.description}"
+                   + (f" (e.g. {example})" if example else ""))
     out.append("")
     if rules.yahtzee_bonus:
         out.append(f"Yahtzee bonus: {rules.yahtzee_bonus} for each five alike scored while the "

@@ -22,7 +22,8 @@ Built-in strategies (``STRATEGIES``):
 A strategy of your own is a Python callable ``strategy(decision: Decision)`` (slower):
 while ``decision.rolls_left > 0`` it returns the faces to keep (any iterable of ints, a
 sub-multiset of ``decision.dice``; all five keeps the dice as they are) or a box name to
-score now; with ``rolls_left == 0`` it returns a box name (any alias). An illegal answer
+score now; with ``rolls_left == 0`` it returns a box name (any alias). It may also return
+a :class:`~solver.move.Move`. An illegal answer
 raises :class:`IllegalStrategyMoveError` naming the move and the state.
 
 Same seed, same games: game ``g`` draws its dice from its own splitmix64 stream (see
@@ -53,6 +54,7 @@ from .dice import (
     counts_of,
 )
 from .errors import IllegalStrategyMoveError, UnknownStrategyError, YahtzeeError
+from .move import Move
 from .rules import N_UPPER, UPPER_TARGET, Placement, RuleSet, filled_mask, upper_subtotal
 from .stats import PERCENTILES
 from .table import Table
@@ -136,6 +138,10 @@ class SimulationResult:
     entries: np.ndarray
     """(games, n_boxes) int8: the entry of each box."""
     seconds: float = field(default=0.0)
+    traces: np.ndarray | None = None
+    """With ``record=True``: (games, n_boxes, 2 * rerolls + 2) int16, each game's turns in
+    playing order as keep indices (``dice.KEEP_COUNTS``): roll, keep, roll, ..., box;
+    -1 where a turn stopped early (see :func:`turn_moves`)."""
 
     @property
     def games(self) -> int:
@@ -240,26 +246,52 @@ def _pars(rules: RuleSet) -> np.ndarray:
 
 def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int = 10_000,
              seed: int = 0, *, progress: Progress | None = None,
-             name: str | None = None) -> SimulationResult:
+             name: str | None = None, record: bool = False) -> SimulationResult:
     """Play ``games`` games of the table's rule set with ``strategy`` (a built-in name or
-    a :data:`UserStrategy` callable) from seed ``seed``."""
+    a :data:`UserStrategy` callable) from seed ``seed``; with ``record`` keep every
+    game's moves in ``traces`` (same games either way)."""
     games = check_games(games)
     seed = check_seed(seed)
     start = time.perf_counter()
+    rules = table.rules
+    traces = np.full((games if record else 0, rules.n_boxes, 2 * rules.rolls_per_turn),
+                     -1, dtype=np.int16)
     if callable(strategy):
         label = str(name or getattr(strategy, "__name__", "custom"))
-        out = _simulate_python(table.rules, strategy, label, games, seed, progress)
+        out = _simulate_python(rules, strategy, label, games, seed, progress, traces)
     else:
         label = strategy.strip().lower()
         out = _simulate_builtin(table, strategy_code(strategy), games, seed, progress,
-                                myopic=label in MYOPIC)
+                                traces, myopic=label in MYOPIC)
     scores, upper, fives, bonuses, entries = out
-    return SimulationResult(table.rules, label, seed, scores, upper, fives, bonuses, entries,
-                            seconds=time.perf_counter() - start)
+    return SimulationResult(rules, label, seed, scores, upper, fives, bonuses, entries,
+                            seconds=time.perf_counter() - start,
+                            traces=traces if record else None)
+
+
+def turn_moves(trace_row: np.ndarray) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]],
+                                                int]:
+    """One turn of a trace: (rolls as sorted faces, keeps as sorted faces, box index)."""
+    from .dice import KEEP_COUNTS, faces_of
+
+    width = trace_row.shape[0]
+    rolls, keeps = [], []
+    for slot in range(0, width - 1):
+        k = int(trace_row[slot])
+        if k < 0:
+            break
+        faces = faces_of(KEEP_COUNTS[k])
+        if slot % 2 == 0:
+            rolls.append(faces)
+        elif len(faces) < 5:
+            keeps.append(faces)
+        else:
+            break
+    return rolls, keeps, int(trace_row[width - 1])
 
 
 def _simulate_builtin(table: Table, code: int, games: int, seed: int,
-                      progress: Progress | None, *, myopic: bool = False
+                      progress: Progress | None, traces: np.ndarray, *, myopic: bool = False
                       ) -> tuple[np.ndarray, ...]:
     rules = table.rules
     values = np.ascontiguousarray(table.values)
@@ -276,7 +308,7 @@ def _simulate_builtin(table: Table, code: int, games: int, seed: int,
         stop = min(games, first + BATCH)
         sim.play_games(code, np.uint64(seed), np.uint64(first), values, rules.arrays, par, cache,
                        scores[first:stop], upper[first:stop], fives[first:stop],
-                       bonuses[first:stop], entries[first:stop])
+                       bonuses[first:stop], entries[first:stop], traces[first:stop])
         if progress is not None:
             progress(stop, games)
     return scores, upper, fives, bonuses, entries
@@ -341,61 +373,96 @@ def _describe(decision: Decision) -> str:
             f"card [{card}], Yahtzee bonuses {decision.yahtzee_bonuses}")
 
 
-def _parse_move(move: Any, decision: Decision) -> tuple[str, Any]:
-    """('box', Placement) or ('keep', keep index), or raise IllegalStrategyMoveError."""
+def _parse_move(answer: Any, decision: Decision) -> Move:
+    """The strategy's answer as a checked :class:`Move` (box names made canonical), or
+    raise IllegalStrategyMoveError. Answers: a Move, a box name, or faces to keep."""
     def illegal(why: str) -> IllegalStrategyMoveError:
-        return IllegalStrategyMoveError(f"illegal move {move!r} ({why}) at {_describe(decision)}")
+        return IllegalStrategyMoveError(f"illegal move {answer!r} ({why}) at "
+                                        f"{_describe(decision)}")
 
-    if isinstance(move, str):
+    if isinstance(answer, str):
         try:
-            box = decision.rules.box_index(move)
+            move = Move.scoring(answer, decision.rules)
         except YahtzeeError as exc:
             raise illegal("not a box") from exc
-        for placement in decision.placements():
-            if placement.box == box:
-                return "box", placement
-        raise illegal("that box is filled or the Joker rule forbids it")
+    elif isinstance(answer, Move):
+        move = answer
+        if move.box is not None:
+            try:
+                move = Move.scoring(move.box, decision.rules)
+            except YahtzeeError as exc:
+                raise illegal("not a box of these rules") from exc
+    else:
+        try:
+            faces = [int(f) for f in answer]
+        except (TypeError, ValueError) as exc:
+            raise illegal("neither a box name nor faces to keep") from exc
+        if any(not 1 <= f <= 6 for f in faces):
+            raise illegal("faces are 1..6")
+        if len(faces) > 5:
+            raise illegal("the keep is not part of the dice showing")
+        move = Move(keep=tuple(faces))
+    if move.box is not None:
+        if _placement(move, decision) is None:
+            raise illegal("that box is filled or the Joker rule forbids it")
+        return move
     if decision.rolls_left == 0:
         raise illegal("no rolls are left: a box name is needed")
-    try:
-        faces = [int(f) for f in move]
-    except (TypeError, ValueError) as exc:
-        raise illegal("neither a box name nor faces to keep") from exc
-    if any(not 1 <= f <= 6 for f in faces):
-        raise illegal("faces are 1..6")
     have = counts_of(decision.dice)
-    if len(faces) > 5 or any(c > h for c, h in zip(counts_of(faces), have, strict=True)):
+    if any(c > h for c, h in zip(counts_of(move.keep or ()), have, strict=True)):
         raise illegal("the keep is not part of the dice showing")
-    return "keep", _keep_index(faces)
+    return move
 
 
-def _play_python(rules: RuleSet, strategy: UserStrategy, stream: _Stream) -> tuple[int | None, ...]:
+def _placement(move: Move, decision: Decision) -> Placement | None:
+    """The placement of a box move for the decision's dice, or None if not allowed."""
+    box = decision.rules.box_index(move.box or "")
+    return next((p for p in decision.placements() if p.box == box), None)
+
+
+def _play_python(rules: RuleSet, strategy: UserStrategy, stream: _Stream,
+                 trace: np.ndarray | None) -> tuple[int | None, ...]:
+    """One game; its moves go to ``trace`` (n_boxes, 2 * rolls) when given (a keep of all
+    five dice is left out: it rolls nothing)."""
     entries: list[int | None] = [None] * rules.n_boxes
     bonuses = fives = 0
     for turn in range(1, rules.n_boxes + 1):
         roll = _complete(0, stream)
         rolls_left = rules.rolls_per_turn - 1
+        slot = 0
+        if trace is not None:
+            trace[turn - 1, 0] = roll
         while True:
             decision = Decision(rules, tuple(int(f) for f in ROLLS[roll - FIRST_ROLL_KEEP]),
                                 rolls_left, tuple(entries), bonuses, turn)
-            kind, what = _parse_move(strategy(decision), decision)
-            if kind == "box":
+            move = _parse_move(strategy(decision), decision)
+            if move.keep is None:
                 break
-            roll = _complete(what, stream)
+            keep = _keep_index(move.keep)
+            roll = _complete(keep, stream)
             rolls_left -= 1
-        entries[what.box] = what.points
-        bonuses += what.yahtzee_bonus > 0
+            if trace is not None and len(move.keep) < 5:
+                trace[turn - 1, slot + 1:slot + 3] = keep, roll
+                slot += 2
+        placement = _placement(move, decision)
+        if trace is not None:
+            trace[turn - 1, -1] = placement.box if placement is not None else -1
+        assert placement is not None  # checked by _parse_move
+        entries[placement.box] = placement.points
+        bonuses += placement.yahtzee_bonus > 0
         fives += max(decision.dice.count(f) for f in range(1, 7)) == 5
     final = Decision(rules, decision.dice, 0, tuple(entries), bonuses, rules.n_boxes)
     return final.total, int(final.upper_total >= UPPER_TARGET), fives, bonuses, *entries
 
 
 def _simulate_python(rules: RuleSet, strategy: UserStrategy, label: str, games: int,
-                     seed: int, progress: Progress | None) -> tuple[np.ndarray, ...]:
+                     seed: int, progress: Progress | None, traces: np.ndarray
+                     ) -> tuple[np.ndarray, ...]:
     rows = []
     step = max(1, min(BATCH, games // 100))
     for g in range(games):
-        rows.append(_play_python(rules, strategy, _Stream(seed, g)))
+        trace = traces[g] if traces.shape[0] else None
+        rows.append(_play_python(rules, strategy, _Stream(seed, g), trace))
         if progress is not None and ((g + 1) % step == 0 or g + 1 == games):
             progress(g + 1, games)
     data = np.array(rows, dtype=np.int64)

@@ -42,7 +42,7 @@ def test_csv_matches_advise(official_table):
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
     assert len(rows) == 252 * 3
     assert list(rows[0]) == ["dice", "rolls_left", "action", "keep", "box", "points", "bonus",
-                             "expected_final"]
+                             "expected_final", "runner_up", "runner_up_loss"]
     card = Scorecard.parse(CARD)
     for row in rows:
         best = advise(card, Dice(row["dice"]), rolls_left=int(row["rolls_left"]),
@@ -85,3 +85,27 @@ def test_bad_input(args, message):
     assert result.exit_code == 2 and result.stdout == ""
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0]
+
+
+def test_json_and_out_with_the_runner_up(tmp_path):
+    import json
+
+    from advisor.advise import advise
+
+    result = run("--card", CARD, "--json", "--rolls-left", "1")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert set(data) >= {"rules", "card", "objective", "rows"} and len(data["rows"]) == 252
+    card = Scorecard.parse(CARD)
+    for row in data["rows"][::41]:
+        advice = advise(card, Dice(row["dice"]), rolls_left=1)
+        assert row["best"] == advice.best.to_json()
+        assert row["runner_up"] == advice.options[1].to_json()
+        assert row["runner_up"]["loss"] >= 0
+    out = tmp_path / "sheet.md"
+    written = run("--card", CARD, "--out", str(out))
+    assert written.exit_code == 0 and written.stdout == ""
+    assert out.read_text() == run("--card", CARD).stdout
+    assert "; next " in out.read_text()
+    refused = run("--card", CARD, "--out", str(tmp_path))
+    assert refused.exit_code == 2 and "not a regular file" in refused.stderr

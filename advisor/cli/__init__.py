@@ -1,6 +1,7 @@
 """Console script ``yahtzee``: one subcommand per job (see ``yahtzee --help``)."""
 
 from . import advise as _advise  # noqa: F401  (each import registers commands)
+from . import analyze as _analyze  # noqa: F401
 from . import play as _play  # noqa: F401
 from . import rules as _rules  # noqa: F401
 from . import serve as _serve  # noqa: F401

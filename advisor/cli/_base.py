@@ -23,6 +23,9 @@ class YahtzeeGroup(click.Group):
 
     def main(self, args: Any = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+        from solver import _jit_cache
+
+        _jit_cache.on_first_compile(_compiling_note)
         try:
             rv = super().main(args, prog_name or "yahtzee", complete_var,
                               standalone_mode=False, **extra)
@@ -42,11 +45,23 @@ class YahtzeeGroup(click.Group):
         return code
 
 
+def _compiling_note() -> None:
+    """Say why the command is quiet for a while (to a person: stderr is a terminal)."""
+    if not sys.stderr.isatty():
+        return
+    click.echo("note: compiling numba kernels for their first use (once; cached "
+               "afterwards, `make run` does it ahead)...", err=True)
+
+
 @click.group(cls=YahtzeeGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="yahtzee-solver", prog_name="yahtzee")
 def cli() -> None:
-    """Exact optimal-strategy solver and advisor for Yahtzee (RULES.md: 1996 Hasbro sheet,
-    forced Joker, and named variants)."""
+    """Exact optimal-strategy solver and advisor for Yahtzee: the 1996 Hasbro sheet with
+    the forced Joker, and named variants (`yahtzee rules`). Notation, box names, game
+    records and JSON keys: docs/ in the repository.
+
+    Example: yahtzee advise 22256
+    """
 
 
 def rules_option(func: Callable[..., Any]) -> Callable[..., Any]:

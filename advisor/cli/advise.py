@@ -4,47 +4,104 @@ from __future__ import annotations
 
 import click
 
-from ._advisor_options import (
-    card_option,
-    objective_options,
-    parse_objective,
-    rolls_left_option,
-    table_option,
-)
+from ._advisor_options import card_option, rolls_left_option, table_option
 from ._base import cli, emit_json, json_option, load_table, rules_option
 
 
-@cli.command()
-@click.option("--dice", "dice_text", required=True, metavar="D",
-              help="The five dice showing: 22256, 2,2,2,5,6 or '2 2 2 5 6'.")
+@cli.command(short_help="Rank every keep and box for one roll.")
+@click.argument("dice_arg", required=False, metavar="[DICE]")
+@click.option("--dice", "dice_text", default=None, metavar="D",
+              help="The five dice showing: 22256, 2,2,2,5,6 or '2 2 2 5 6' (or give them "
+                   "as the argument).")
 @rolls_left_option("Rolls still allowed this turn: 2 after the first roll (default), "
                    "1 after the second, 0 after the last.")
 @card_option
+@click.option("--game", "game_path", default=None, metavar="FILE",
+              help="A game record (docs/records.md): card, player and rolls left come from "
+                   "it; the dice are the next roll of the game.")
+@click.option("--append", "append_text", default=None, metavar="MOVE",
+              help="With --game: add these dice and MOVE (keep 222, score twos, 1 = the "
+                   "best) to the record.")
 @click.option("--top", "top", type=click.IntRange(min=0), default=10, show_default=True,
               metavar="N", help="Show the N best options (0: all).")
-@objective_options
 @json_option
 @rules_option
 @table_option
-def advise(dice_text: str, rolls_left: int | None, card_text: str, top: int,
-           target: str | None, beat: str | None, opponent: str | None, as_json: bool,
-           rules_name: str, table_path: str | None) -> None:
-    """Rank every choice for these dice: each keep (reroll the rest) and each box, by
-    expected final score or, with --target/--beat/--opponent, by the chance of reaching
-    the target or beating the opponent."""
+def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
+           card_text: str, game_path: str | None, append_text: str | None, top: int,
+           as_json: bool, rules_name: str, table_path: str | None) -> None:
+    """Rank every choice for these dice: each keep (reroll the rest) and each box.
+
+    Boxes by name or short name: 1s-6s, 3k, 4k, fh, ss, ls, yz, ch (docs/boxes.md).
+
+    Example: yahtzee advise 22256 --card twos=6,3k=20 --rolls-left 1
+    """
     from advisor.advise import advise as advise_turn
     from advisor.advise import question_rolls_left
     from advisor.model import Dice, Scorecard
     from advisor.text import advice_report
 
-    dice = Dice.parse(dice_text)
+    dice = Dice.parse(dice_of(dice_arg, dice_text))
+    if game_path is not None:
+        _advise_game(game_path, dice, append_text, top, as_json, rolls_left, card_text,
+                     table_path)
+        return
+    if append_text is not None:
+        raise click.UsageError("--append adds to a record: give it with --game FILE")
     card = Scorecard.parse(card_text, rules_name)
     rolls_left = question_rolls_left(card, rolls_left)  # checked before any table is built
-    objective = parse_objective(target, beat, opponent, rules_name)
     advice = advise_turn(card, dice, rolls_left=rolls_left,
-                         table=load_table(rules_name, table_path), objective=objective)
+                         table=load_table(rules_name, table_path))
     if as_json:
         emit_json(advice.to_json(top))
         return
     for line in advice_report(advice, top):
         click.echo(line)
+
+
+def dice_of(dice_arg: str | None, dice_text: str | None) -> str:
+    """The dice text given as the argument or with ``--dice`` (exactly one of them)."""
+    if dice_arg is not None and dice_text is not None:
+        raise click.UsageError("give the dice once: as the argument or with --dice")
+    text = dice_arg if dice_arg is not None else dice_text
+    if text is None:
+        raise click.UsageError("give the dice showing, e.g. yahtzee advise 22256 "
+                               "(or --dice 22256)")
+    return text
+
+
+def _advise_game(game_path: str, dice: object, append_text: str | None, top: int,
+                 as_json: bool, rolls_left: int | None, card_text: str,
+                 table_path: str | None) -> None:
+    """Advice at the current position of a recorded game; with ``--append`` the roll and
+    the move are added to the record."""
+    from advisor.play import GameSession, deviation_note, parse_action
+    from advisor.record import read_record, write_record
+    from advisor.text import advice_report
+
+    if rolls_left is not None or card_text:
+        raise click.UsageError("--game takes the card and the rolls left from the record; "
+                               "leave out --card and --rolls-left")
+    record = read_record(game_path)
+    table = load_table(record.rules, table_path)
+    session = GameSession(record, table)
+    session.position_at(dice)  # type: ignore[arg-type]
+    advice = session.advice()
+    note = ""
+    if append_text is not None:
+        move = parse_action(append_text, advice)
+        chosen = next(o for o in advice.options if o.move == move)
+        note = deviation_note(chosen, advice.best) or f"  {chosen.describe()}: the best move"
+        write_record(game_path, session.record.with_move(move))
+    if as_json:
+        data = advice.to_json(top)
+        data["player"] = session.player
+        if append_text is not None:
+            data["appended"] = chosen.to_json()
+        emit_json(data)
+        return
+    click.echo(f"game {game_path}: {session.player}'s turn")
+    for line in advice_report(advice, top):
+        click.echo(line)
+    if note:
+        click.echo(note.strip() + f" (added to {game_path})")

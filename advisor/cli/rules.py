@@ -10,9 +10,12 @@ from solver.ruletext import describe, listing
 from ._base import cli
 
 
-@cli.command("rules")
+@cli.command("rules", short_help="A rule set in plain words, box short names.")
 @click.argument("name", required=False, metavar="[NAME]",
                 type=click.Choice(RULE_NAMES, case_sensitive=False))
 def rules_command(name: str | None) -> None:
-    """Print the rules of NAME, or list the rule sets with one line each."""
+    """Print the rules of NAME (with the boxes' short names), or list the rule sets.
+
+    Example: yahtzee rules official
+    """
     click.echo(describe(get_rules(name)) if name else listing())

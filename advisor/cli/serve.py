@@ -51,7 +51,10 @@ def listen(host: str, port: int) -> socket.socket:
               help="Port to listen on (0: any free port).")
 @rules_option
 def serve(host: str, port: int, rules_name: str) -> None:
-    """Serve the web page and the JSON API (docs/web.md) until Ctrl-C."""
+    """Serve the web page and the JSON API (docs/web.md) until Ctrl-C.
+
+    Example: yahtzee serve --port 8000
+    """
     import uvicorn
 
     from advisor.advise import default_table

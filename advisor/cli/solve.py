@@ -17,14 +17,17 @@ from ._base import (
 )
 
 
-@cli.command()
+@cli.command(short_help="Build (or load) the table of a rule set.")
 @rules_option
 @click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
               help="Table file to write (default: <rules>.ytable in the table cache: tables/ in a "
                    "source checkout, else ~/.cache/yahtzee-solver, or $YAHTZEE_TABLES).")
 @json_option
 def solve(rules_name: str, out: str | None, as_json: bool) -> None:
-    """Build the table of a rule set and print the new-game expected score."""
+    """Build the table of a rule set and print the new-game expected score.
+
+    Example: yahtzee solve --rules yatzy
+    """
     from solver.table import SolveSummary, build_table, default_table_path
     from solver.tablefile import check_writable
 
@@ -47,7 +50,7 @@ def solve(rules_name: str, out: str | None, as_json: bool) -> None:
     click.echo(f"table:          {table.path}")
 
 
-@cli.command()
+@cli.command(short_help="Write the whole table as npy or csv.")
 @rules_option
 @click.option("--format", "fmt", type=click.Choice(["npy", "csv"]), required=True,
               help="npy: float64 [mask, upper, flag]; csv: one row per reachable state.")
@@ -55,7 +58,10 @@ def solve(rules_name: str, out: str | None, as_json: bool) -> None:
               help="File to write.")
 @table_option
 def export(rules_name: str, fmt: str, out: str, table_path: str | None) -> None:
-    """Write the whole table of a rule set in the layout of INTERFACE.md."""
+    """Write the whole table of a rule set (layout: docs/export.md).
+
+    Example: yahtzee export --format npy --out official.npy
+    """
     from solver.export import export_table
 
     table = load_table(rules_name, table_path)

@@ -10,7 +10,6 @@ from typing import Any
 
 import click
 
-from ._advisor_options import card_option
 from ._base import (
     cli,
     emit_json,
@@ -44,48 +43,31 @@ def _histogram(distribution: Any) -> list[str]:
     return [f"  {label} {100 * p:6.2f}% {'#' * round(p * scale)}" for label, p in bins]
 
 
-@cli.command()
-@card_option
-@click.option("--target", "target", default=None, metavar="X",
-              help="Also P(final score >= X): for the best strategy for X (p_target) and "
-                   "for the expected-score strategy (p_target_ev), with a table of targets.")
+@cli.command(short_help="Exact score distribution of optimal play.")
 @rules_option
 @table_option
 @json_option
-def stats(card_text: str, target: str | None, rules_name: str, table_path: str | None,
-          as_json: bool) -> None:
+def stats(rules_name: str, table_path: str | None, as_json: bool) -> None:
     """Exact statistics of optimal play: the whole score distribution, computed, not
     sampled (ties between equally good choices: lowest box index; keeps in dice keep
-    order, fewest dice first), from a new game or from the start of a turn with --card."""
-    from advisor.model import Scorecard
-    from advisor.objective import Objective
-    from advisor.target_stats import card_stats
-    from solver.stats import PERCENTILES, THRESHOLDS
+    order, fewest dice first).
 
-    card = Scorecard.parse(card_text, rules_name)
-    card.check_not_full()
-    goal = Objective.for_target(target).target if target is not None else None
+    Example: yahtzee stats --rules two-rolls
+    """
+    from solver.stats import PERCENTILES, THRESHOLDS, optimal_stats
+
     table = load_table(rules_name, table_path)
-    if goal is not None:
-        _target_stats(table, card, goal, as_json)
-        return
     update, close = progress_bar(f"stats {table.rules.name}")
     try:
-        result = card_stats(table, card, progress=update)
+        result = optimal_stats(table, progress=update)
     finally:
         close()
     if as_json:
-        data = result.to_json()
-        if card.turn > 1:
-            data["card"] = card.to_json()
-        emit_json(data)
+        emit_json(result.to_json())
         return
     echo = click.echo
     echo(f"Optimal play, rules {result.rules.name}: exact figures "
          f"(computed in {result.seconds:.1f} s)")
-    if card.turn > 1:
-        echo(f"  from the card    {card} (total {card.total}, turn {card.turn}); boxes: "
-             "the open ones")
     echo(f"  mean score       {result.mean:.10f}")
     echo(f"  standard dev.    {result.sd:.4f}")
     echo(f"  most likely      {result.most_likely}")
@@ -98,36 +80,11 @@ def stats(card_text: str, target: str | None, rules_name: str, table_path: str |
     echo("")
     echo(f"  {'box':<16} {'mean':>8} {'P(zero)':>9}")
     for b, box in enumerate(result.rules.boxes):
-        if card.entries[b] is not None:
-            continue
         echo(f"  {box.name:<16} {result.box_means[b]:8.4f} {100 * result.box_zero[b]:8.3f}%")
     echo("")
     echo(f"Distribution of the final score (bins of {HISTOGRAM_BIN} points):")
     for line in _histogram(result.distribution):
         echo(line)
-
-
-def _target_stats(table: Any, card: Any, target: int, as_json: bool) -> None:
-    from advisor.target_stats import target_stats
-
-    update, close = progress_bar(f"target {target}")
-    try:
-        result = target_stats(table, card, target, progress=update)
-    finally:
-        close()
-    if as_json:
-        emit_json(result.to_json())
-        return
-    echo = click.echo
-    where = f"card {card} (total {card.total})" if card.turn > 1 else "a new game"
-    echo(f"Target {target}, rules {card.rules_name}, from {where}: exact "
-         f"(computed in {result.seconds:.1f} s)")
-    echo(f"  p_target     {100 * result.p_target:9.4f} %   best strategy for {target}")
-    echo(f"  p_target_ev  {100 * result.p_target_ev:9.4f} %   expected-score strategy")
-    echo("")
-    echo(f"  {'target':>6}  {'p_target':>10}  {'p_target_ev':>11}")
-    for x, p, q in result.rows:
-        echo(f"  {x:>6}  {100 * p:9.4f}%  {100 * q:10.4f}%")
 
 
 def _resolve_strategy(name: str) -> str | Callable[..., Any]:
@@ -154,7 +111,7 @@ def _resolve_strategy(name: str) -> str | Callable[..., Any]:
 
 
 def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
-         seed: int) -> Any:
+         seed: int, *, record: bool = False) -> Any:
     from tqdm import tqdm
 
     from solver.simulate import simulate
@@ -166,12 +123,13 @@ def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
         bar.update(done - bar.n)
 
     try:
-        return simulate(table, strategy, games, seed, progress=update, name=label)
+        return simulate(table, strategy, games, seed, progress=update, name=label,
+                        record=record)
     finally:
         bar.close()
 
 
-@cli.command()
+@cli.command(short_help="Play seeded games with a strategy.")
 @rules_option
 @click.option("--games", type=int, default=10_000, show_default=True,
               help="Number of games to play (per strategy).")
@@ -182,12 +140,18 @@ def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
               help="Comma-separated strategies to play side by side, e.g. optimal,greedy.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the dice (0..2**64-1): same seed, same games.")
+@click.option("--records", "records_dir", default=None, metavar="FOLDER",
+              help="Also write each game as a record, FOLDER/game-000001.txt, ... "
+                   "(a new folder; `yahtzee analyze` reads them).")
 @table_option
 @json_option
 def simulate(rules_name: str, games: int, strategy: str, compare: str | None, seed: int,
-             table_path: str | None, as_json: bool) -> None:
+             records_dir: str | None, table_path: str | None, as_json: bool) -> None:
     """Play seeded games with a strategy and report its scores (see solver/simulate.py for
-    the strategies and for writing your own)."""
+    the strategies and for writing your own).
+
+    Example: yahtzee simulate --games 1000 --strategy greedy-turn --records games/
+    """
     from solver.simulate import MAX_SEED
 
     if games <= 0:
@@ -198,9 +162,23 @@ def simulate(rules_name: str, games: int, strategy: str, compare: str | None, se
     names = [s.strip() for s in (compare.split(",") if compare else [strategy]) if s.strip()]
     if not names:
         raise click.BadParameter("name at least one strategy", param_hint="--compare")
+    if records_dir is not None and len(names) > 1:
+        raise click.BadParameter("records are written for one strategy at a time; use "
+                                 "--strategy, not --compare", param_hint="--records")
+    if records_dir is not None:
+        from advisor.record import check_records_folder
+
+        check_records_folder(records_dir)
     resolved = [(name, _resolve_strategy(name)) for name in names]
     table = load_table(rules_name, table_path)
-    results = [_run(table, strat, name, games, seed) for name, strat in resolved]
+    results = [_run(table, strat, name, games, seed, record=records_dir is not None)
+               for name, strat in resolved]
+    if records_dir is not None:
+        from advisor.record import records_from_traces, write_records
+
+        count = write_records(records_dir, records_from_traces(table.rules.name,
+                                                                results[0].traces))
+        click.echo(f"wrote {count:,} game records to {records_dir}", err=True)
     if compare:
         _print_compare(table, results, games, seed, as_json)
     else:

@@ -106,8 +106,11 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
                keys: tuple[str, ...]) -> Callable[[Request], Any]:
         async def endpoint(request: Request) -> Response:
             try:
-                return JSONResponse(q.answer(func, command(), request.query_params.multi_items(),
-                                             keys, default_rules))
+                params = q.parse_params(command(), request.query_params.multi_items(), keys,
+                                        default_rules)
+                if "rules_name" in params:
+                    await service.table(params["rules_name"])
+                return JSONResponse(q.call(func, params))
             except q.BadRequest as exc:
                 return _bad(exc.message)
         return endpoint
@@ -117,14 +120,17 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
             params = q.parse_params(q.stats_command(), request.query_params.multi_items(),
                                     q.STATS_KEYS, default_rules)
             rules_name = params["rules_name"]
+            await service.table(rules_name)
             return JSONResponse(await service.get((rules_name, 0, 0, 0)))
         except q.BadRequest as exc:
             return _bad(exc.message)
 
     async def distribution_endpoint(request: Request) -> Response:
         try:
-            card = q.answer(_card_of, q.card_command, request.query_params.multi_items(),
-                            q.CARD_KEYS, default_rules)["card"]
+            params = q.parse_params(q.card_command, request.query_params.multi_items(),
+                                    q.CARD_KEYS, default_rules)
+            await service.table(params["rules_name"])
+            card = q.call(_card_of, params)["card"]
             total = card.total
             if card.is_full:
                 result = {"mean": 0.0, "distribution": {"0": 1.0}}

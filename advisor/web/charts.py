@@ -37,50 +37,71 @@ def state_stats(state: State) -> dict[str, Any]:
     return optimal_stats(default_table(rules_name), start=(mask, upper, flag)).to_json()
 
 
+def build_table(rules_name: str) -> str:
+    """The table of ``rules_name`` built and written if missing (run in the worker)."""
+    from ..advise import default_table
+
+    default_table(rules_name)
+    return rules_name
+
+
+Key = tuple[str, Any]
+
+
 class StatsService:
-    """Computes :func:`state_stats` in a worker process; keeps the last ``kept`` answers."""
+    """Runs :func:`state_stats` (and table builds) in a worker process; keeps the last
+    ``kept`` answers."""
 
     def __init__(self, kept: int = 256) -> None:
         self._kept = kept
         self._pool: Any = None
-        self._done: OrderedDict[State, dict[str, Any]] = OrderedDict()
-        self._running: dict[State, asyncio.Future[dict[str, Any]]] = {}
-
-    def cached(self, state: State) -> dict[str, Any] | None:
-        """The answer for ``state`` if already computed."""
-        return self._done.get(state)
+        self._done: OrderedDict[Key, Any] = OrderedDict()
+        self._running: dict[Key, asyncio.Future[Any]] = {}
 
     async def get(self, state: State) -> dict[str, Any]:
         """The figures of ``state``, computed once (errors are not cached)."""
-        if state in self._done:
-            self._done.move_to_end(state)
-            return self._done[state]
-        running = self._running.get(state)
+        return await self._run(state_stats, state)
+
+    async def table(self, rules_name: str) -> None:
+        """Make sure the table of ``rules_name`` exists, building a missing one in the
+        worker (seconds) so that the server keeps answering meanwhile."""
+        from solver.table import default_table_path
+
+        if ("table", rules_name) not in self._done and not default_table_path(rules_name).exists():
+            await self._run(build_table, rules_name)
+        self._done[("table", rules_name)] = rules_name
+
+    async def _run(self, func: Any, arg: Any) -> Any:
+        key = (func.__name__, arg)
+        if key in self._done:
+            self._done.move_to_end(key)
+            return self._done[key]
+        running = self._running.get(key)
         if running is None:
-            running = self._start(state)
+            running = self._start(key, func, arg)
         return await asyncio.shield(running)
 
-    def _start(self, state: State) -> asyncio.Future[dict[str, Any]]:
+    def _start(self, key: Key, func: Any, arg: Any) -> asyncio.Future[Any]:
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[dict[str, Any]] = loop.create_future()
-        self._running[state] = future
+        future: asyncio.Future[Any] = loop.create_future()
+        self._running[key] = future
         if self._pool is None:
             self._pool = multiprocessing.get_context("spawn").Pool(1, _ignore_interrupt)
 
         def finish(result: Any, failed: bool) -> None:
-            self._running.pop(state, None)
+            self._running.pop(key, None)
             if future.done():
                 return
             if failed:
                 future.set_exception(result)
                 return
-            self._done[state] = result
+            self._done[key] = result
             while len(self._done) > self._kept:
                 self._done.popitem(last=False)
             future.set_result(result)
 
         self._pool.apply_async(
-            state_stats, (state,),
+            func, (arg,),
             callback=lambda r: loop.call_soon_threadsafe(finish, r, False),
             error_callback=lambda e: loop.call_soon_threadsafe(finish, e, True))
         return future

@@ -80,7 +80,11 @@ def parse_params(command: click.Command, params: Params, keys: tuple[str, ...],
 def answer(func: Callable[..., dict[str, Any]], command: click.Command, params: Params,
            keys: tuple[str, ...], default_rules: str) -> dict[str, Any]:
     """``func(**parsed)``, with every library or click error turned into BadRequest."""
-    parsed = parse_params(command, params, keys, default_rules)
+    return call(func, parse_params(command, params, keys, default_rules))
+
+
+def call(func: Callable[..., dict[str, Any]], parsed: dict[str, Any]) -> dict[str, Any]:
+    """``func(**parsed)``, with every library or click error turned into BadRequest."""
     try:
         return func(**parsed)
     except (YahtzeeError, click.ClickException) as exc:
@@ -97,14 +101,18 @@ def advise_command() -> click.Command:
     return advise
 
 
-def advise_json(dice_text: str, rolls_left: int | None, card_text: str, top: int,
-                rules_name: str, as_json: bool = True, table_path: None = None) -> dict[str, Any]:
+def advise_json(dice_text: str | None, rolls_left: int | None, card_text: str, top: int,
+                rules_name: str, as_json: bool = True, table_path: None = None,
+                dice_arg: None = None, game_path: None = None, append_text: None = None
+                ) -> dict[str, Any]:
     """``yahtzee advise --json``: the same checks and library calls, in the same order
-    (``as_json`` and ``table_path`` are the command's; the API never takes them)."""
+    (``as_json``, ``table_path``, ``dice_arg``, ``game_path`` and ``append_text`` are the
+    command's; the API never takes them)."""
     from ..advise import check_rolls_left
+    from ..cli.advise import dice_of
     from ..model import Dice
 
-    dice = Dice.parse(dice_text)
+    dice = Dice.parse(dice_of(dice_arg, dice_text))
     card = parsed_card(card_text, rules_name)
     card.check_not_full()
     per_turn = card.rules.rolls_per_turn

@@ -33,8 +33,10 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 class Server:
     """A running ``yahtzee serve`` application: ``url`` and JSON helpers."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, stats: Any = None) -> None:
         self.url = url
+        self.stats = stats
+        """The server's :class:`~advisor.web.charts.StatsService`."""
 
     def get(self, path: str, params: dict[str, Any] | None = None) -> tuple[int, Any]:
         """(HTTP status, decoded JSON body) of a GET request."""
@@ -63,10 +65,12 @@ def server(official_table) -> Server:
 
     from advisor.cli.serve import listen
     from advisor.web.app import create_app
+    from advisor.web.charts import StatsService
 
     sock = listen("127.0.0.1", 0)
     port = sock.getsockname()[1]
-    app = create_app("official")
+    stats = StatsService()
+    app = create_app("official", stats=stats)
     uv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -75,7 +79,7 @@ def server(official_table) -> Server:
         if not thread.is_alive() or time.monotonic() > deadline:
             raise RuntimeError("the test server did not start")
         time.sleep(0.02)
-    yield Server(f"http://127.0.0.1:{port}")
+    yield Server(f"http://127.0.0.1:{port}", stats)
     uv.should_exit = True
     thread.join(30)
     sock.close()

@@ -224,3 +224,33 @@ def test_host_header_must_be_local(server):
     response.read()
     conn.close()
     assert response.status == 400
+
+
+def test_a_missing_table_is_built_while_the_server_keeps_answering(server):
+    import threading
+    import time
+
+    from solver.table import default_table_path
+
+    rules = "no-bonus"
+    if default_table_path(rules).exists():
+        pytest.skip(f"the {rules} table was built by an earlier test")
+    answers = {}
+    slow = threading.Thread(target=lambda: answers.setdefault(
+        "advise", server.get("/api/advise", {"dice": "22256", "rules": rules})))
+    slow.start()
+    building = ("build_table", rules)
+    try:
+        deadline = time.monotonic() + 120
+        while building not in server.stats._running and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert building in server.stats._running
+        status, card = server.get("/api/card", {"card": "twos=6"})
+        # answered while the build is still under way in the worker
+        assert status == 200 and card["total"] == 6
+        assert building in server.stats._running and not default_table_path(rules).exists()
+    finally:
+        slow.join(300)
+    status, body = answers["advise"]
+    code, out, _ = cli_run("advise", {"dice": "22256", "rules": rules})
+    assert status == 200 and code == 0 and body == json.loads(out)

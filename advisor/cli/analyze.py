@@ -1,0 +1,42 @@
+"""``yahtzee analyze FILE``: every decision of a recorded game against the best one."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ._base import cli, emit_json, json_option, load_table, table_option
+
+
+@cli.command(short_help="Judge every decision of a recorded game.")
+@click.argument("record_path", metavar="FILE")
+@json_option
+@table_option
+def analyze(record_path: str, as_json: bool, table_path: str | None) -> None:
+    """Judge every keep and box of a recorded game (FILE, or - for stdin).
+
+    The record is what `yahtzee play --record FILE` writes (format: docs/records.md).
+    Each decision is compared with the best one at that moment; per player: errors,
+    loss in expected points (mean per decision: aim below 0.2), and luck.
+
+    Example: yahtzee analyze game.txt
+    """
+    from advisor.analyze import analyze as analyze_record
+    from advisor.record import parse_record, read_record
+    from advisor.text import decision_lines, review_lines
+
+    record = parse_record(sys.stdin.read()) if record_path == "-" else read_record(record_path)
+    table = load_table(record.rules, table_path)
+    analysis = analyze_record(record, table=table)
+    if as_json:
+        emit_json(analysis.to_json())
+        return
+    click.echo(f"rules {analysis.rules} | objective: expected score | "
+               f"new game {analysis.new_game:.2f}")
+    click.echo("")
+    for line in decision_lines(analysis):
+        click.echo(line)
+    click.echo("")
+    for line in review_lines(analysis):
+        click.echo(line)

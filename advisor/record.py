@@ -1,0 +1,516 @@
+"""Game records: a played game, turn by turn, as text or JSON (INTERFACE.md "Game records").
+
+Text form, one turn per line in playing order (blank lines and ``#`` comments ignored)::
+
+    rules official
+    players Ann,Bob
+    Ann: 22256 222 22234 2223 22235 twos
+    Bob: 12345 large_straight
+
+A turn is ``ROLL {KEEP ROLL} BOX``: the first roll, then for each reroll the dice kept
+(``-`` for none) and the dice showing after it, then the box filled. The last turn of a
+record may be unfinished (no box yet): that is a game in progress, written move by move
+by ``yahtzee play --record`` and continued by ``--resume``.
+
+:func:`parse_record` reads text or JSON and checks the whole game against the rule set
+(kept dice inside the roll, rolls per turn, boxes filled once, the forced Joker, known
+players and boxes, players in turn order); any fault refuses the record with an
+:class:`~solver.errors.InvalidRecordError` naming the line and the token. ``str(record)``
+and :meth:`GameRecord.to_json` write it back; :meth:`GameRecord.positions` walks it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import tempfile
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from solver.dice import DICE
+from solver.errors import InvalidRecordError, YahtzeeError
+from solver.move import Move
+from solver.rules import DEFAULT_RULES, get_rules
+
+from .model import Dice, Keep, Scorecard
+
+MAX_PLAYERS = 8
+MAX_NAME = 40
+_NAME_FORBIDDEN = re.compile(r"[:,#\n\r\t]")
+
+
+def check_names(names: Sequence[str]) -> tuple[str, ...]:
+    """Player names checked: 1 to 8, distinct, non-empty, at most 40 characters, without
+    ``:``, ``,`` or ``#`` (they separate fields of a record)."""
+    if not names:
+        raise InvalidRecordError("give at least one player name, e.g. Ann,Bob")
+    if len(names) > MAX_PLAYERS:
+        raise InvalidRecordError(f"{len(names)} players: at most {MAX_PLAYERS}")
+    for name in names:
+        if not name.strip():
+            raise InvalidRecordError("a player name is empty: write names separated by commas, "
+                                     "e.g. Ann,Bob")
+        if name != name.strip() or _NAME_FORBIDDEN.search(name) or len(name) > MAX_NAME:
+            raise InvalidRecordError(f"player name {name[:MAX_NAME]!r}: use at most {MAX_NAME} "
+                                     f"characters, no ':', ',' or '#', no outer spaces")
+    if len(set(names)) != len(names):
+        raise InvalidRecordError(f"player names must be distinct: {','.join(names)}")
+    return tuple(names)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One player's turn: ``rolls`` (1 to rolls-per-turn), ``keeps`` (one before each
+    reroll) and ``box`` (canonical name; None while the turn is unfinished)."""
+
+    player: str
+    rolls: tuple[Dice, ...]
+    keeps: tuple[Keep, ...] = ()
+    box: str | None = None
+    line: int = field(default=0, compare=False)
+    """Line of the text record it came from (0 when built otherwise)."""
+
+    @property
+    def is_finished(self) -> bool:
+        return self.box is not None
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """The keeps, then the box if filled."""
+        keeps = tuple(Move(keep=k.faces) for k in self.keeps)
+        return keeps + ((Move(box=self.box),) if self.box is not None else ())
+
+    def tokens(self) -> list[str]:
+        """``ROLL {KEEP ROLL} [BOX]`` as text tokens."""
+        out = [str(self.rolls[0])]
+        for keep, roll in zip(self.keeps, self.rolls[1:], strict=False):
+            out += [str(Move(keep=keep.faces).record_token()), str(roll)]
+        if len(self.keeps) == len(self.rolls):  # a keep typed, its roll not yet
+            out.append(Move(keep=self.keeps[-1].faces).record_token())
+        if self.box is not None:
+            out.append(self.box)
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, "rolls": [str(r) for r in self.rolls],
+                "keeps": [Move(keep=k.faces).record_token() for k in self.keeps],
+                "box": self.box}
+
+
+@dataclass(frozen=True)
+class Position:
+    """One decision of a recorded game: ``move`` chosen for ``dice`` with ``rolls_left``
+    on ``card`` (before the move), in turn ``turn`` (1-based, per player)."""
+
+    index: int
+    """Index of the record's turn this decision belongs to."""
+    player: str
+    turn: int
+    card: Scorecard
+    dice: Dice
+    rolls_left: int
+    move: Move
+    next_dice: Dice | None
+    """The dice showing after a keep's reroll (None for a box, or not rolled yet)."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A checked game: rule set, players in playing order, turns in playing order."""
+
+    rules: str = DEFAULT_RULES
+    players: tuple[str, ...] = ("Player 1",)
+    turns: tuple[Turn, ...] = ()
+    _cards: dict[str, Scorecard] = field(default_factory=dict, init=False, repr=False,
+                                         compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rules", get_rules(self.rules).name)
+        object.__setattr__(self, "players", check_names(tuple(self.players)))
+        object.__setattr__(self, "turns", tuple(self.turns))
+        object.__setattr__(self, "_cards", _check_game(self))
+
+    # ------------------------------------------------------------------ reading
+    def cards(self) -> dict[str, Scorecard]:
+        """Every player's card after the finished turns."""
+        return dict(self._cards)
+
+    @property
+    def is_finished(self) -> bool:
+        """True when every box of every card is filled."""
+        return all(card.is_full for card in self._cards.values())
+
+    @property
+    def current(self) -> Turn | None:
+        """The unfinished last turn, if any."""
+        return self.turns[-1] if self.turns and not self.turns[-1].is_finished else None
+
+    @property
+    def next_player(self) -> str:
+        """Who plays next (the player of an unfinished turn)."""
+        if self.current is not None:
+            return self.current.player
+        return self.players[len(self.turns) % len(self.players)]
+
+    def positions(self) -> Iterator[Position]:
+        """Every decision in playing order: each keep and each box, with the card before."""
+        cards = {name: Scorecard.new(self.rules) for name in self.players}
+        per_turn = get_rules(self.rules).rolls_per_turn
+        for index, turn in enumerate(self.turns):
+            card = cards[turn.player]
+            for i, move in enumerate(turn.moves):
+                after = turn.rolls[i + 1] if move.is_keep and i + 1 < len(turn.rolls) else None
+                yield Position(index, turn.player, card.turn, card, turn.rolls[i],
+                               per_turn - 1 - i, move, after)
+            if turn.box is not None:
+                cards[turn.player] = card.place(turn.rolls[-1], turn.box)
+
+    # ------------------------------------------------------------------ changing
+    def with_turns(self, turns: Sequence[Turn]) -> GameRecord:
+        """The same game with other turns (checked)."""
+        return replace(self, turns=tuple(turns))
+
+    def with_move(self, move: Move) -> GameRecord:
+        """The record after the next player's current turn makes ``move`` (checked)."""
+        current = self.current
+        if current is None:
+            raise InvalidRecordError("no turn in progress: add the dice of a first roll")
+        if move.keep is not None:
+            turn = replace(current, keeps=(*current.keeps, Keep(move.keep)))
+        else:
+            turn = replace(current, box=Move.scoring(move.box or "", self.rules).box)
+        return self.with_turns((*self.turns[:-1], turn))
+
+    def with_roll(self, dice: Dice) -> GameRecord:
+        """The record after the dice ``dice`` are rolled: a new turn or a reroll (checked)."""
+        current = self.current
+        if current is None:
+            return self.with_turns((*self.turns, Turn(self.next_player, (dice,))))
+        return self.with_turns((*self.turns[:-1], replace(current, rolls=(*current.rolls, dice))))
+
+    def without_last_step(self) -> GameRecord:
+        """The record one step back (the last roll, keep or box removed)."""
+        if not self.turns:
+            raise InvalidRecordError("nothing to undo: the game has not started")
+        turn = self.turns[-1]
+        if turn.box is not None:
+            last: Turn | None = replace(turn, box=None)
+        elif len(turn.keeps) == len(turn.rolls):
+            last = replace(turn, keeps=turn.keeps[:-1])
+        elif len(turn.rolls) > 1:
+            last = replace(turn, rolls=turn.rolls[:-1])
+        else:
+            last = None
+        return self.with_turns((*self.turns[:-1], *((last,) if last else ())))
+
+    # ------------------------------------------------------------------ writing
+    def __str__(self) -> str:
+        lines = [f"rules {self.rules}", f"players {','.join(self.players)}"]
+        lines += [f"{t.player}: {' '.join(t.tokens())}" for t in self.turns]
+        return "\n".join(lines) + "\n"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rules": self.rules, "players": list(self.players),
+                "turns": [t.to_json() for t in self.turns]}
+
+
+# ---------------------------------------------------------------------- checks
+def _check_game(record: GameRecord) -> dict[str, Scorecard]:
+    """Replay the turns; raise InvalidRecordError at the first that breaks the rules.
+    Returns every player's card after the finished turns."""
+    rules = get_rules(record.rules)
+    cards = {name: Scorecard.new(rules) for name in record.players}
+    n = len(record.players)
+    for i, turn in enumerate(record.turns):
+        where = f"line {turn.line}" if turn.line else f"turn {i + 1}"
+        if turn.player not in cards:
+            raise InvalidRecordError(f"{where}: unknown player {turn.player!r}; players are "
+                                     f"{', '.join(record.players)}")
+        if turn.player != record.players[i % n]:
+            raise InvalidRecordError(f"{where}: {turn.player!r} plays out of turn; "
+                                     f"it is {record.players[i % n]}'s turn")
+        if not turn.is_finished and i != len(record.turns) - 1:
+            raise InvalidRecordError(f"{where}: the turn has no box; only the last turn of a "
+                                     f"record may be unfinished")
+        card = cards[turn.player]
+        if card.is_full:
+            raise InvalidRecordError(f"{where}: {turn.player}'s card is already full "
+                                     f"({rules.n_boxes} turns played)")
+        _check_turn(turn, card, where)
+        if turn.box is not None:
+            cards[turn.player] = card.place(turn.rolls[-1], turn.box)
+    return cards
+
+
+def _check_turn(turn: Turn, card: Scorecard, where: str) -> None:
+    rules = card.rules
+    if not turn.rolls:
+        raise InvalidRecordError(f"{where}: a turn starts with the dice of the first roll")
+    tokens = turn.tokens()
+    if len(turn.rolls) > rules.rolls_per_turn:
+        token = str(turn.rolls[rules.rolls_per_turn])
+        raise InvalidRecordError(f"{where}, token {token!r}: too many rolls; a turn has at "
+                                 f"most {rules.rolls_per_turn} under rules {rules.name!r}")
+    if not len(turn.rolls) - 1 <= len(turn.keeps) <= len(turn.rolls) or \
+            (turn.box is not None and len(turn.keeps) != len(turn.rolls) - 1):
+        raise InvalidRecordError(f"{where}: each reroll needs the dice kept and the dice "
+                                 f"rolled ({' '.join(tokens)})")
+    for keep, roll in zip(turn.keeps, turn.rolls[1:], strict=False):
+        if len(keep) >= DICE:
+            raise InvalidRecordError(f"{where}, token {str(keep)!r}: a keep holds 0 to 4 dice")
+        if not roll.contains(keep):
+            raise InvalidRecordError(f"{where}, token {str(roll)!r}: the roll does not contain "
+                                     f"the kept dice {keep}")
+    for keep, roll in zip(turn.keeps, turn.rolls, strict=False):
+        if not roll.contains(keep):
+            raise InvalidRecordError(f"{where}, token {Move(keep=keep.faces).record_token()!r}:"
+                                     f" the kept dice are not part of the roll {roll}")
+    if turn.box is not None:
+        try:
+            card.place(turn.rolls[-1], turn.box)
+        except YahtzeeError as exc:
+            raise InvalidRecordError(f"{where}, token {turn.box!r}: {exc}") from None
+
+
+# ---------------------------------------------------------------------- parsing
+def parse_record(text: str) -> GameRecord:
+    """A checked record from its text or JSON form (a JSON object starts with ``{``)."""
+    if text.lstrip().startswith("{"):
+        return _parse_json(text)
+    return _parse_text(text)
+
+
+def _parse_text(text: str) -> GameRecord:
+    rules_name = DEFAULT_RULES
+    players: tuple[str, ...] | None = None
+    raw: list[tuple[int, str | None, list[str]]] = []
+    for number, full in enumerate(text.splitlines(), start=1):
+        line = full.split("#", 1)[0].strip()
+        if not line:
+            continue
+        word, _, rest = line.partition(" ")
+        if word.lower() in ("rules", "players") and ":" not in word:
+            if raw:
+                raise InvalidRecordError(f"line {number}: {word!r} must come before the turns")
+            if word.lower() == "rules":
+                rules_name = _field(number, rest, lambda v: get_rules(v.strip()).name)
+            else:
+                players = _field(number, rest,
+                                 lambda v: check_names([n.strip() for n in v.split(",")]))
+            continue
+        name, colon, moves = line.partition(":")
+        if colon:
+            raw.append((number, name.strip(), moves.split()))
+        else:
+            raw.append((number, None, line.split()))
+    rules = get_rules(rules_name)
+    if players is None:
+        named = [name for _, name, _ in raw if name is not None]
+        players = (named[0],) if named else ("Player 1",)
+        _field(0, players[0], lambda v: check_names([v]))
+    turns = []
+    for number, named_player, tokens in raw:
+        if named_player is None and len(players) > 1:
+            raise InvalidRecordError(f"line {number}: whose turn? write 'NAME: dice ...' "
+                                     f"when there are several players")
+        if not tokens:
+            raise InvalidRecordError(f"line {number}: a turn needs the dice of the first roll")
+        turns.append(_turn_from_tokens(number, named_player or players[0], tokens, rules.name))
+    return _built(rules.name, players, turns)
+
+
+def _turn_from_tokens(number: int, player: str, tokens: list[str], rules: str) -> Turn:
+    """``ROLL {KEEP ROLL} [KEEP] [BOX]`` -> Turn; syntax only (rules checked by the record)."""
+    rolls: list[Dice] = []
+    keeps: list[Keep] = []
+    box: str | None = None
+    for i, token in enumerate(tokens):
+        where = f"line {number}, token {token!r}"
+        if box is not None:
+            raise InvalidRecordError(f"{where}: nothing may follow the box {box}")
+        expect_roll = len(rolls) == len(keeps)
+        if expect_roll:
+            if not token.isdigit():
+                what = "the first roll" if i == 0 else "the dice rolled after a keep"
+                raise InvalidRecordError(f"{where}: expected {what}, five faces such as 22256")
+            rolls.append(_parsed(where, Dice.parse, token))
+        elif token == "-" or token.isdigit():
+            move = _parsed(where, Move.keeping, token)
+            if len(move.keep or ()) >= DICE:
+                raise InvalidRecordError(f"{where}: a keep holds 0 to 4 dice (the dice "
+                                         f"kept before a reroll)")
+            keeps.append(Keep(move.keep or ()))
+        else:
+            box = _parsed(where, lambda t: Move.scoring(t, rules).box, token)
+    return Turn(player, tuple(rolls), tuple(keeps), box, line=number)
+
+
+def _parse_json(text: str) -> GameRecord:
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise InvalidRecordError(f"the JSON record does not parse: {exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("turns", []), list):
+        raise InvalidRecordError('a JSON record is an object {"rules": ..., "players": [...], '
+                                 '"turns": [...]}')
+    rules = _field(0, data.get("rules", DEFAULT_RULES),
+                   lambda v: get_rules(_text(v, "rules")).name)
+    players_raw = data.get("players", ["Player 1"])
+    if not isinstance(players_raw, list) or not all(isinstance(p, str) for p in players_raw):
+        raise InvalidRecordError('"players" is a list of names, e.g. ["Ann", "Bob"]')
+    players = _field(0, players_raw, check_names)
+    turns = []
+    for i, entry in enumerate(data.get("turns", [])):
+        where = f"turn {i + 1} (turns[{i}])"
+        if not isinstance(entry, dict):
+            raise InvalidRecordError(f"{where}: a turn is an object with player, rolls, keeps, "
+                                     f"box")
+        player = entry.get("player", players[0] if len(players) == 1 else None)
+        if not isinstance(player, str):
+            raise InvalidRecordError(f"{where}: give the player's name")
+        rolls, keeps, box = entry.get("rolls"), entry.get("keeps", []), entry.get("box")
+        if not isinstance(rolls, list) or not isinstance(keeps, list) or \
+                not all(isinstance(t, str) for t in [*rolls, *keeps]):
+            raise InvalidRecordError(f'{where}: "rolls" and "keeps" are lists of dice text '
+                                     f'such as "22256" and "222"')
+        rolled = tuple(_parsed(f"{where}, token {t!r}", Dice.parse, t) for t in rolls)
+        kept = tuple(Keep(_parsed(f"{where}, token {t!r}", Move.keeping, t).keep or ())
+                     for t in keeps)
+        name = None
+        if box is not None:
+            name = _parsed(f"{where}, token {box!r}",
+                           lambda t: Move.scoring(_text(t, "box"), rules).box, box)
+        turns.append(Turn(player, rolled, kept, name))
+    return _built(rules, players, turns)
+
+
+def _built(rules: str, players: Sequence[str], turns: Sequence[Turn]) -> GameRecord:
+    try:
+        return GameRecord(rules, tuple(players), tuple(turns))
+    except InvalidRecordError:
+        raise
+    except YahtzeeError as exc:
+        raise InvalidRecordError(str(exc)) from None
+
+
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidRecordError(f"{what} must be text, not {value!r}"[:120])
+    return value
+
+
+def _parsed(where: str, parse: Any, token: Any) -> Any:
+    """``parse(token)`` with any library error reworded to name the place."""
+    try:
+        return parse(token)
+    except YahtzeeError as exc:
+        raise InvalidRecordError(f"{where}: {exc}") from None
+
+
+def _field(number: int, value: Any, parse: Any) -> Any:
+    return _parsed(f"line {number}" if number else "record", parse, value)
+
+
+# ---------------------------------------------------------------------- files
+def read_record(path: str | Path) -> GameRecord:
+    """The record in file ``path`` (text or JSON)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidRecordError(f"cannot read the record {str(path)!r}: {exc}") from None
+    return parse_record(text)
+
+
+def write_record(path: str | Path, record: GameRecord, *, as_json: bool = False) -> None:
+    """Write ``record`` to ``path`` atomically and durably (see :func:`write_text_file`)."""
+    text = json.dumps(record.to_json(), indent=1) + "\n" if as_json else str(record)
+    write_text_file(path, text)
+
+
+def write_text_file(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically and durably (flushed, fsynced, renamed).
+
+    ``path`` must be a regular file or not exist yet; a symlink, a device or a folder
+    is refused, so nothing but an earlier file of ours is ever replaced.
+    """
+    path = Path(path)
+    check_record_path(path, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def check_record_path(path: Path, *, exist_ok: bool) -> None:
+    """Raise InvalidRecordError unless ``path`` can hold a record (a new file in an
+    existing folder, or with ``exist_ok`` a regular file)."""
+    try:
+        info = path.lstat()
+    except FileNotFoundError:
+        if not path.parent.is_dir():
+            raise InvalidRecordError(f"cannot write {str(path)!r}: the folder "
+                                     f"{str(path.parent)!r} does not exist") from None
+        return
+    if not stat.S_ISREG(info.st_mode):
+        raise InvalidRecordError(f"{str(path)!r} is not a regular file (a folder, link or "
+                                 f"device); give a file name")
+    if not exist_ok:
+        raise InvalidRecordError(f"{str(path)!r} already exists; continue it with --resume "
+                                 f"{path}, or give a new file name")
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+# ---------------------------------------------------------------------- simulations
+def records_from_traces(rules: str, traces: Any, player: str = "Player 1"
+                        ) -> Iterator[GameRecord]:
+    """The games of a simulation (``SimulationResult.traces``) as checked records."""
+    from solver.simulate import turn_moves
+
+    ruleset = get_rules(rules)
+    for game in traces:
+        turns = []
+        for row in game:
+            rolls, keeps, box = turn_moves(row)
+            turns.append(Turn(player, tuple(Dice(r) for r in rolls),
+                              tuple(Keep(k) for k in keeps), ruleset.boxes[box].name))
+        yield GameRecord(ruleset.name, (player,), tuple(turns))
+
+
+def write_records(folder: str | Path, records: Iterator[GameRecord] | Sequence[GameRecord]
+                  ) -> int:
+    """Write records as ``folder/game-000001.txt``, ... (a new or empty folder); the count."""
+    folder = Path(folder)
+    check_records_folder(folder)
+    folder.mkdir(exist_ok=True)
+    count = 0
+    for count, record in enumerate(records, start=1):
+        write_record(folder / f"game-{count:06d}.txt", record)
+    return count
+
+
+def check_records_folder(folder: str | Path) -> None:
+    """Raise InvalidRecordError unless ``folder`` is new (in an existing folder) or empty."""
+    folder = Path(folder)
+    if folder.is_symlink() or (folder.exists() and (not folder.is_dir() or
+                                                    any(folder.iterdir()))):
+        raise InvalidRecordError(f"{str(folder)!r} exists and is not an empty folder; give a "
+                                 f"new folder for the records")
+    if not folder.parent.is_dir():
+        raise InvalidRecordError(f"cannot create {str(folder)!r}: the folder "
+                                 f"{str(folder.parent)!r} does not exist")
