@@ -151,3 +151,33 @@ def test_analyze_refuses_bad_records_with_exit_2(tmp_path, text, fragment, offic
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and fragment in result.stderr
     assert result.stderr.startswith("Error: ")
+
+
+def test_mutated_records_raise_only_record_errors():
+    """Random edits of a valid record (tokens dropped, swapped, replaced by junk) either
+    parse or raise InvalidRecordError; nothing else escapes."""
+    import random
+
+    rng = random.Random(7)
+    junk = ["", "-", "0", "7", "22256", "222", "twos", "Ann:", ":", "#", "{", "}", "players",
+            "rules", "x" * 300, "１２３４５", "22,256", "Bob:", "yz", "1s", "\t", "None"]
+    lines = EXAMPLE.splitlines()
+    for _ in range(600):
+        edited = [line.split(" ") for line in lines]
+        for _ in range(rng.randint(1, 3)):
+            row = rng.choice(edited)
+            i = rng.randrange(len(row))
+            action = rng.random()
+            if action < 0.3:
+                del row[i]
+            elif action < 0.6:
+                row[i] = rng.choice(junk)
+            else:
+                row.insert(i, rng.choice(junk))
+        text = "\n".join(" ".join(row) for row in edited)
+        for form in (text, json.dumps({"players": rng.choice([["Ann"], "Ann", [1], []]),
+                                       "turns": [{"rolls": [rng.choice(junk)]}]})):
+            try:
+                parse_record(form)
+            except InvalidRecordError:
+                pass
