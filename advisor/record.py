@@ -250,7 +250,6 @@ def _check_turn(turn: Turn, card: Scorecard, where: str) -> None:
     rules = card.rules
     if not turn.rolls:
         raise InvalidRecordError(f"{where}: a turn starts with the dice of the first roll")
-    tokens = turn.tokens()
     if len(turn.rolls) > rules.rolls_per_turn:
         token = str(turn.rolls[rules.rolls_per_turn])
         raise InvalidRecordError(f"{where}, token {token!r}: too many rolls; a turn has at "
@@ -258,7 +257,7 @@ def _check_turn(turn: Turn, card: Scorecard, where: str) -> None:
     if not len(turn.rolls) - 1 <= len(turn.keeps) <= len(turn.rolls) or \
             (turn.box is not None and len(turn.keeps) != len(turn.rolls) - 1):
         raise InvalidRecordError(f"{where}: each reroll needs the dice kept and the dice "
-                                 f"rolled ({' '.join(tokens)})")
+                                 f"rolled ({' '.join(turn.tokens())})")
     for keep, roll in zip(turn.keeps, turn.rolls[1:], strict=False):
         if len(keep) >= DICE:
             raise InvalidRecordError(f"{where}, token {str(keep)!r}: a keep holds 0 to 4 dice")
