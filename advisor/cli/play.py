@@ -140,8 +140,8 @@ def play(n_players: int | None, names_text: str | None, top: int, record_path: s
     Each move is a line: enter follows the advice; a number picks a listed option;
     `keep 222` keeps dice and rerolls the rest; `score twos` (or just `twos`) fills a box;
     `undo` steps back; `card`, `more`, `help` or `?` show things; `quit` stops. A move
-    that is not the best says at once what it costs. Reads stdin, so a game can be
-    scripted.
+    that is not the best says at once what it costs. Boxes by name or short name: 1s-6s,
+    3k, 4k, fh, ss, ls, yz, ch. Reads stdin, so a game can be scripted.
 
     Example: yahtzee play --names Ann,Bob --record game.txt
     """
