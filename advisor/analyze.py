@@ -118,6 +118,11 @@ class Analysis:
     new_game: float
     """The value of a new game, ``E(new game)`` under the objective."""
 
+    @property
+    def is_ev(self) -> bool:
+        """True when losses and luck are in expected points (objective ``ev``)."""
+        return self.objective.get("kind", "ev") == "ev"
+
     def player(self, name: str) -> PlayerSummary:
         return next(p for p in self.players if p.name == name)
 

@@ -65,21 +65,25 @@ def card_lines(card: Scorecard) -> list[str]:
 
 def decision_lines(analysis: Analysis) -> list[str]:
     """Every decision of an analysis, one line each; ``*`` marks an error."""
+    digits = 2 if analysis.is_ev else 4
     width = max([22, *(len(d.chosen.describe()) for d in analysis.decisions)])
     names = max([6, *(len(p.name) for p in analysis.players)])
     lines = [f"turn  {'player':<{names}}  dice       left  {'choice':<{width}}  "
-             f"{'best':<{width}}  {'loss':>6}"]
+             f"{'best':<{width}}  {'loss':>{digits + 4}}"]
     for d in analysis.decisions:
         best = "" if d.best.move == d.chosen.move else d.best.describe()
         lines.append(f"{d.turn:>4}  {d.player:<{names}}  {d.dice.spaced()}  {d.rolls_left:>4}  "
-                     f"{d.chosen.describe():<{width}}  {best:<{width}}  {d.loss:>6.2f}"
-                     f"{' *' if d.is_error else ''}")
+                     f"{d.chosen.describe():<{width}}  {best:<{width}}  "
+                     f"{d.loss:>{digits + 4}.{digits}f}{' *' if d.is_error else ''}")
     return lines
 
 
 def review_lines(analysis: Analysis, names: Iterable[str] | None = None) -> list[str]:
-    """Per player: decisions, errors, losses (mean per decision), luck, the worst three."""
-    unit = "points" if analysis.objective.get("kind", "ev") == "ev" else "probability"
+    """Per player: decisions, errors, losses (mean per decision), luck, the worst three.
+    Points under the expected score; probabilities (4 decimals) under another objective."""
+    ev = analysis.is_ev
+    unit, digits = ("points", 2) if ev else ("probability", 4)
+    what = "the expected final score" if ev else "the probability"
     wanted = set(names) if names is not None else None
     lines = []
     for p in analysis.players:
@@ -90,20 +94,19 @@ def review_lines(analysis: Analysis, names: Iterable[str] | None = None) -> list
         lines += [
             f"{p.name}: total {p.total}{'' if p.finished else ' (game unfinished)'}",
             f"  {_count(len(p.decisions), 'decision')}, {_count(p.errors, 'error')} (* in the "
-            f"list); loss "
-            f"{p.total_loss:.2f} {unit} in all, {p.mean_loss:.3f} per decision "
-            f"(aim below 0.2)",
-            f"  keeps: {_count(keeps, 'decision')}, loss {keep_loss:.2f} | boxes: "
-            f"{_count(boxes, 'decision')}, loss {box_loss:.2f}",
-            f"  luck: {p.luck:+.2f} (what the dice alone changed in the expected final score)",
+            f"list); loss {p.total_loss:.{digits}f} {unit} in all, "
+            f"{p.mean_loss:.{digits + 1}f} per decision" + (" (aim below 0.2)" if ev else ""),
+            f"  keeps: {_count(keeps, 'decision')}, loss {keep_loss:.{digits}f} | boxes: "
+            f"{_count(boxes, 'decision')}, loss {box_loss:.{digits}f}",
+            f"  luck: {p.luck:+.{digits}f} (what the dice alone changed in {what})",
         ]
-        if p.finished and unit == "points":
+        if p.finished and ev:
             lines.append(f"  check: total {p.total} - new game {analysis.new_game:.2f} = "
                          f"luck {p.luck:+.2f} - loss {p.total_loss:.2f}")
         for d in p.worst:
             lines.append(f"  worst: turn {d.turn}, dice {d.dice.spaced()}, "
                          f"{_count(d.rolls_left, 'roll')} left: {d.chosen.describe()} costs "
-                         f"{d.loss:.2f}; best {d.best.describe()}")
+                         f"{d.loss:.{digits}f}; best {d.best.describe()}")
     return lines
 
 
