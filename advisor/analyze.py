@@ -56,7 +56,7 @@ class Judged:
         return "keep" if self.chosen.is_keep else "box"
 
     def to_json(self) -> dict[str, Any]:
-        return {"turn": self.turn, "player": self.player, "card": str(self.card),
+        return {"turn": self.turn, "player": self.player, "card": self.card.to_json(),
                 "dice": list(self.dice.faces), "rolls_left": self.rolls_left,
                 "chosen": self.chosen.to_json(), "best": self.best.to_json(),
                 "loss": self.loss, "error": self.is_error, "luck": self.luck}

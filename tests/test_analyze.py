@@ -88,6 +88,8 @@ def test_analyze_cli_text_and_json(tmp_path, games, official_table):
     assert data["objective"] == {"kind": "ev"}
     assert set(data["decisions"][0]) >= {"turn", "player", "card", "dice", "rolls_left",
                                         "chosen", "best", "loss"}
+    assert data["decisions"][0]["card"] == {"text": "", "entries": {}, "yahtzee_bonus": 0,
+                                            "upper_subtotal": 0, "upper_bonus": 0, "total": 0}
     assert set(data["players"][0]) >= {"name", "total", "decisions", "errors", "total_loss",
                                       "mean_loss", "luck"}
     text = CliRunner().invoke(cli, ["analyze", str(path)]).stdout
