@@ -1,9 +1,9 @@
 """The ASGI application of ``yahtzee serve`` (Starlette): the page and the JSON API.
 
 Routes (docs/web.md): ``/`` the page, ``/static/...`` its files (nothing outside the
-package's ``static`` folder), and under ``/api/``: ``advise``, ``stats`` (CLI twins),
-``distribution``, ``card``, ``place``, ``rules`` (for the page). A refused request is
-HTTP 400 ``{"error": MESSAGE}``; a body over the size limit is 413.
+package's ``static`` folder), and under ``/api/``: ``advise``, ``stats``, ``analyze``
+(CLI twins), ``record``, ``distribution``, ``card``, ``place``, ``rules`` (for the page).
+A refused request is HTTP 400 ``{"error": MESSAGE}``; a body over the size limit is 413.
 """
 
 from __future__ import annotations
@@ -140,6 +140,30 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
         except q.BadRequest as exc:
             return _bad(exc.message)
 
+    async def posted_record(request: Request, command: Any, keys: tuple[str, ...],
+                            arguments: tuple[str, ...]) -> Any:
+        q.parse_params(command, request.query_params.multi_items(), keys, default_rules,
+                       arguments)
+        record = q.read_body(await request.body())
+        await service.table(record.rules)
+        return record
+
+    async def analyze_endpoint(request: Request) -> Response:
+        try:
+            record = await posted_record(request, q.analyze_command(), q.ANALYZE_KEYS,
+                                          q.ANALYZE_ARGUMENTS)
+            return JSONResponse(q.analyze_json(record))
+        except q.BadRequest as exc:
+            return _bad(exc.message)
+
+    async def record_endpoint(request: Request) -> Response:
+        try:
+            record = await posted_record(request, q.record_command, q.RECORD_KEYS,
+                                          q.RECORD_ARGUMENTS)
+            return JSONResponse(q.record_json(record))
+        except q.BadRequest as exc:
+            return _bad(exc.message)
+
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
@@ -170,6 +194,8 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
         Route("/api/advise", simple(q.advise_json, q.advise_command, q.ADVISE_KEYS)),
         Route("/api/stats", stats_endpoint),
         Route("/api/distribution", distribution_endpoint),
+        Route("/api/analyze", analyze_endpoint, methods=["POST"]),
+        Route("/api/record", record_endpoint, methods=["POST"]),
         Route("/api/card", simple(q.card_json, lambda: q.card_command, q.CARD_KEYS)),
         Route("/api/place", simple(q.place_json, lambda: q.place_command, q.PLACE_KEYS)),
         Route("/api/rules", simple(q.rules_json, lambda: q.rules_command, q.RULES_KEYS)),

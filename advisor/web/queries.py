@@ -12,7 +12,8 @@ Every refusal is a :class:`BadRequest` carrying the text the CLI prints after ``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
@@ -53,23 +54,26 @@ def option_of(command: click.Command, key: str) -> str | None:
 
 
 def parse_params(command: click.Command, params: Params, keys: tuple[str, ...],
-                 default_rules: str) -> dict[str, Any]:
+                 default_rules: str, arguments: tuple[str, ...] = ()) -> dict[str, Any]:
     """``command``'s parsed keyword arguments from request parameters ``params``.
 
     Only ``keys`` that ``command`` has as options are accepted; ``rules`` defaults to
-    ``default_rules`` (the server's). Raises :class:`BadRequest` with click's message
-    for a missing or bad value, and for an unknown parameter.
+    ``default_rules`` (the server's); ``arguments`` are the command's positional ones.
+    Raises :class:`BadRequest` with click's message for a missing or bad value, and for an
+    unknown parameter.
     """
     accepted = {key: flag for key in keys if (flag := option_of(command, key))}
     args = []
     given = set()
     for key, value in params:
         if key not in accepted:
-            raise BadRequest(f"unknown parameter {key!r}; accepted: {', '.join(accepted)}")
+            raise BadRequest(f"unknown parameter {key!r}; accepted: "
+                         f"{', '.join(accepted) or 'none'}")
         given.add(key)
         args.append(f"{accepted[key]}={value}")
     if "rules" in accepted and "rules" not in given:
         args.append(f"--rules={default_rules}")
+    args += ["--", *arguments]
     try:
         ctx = command.make_context(f"yahtzee {command.name}", args)
     except click.ClickException as exc:
@@ -85,8 +89,15 @@ def answer(func: Callable[..., dict[str, Any]], command: click.Command, params: 
 
 def call(func: Callable[..., dict[str, Any]], parsed: dict[str, Any]) -> dict[str, Any]:
     """``func(**parsed)``, with every library or click error turned into BadRequest."""
-    try:
+    with refused():
         return func(**parsed)
+
+
+@contextmanager
+def refused() -> Iterator[None]:
+    """Turn a library or click error raised inside into :class:`BadRequest`."""
+    try:
+        yield
     except (YahtzeeError, click.ClickException) as exc:
         raise BadRequest(error_message(exc)) from exc
 
@@ -158,6 +169,48 @@ def stats_command() -> click.Command:
     return stats
 
 
+# ---------------------------------------------------------------------- records
+ANALYZE_KEYS: tuple[str, ...] = ()
+ANALYZE_ARGUMENTS = ("-",)
+"""``yahtzee analyze -``: the record comes from the request body, as from stdin."""
+
+
+def analyze_command() -> click.Command:
+    from ..cli.analyze import analyze
+
+    return analyze
+
+
+def read_body(body: bytes) -> Any:
+    """The game record of a request body (text or JSON form), checked as the CLI checks
+    it (:func:`advisor.record.parse_record`)."""
+    from ..record import parse_record
+
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadRequest(f"the record is not UTF-8 text (byte {exc.start})") from exc
+    with refused():
+        return parse_record(text)
+
+
+def analyze_json(record: Any) -> dict[str, Any]:
+    """``yahtzee analyze - --json`` of a checked record."""
+    from ..advise import default_table
+    from ..analyze import analyze
+
+    with refused():
+        return analyze(record, table=default_table(record.rules)).to_json()
+
+
+def record_json(record: Any) -> dict[str, Any]:
+    """A checked record as the page needs it: ``record`` (JSON form), ``text``, every
+    player's card (as ``/api/card``) and whether the game is over."""
+    return {"record": record.to_json(), "text": str(record),
+            "cards": {name: describe_card(card) for name, card in record.cards().items()},
+            "finished": record.is_finished}
+
+
 # ---------------------------------------------------------------------- no CLI twin
 @click.command("card")
 @card_option
@@ -206,6 +259,15 @@ def place_json(card_text: str, dice_text: str, box_name: str, rules_name: str) -
     card = Scorecard.parse(card_text, rules_name)
     dice = Dice.parse(dice_text)
     return describe_card(card.place(dice, box_name))
+
+
+@click.command("record")
+def record_command() -> None:
+    """Parameters of ``POST /api/record`` (none: the record is the body)."""
+
+
+RECORD_KEYS: tuple[str, ...] = ()
+RECORD_ARGUMENTS: tuple[str, ...] = ()
 
 
 @click.command("rules")

@@ -254,3 +254,81 @@ def test_a_missing_table_is_built_while_the_server_keeps_answering(server):
     status, body = answers["advise"]
     code, out, _ = cli_run("advise", {"dice": "22256", "rules": rules})
     assert status == 200 and code == 0 and body == json.loads(out)
+
+
+RECORD = """rules official
+players Ann,Bob
+Ann: 22256 222 22234 2223 22235 twos
+Bob: 12345 large_straight
+Ann: 44666 666 13666 - 23456 large_straight
+Bob: 55555 yahtzee
+Ann: 11236 -
+"""
+
+BAD_RECORDS = [
+    RECORD + "Bob: 22256 222 13456 twos\n",                          # kept dice not in roll
+    RECORD + "Bob: 22256 222 22234 2223 22235 22 22222 twos\n",      # too many rolls
+    RECORD.replace("Ann: 11236 -\n", "Ann: 22222 twos\n"),           # box already filled
+    RECORD.replace("Ann: 11236 -\n", "Ann: 11111 3k\nBob: 55555 chance\n"),  # Joker: fives
+    RECORD + "Cy: 12345 chance\n",                                   # unknown player
+    RECORD.replace("Ann: 11236 -\n", "Ann: 12345 straight\n"),       # unknown box
+    "players Ann,Ann\n",
+    "rules nope\n",
+    '{"rules": "official", "players": ["Ann"], "turns": [{"player": "Ann"}]}',
+    "{not json",
+]
+
+
+def cli_analyze(body: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["analyze", "-", "--json"], input=body)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_analyze_is_the_cli_json(server):
+    from advisor.record import parse_record
+
+    code, out, err = cli_analyze(RECORD)
+    assert code == 0, err
+    expected = json.loads(out)
+    assert expected["decisions"] and {p["name"] for p in expected["players"]} == {"Ann", "Bob"}
+    status, body = server.request("POST", "/api/analyze", RECORD.encode())
+    assert status == 200 and body == expected
+    as_json = json.dumps(parse_record(RECORD).to_json()).encode()
+    status, body = server.request("POST", "/api/analyze", as_json,
+                                  {"Content-Type": "application/json"})
+    assert status == 200 and body == expected
+
+
+@pytest.mark.parametrize("record", BAD_RECORDS, ids=range(len(BAD_RECORDS)))
+def test_bad_records_carry_the_cli_message(server, record):
+    code, _, err = cli_analyze(record)
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and lines[0].startswith("Error: "), err
+    message = lines[0].removeprefix("Error: ")
+    for path in ("/api/analyze", "/api/record"):
+        status, body = server.request("POST", path, record.encode())
+        assert (status, body) == (400, {"error": message})
+
+
+def test_record_endpoint_checks_and_describes_a_game(server):
+    from advisor.record import parse_record
+
+    status, body = server.request("POST", "/api/record", RECORD.encode())
+    assert status == 200
+    record = parse_record(RECORD)
+    assert body["record"] == record.to_json() and body["text"] == str(record)
+    assert body["finished"] is False
+    assert body["cards"]["Ann"]["text"] == "twos=6,large_straight=40"
+    assert body["cards"]["Ann"]["total"] == 46
+    assert body["cards"]["Bob"]["total"] == 90
+    assert body["record"]["turns"][-1] == {"player": "Ann", "rolls": ["11236"], "keeps": ["-"],
+                                           "box": None}
+
+
+def test_record_bodies_that_are_not_records(server):
+    status, body = server.request("POST", "/api/record", b"\xff\xfe rules official")
+    assert status == 400 and body["error"].startswith("the record is not UTF-8 text")
+    status, body = server.request("POST", "/api/analyze?json=1", RECORD.encode())
+    assert status == 400 and body["error"] == "unknown parameter 'json'; accepted: none"
+    status, body = server.get("/api/analyze")
+    assert status == 405

@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from advisor.advise import advise
+from advisor.cli import cli
 from advisor.model import Dice, Scorecard
+from advisor.record import parse_record
 
 PLAYERS = ("Ann", "Bob")
 STORE = "yahtzee-game-v1"
@@ -214,6 +218,33 @@ def test_two_player_game_in_the_browser(server, browser, screenshots, official_t
     assert {name: str(card) for name, card in cards.items()} == state["cards"]
     best = max(card.total for card in cards.values())
     assert str(best) in page.inner_text("#winner")
+
+    # Save: the downloaded record is the game, as the CLI reads it.
+    with page.expect_download() as download:
+        page.click("#download")
+    saved = Path(download.value.path()).read_text()
+    record = parse_record(saved)
+    assert {name: str(card) for name, card in record.cards().items()} == state["cards"]
+    assert record.is_finished and len(record.turns) == 26
+
+    # The analysis view: the figures of `yahtzee analyze`.
+    page.click("#analyze")
+    table.settle()
+    assert table.phase == "analysis" and page.is_visible("#analysis")
+    result = CliRunner().invoke(cli, ["analyze", "-", "--json"], input=saved)
+    expected = json.loads(result.stdout)
+    rows = page.locator("#analysis-players tbody tr")
+    assert rows.count() == 2
+    for i, player in enumerate(expected["players"]):
+        cells = rows.nth(i).locator("td").all_inner_texts()
+        assert cells[:5] == [player["name"], str(player["total"]), str(player["decisions"]),
+                             str(player["errors"]), f"{player['total_loss']:.2f}"]
+        assert cells[5].replace("−", "-").lstrip("+") == f"{player['luck']:.2f}"
+    page.screenshot(path=str(screenshots / "web-1280-analysis.png"), full_page=True)
+    page.click("#close-analysis")
+    table.settle()
+    assert table.phase == "over"
+
     # Chromium logs the two refused rolls' HTTP 400 answers; nothing else went wrong.
     refused = "Failed to load resource: the server responded with a status of 400 (Bad Request)"
     assert table.errors == [refused, refused]
@@ -234,3 +265,62 @@ def test_screenshots(server, browser, screenshots, official_table, width, height
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     assert table.errors == []
     page.close()
+
+
+RECORD = """rules official
+players Ann,Bob
+Ann: 22256 222 22234 2223 22235 twos
+Bob: 12345 large_straight
+Ann: 44666 666 13666 - 23456 large_straight
+Bob: 55555 yahtzee
+Ann: 11236 -
+"""
+
+
+def test_open_a_record_continue_and_refusals(server, browser, official_table, tmp_path):
+    page = browser.new_page(viewport={"width": 375, "height": 812})
+    table = Table(page, server.url)
+    start_game(table, names=("Cy",))
+    good = tmp_path / "game.txt"
+    good.write_text(RECORD)
+    page.set_input_files("#upload-file", str(good))
+    table.settle()
+    # Ann's turn under way: she kept nothing after 11236 and rerolls all five dice.
+    assert table.phase == "roll" and "Ann" in page.inner_text("#turn-title")
+    assert table.rolls_left() == "2" and table.kept() == 0
+    state = table.state()
+    assert state["cards"] == {"Ann": "twos=6,large_straight=40",
+                              "Bob": "large_straight=40,yahtzee=50"}
+    table.tap_dice([6, 6, 6, 6, 6])
+    assert table.phase == "choose" and table.options()[0].startswith("Score Yahtzee 50")
+
+    # A bad record is refused as a whole with the CLI's message; the game stays.
+    bad = tmp_path / "bad.txt"
+    bad.write_text(RECORD + "Cy: 12345 chance\n")
+    page.set_input_files("#upload-file", str(bad))
+    table.settle()
+    message = parse_error(bad.read_text())
+    assert page.is_visible("#page-error") and message in page.inner_text("#page-error")
+    assert table.state() == state | {"current": {"rolls": ["11236", "66666"], "keeps": [""]}}
+
+    # A saved game the server refuses (edited by hand) is not shown; a new game is offered.
+    page.evaluate("""() => {
+        const saved = JSON.parse(localStorage.getItem('yahtzee-game-v1'));
+        saved.state.turns[0].rolls[1] = '13456';
+        localStorage.setItem('yahtzee-game-v1', JSON.stringify(saved));
+    }""")
+    page.reload()
+    table.settle()
+    assert table.phase == "setup" and "refused" in page.inner_text("#page-error")
+    assert [e for e in table.errors if "Failed to load resource" not in e] == []
+    page.close()
+
+
+def parse_error(text: str) -> str:
+    from solver.errors import YahtzeeError
+
+    try:
+        parse_record(text)
+    except YahtzeeError as exc:
+        return str(exc)
+    raise AssertionError("the record was accepted")

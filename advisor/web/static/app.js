@@ -112,11 +112,17 @@ function die(face, cls = "") {
 }
 
 // ------------------------------------------------------------------ setup
+function toolState() {
+  $("undo").disabled = !undoStack.length;
+  $("download").disabled = $("analyze").disabled = !state;
+}
+
 function showSetup() {
   document.body.dataset.phase = "setup";
   $("game").hidden = true;
+  $("analysis").hidden = true;
   $("setup").hidden = false;
-  $("undo").disabled = !undoStack.length;
+  toolState();
   const list = $("player-names");
   if (!list.children.length) { addPlayerField(); }
   list.querySelector("input").focus();
@@ -299,8 +305,9 @@ async function show() {
   if (!state) { showSetup(); return; }
   if (!rules || rules.name !== state.rules) rules = await api("/api/rules", { rules: state.rules });
   $("setup").hidden = true;
+  $("analysis").hidden = true;
   $("game").hidden = false;
-  $("undo").disabled = !undoStack.length;
+  toolState();
   if (!isOver() && phase() === "choose" && !advice) {
     const rolls = state.current.rolls;
     try {
@@ -519,15 +526,162 @@ async function drawCharts() {
   drawReach($("reach-chart"), dist);
 }
 
-// ------------------------------------------------------------------ record download
+// ------------------------------------------------------------------ game records
+// The game as a record (INTERFACE.md): finished turns, then the turn under way if any.
+function recordTurns() {
+  const turns = state.turns.map((t) => ({ player: t.player, rolls: t.rolls, keeps: t.keeps, box: t.box }));
+  if (state.current.rolls.length) {
+    turns.push({ player: player(), rolls: state.current.rolls, keeps: state.current.keeps, box: null });
+  }
+  return turns;
+}
+
+function recordJson() {
+  return { rules: state.rules, players: state.players,
+           turns: recordTurns().map((t) => ({ ...t, keeps: t.keeps.map((k) => k || "-") })) };
+}
+
 function recordText() {
   const lines = [`rules ${state.rules}`, `players ${state.players.join(",")}`];
-  for (const t of state.turns) {
+  for (const t of recordTurns()) {
     const parts = [t.rolls[0]];
-    t.keeps.forEach((k, i) => parts.push(k || "-", t.rolls[i + 1]));
-    lines.push(`${t.player}: ${parts.join(" ")} ${t.box}`);
+    t.keeps.forEach((k, i) => parts.push(k || "-", ...(t.rolls[i + 1] ? [t.rolls[i + 1]] : [])));
+    lines.push(`${t.player}: ${parts.join(" ")}${t.box ? ` ${t.box}` : ""}`);
   }
   return lines.join("\n") + "\n";
+}
+
+async function post(path, body) {
+  const res = await fetch(path, { method: "POST", body, headers: { "Content-Type": "text/plain" } });
+  let answer = null;
+  try { answer = await res.json(); } catch { answer = null; }
+  if (!res.ok) throw new ApiError(answer && answer.error ? answer.error : `${res.status} ${res.statusText}`);
+  return answer;
+}
+
+// A checked record (POST /api/record) becomes the page's game.
+function gameFromRecord(answer) {
+  const r = answer.record;
+  const keeps = (list) => list.map((k) => (k === "-" ? "" : k));
+  const open = r.turns.find((t) => !t.box);
+  return {
+    rules: r.rules, players: r.players,
+    turns: r.turns.filter((t) => t.box).map((t) => ({ player: t.player, rolls: t.rolls, keeps: keeps(t.keeps), box: t.box })),
+    cards: Object.fromEntries(Object.entries(answer.cards).map(([name, card]) => [name, card.text])),
+    current: open ? { rolls: open.rolls, keeps: keeps(open.keeps) } : { rolls: [], keeps: [] },
+  };
+}
+
+function pageError(message) {
+  const el = $("page-error");
+  el.textContent = message || "";
+  el.hidden = !message;
+}
+
+async function upload(file) {
+  pageError("");
+  try {
+    const answer = await post("/api/record", await file.text());
+    if (state) undoStack.push(JSON.stringify(state));
+    state = gameFromRecord(answer);
+    advice = null;
+    entering = [];
+    save();
+    $("analysis").hidden = true;
+    await show();
+  } catch (e) {
+    pageError(`${file.name}: ${e.message}`);
+  }
+}
+
+// The saved game is checked by the server (the same record checks as the CLI).
+async function checkSaved() {
+  try {
+    const answer = await post("/api/record", JSON.stringify(recordJson()));
+    state = gameFromRecord(answer);
+  } catch (e) {
+    pageError(`The saved game was refused (${e.message}); start a new one or open a record.`);
+    state = null;
+  }
+}
+
+// ------------------------------------------------------------------ analysis
+const signed = (x) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(2)}`;
+
+async function analyzeGame() {
+  if (!state) return;
+  pageError("");
+  let result;
+  try {
+    result = await post("/api/analyze", JSON.stringify(recordJson()));
+  } catch (e) {
+    pageError(`Analysis: ${e.message}`);
+    return;
+  }
+  const table = $("analysis-players");
+  table.replaceChildren();
+  const head = table.createTHead().insertRow();
+  for (const h of ["Player", "Total", "Decisions", "Errors", "Loss", "Luck"]) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = h;
+    head.appendChild(th);
+  }
+  const body = table.createTBody();
+  for (const p of result.players) {
+    const tr = body.insertRow();
+    for (const v of [p.name, String(p.total), String(p.decisions), String(p.errors),
+      p.total_loss.toFixed(2), signed(p.luck)]) tr.insertCell().textContent = v;
+  }
+  const worst = result.players.flatMap((p) => p.worst).sort((a, b) => b.loss - a.loss);
+  const list = $("analysis-worst");
+  list.replaceChildren();
+  for (const d of worst) {
+    const li = document.createElement("li");
+    const what = document.createElement("div");
+    what.textContent = `${d.player}, turn ${d.turn}: dice ${d.dice.join(" ")}, ${d.rolls_left} ` +
+      `${d.rolls_left === 1 ? "roll" : "rolls"} left — chose ${describe(d.chosen)}, best was ${describe(d.best)}`;
+    const loss = document.createElement("span");
+    loss.className = "loss";
+    loss.textContent = `−${d.loss.toFixed(2)} points`;
+    const meta = document.createElement("div");
+    meta.className = "meta";
+    meta.append(loss, ` (expected final ${d.chosen.expected_final.toFixed(2)} instead of ${d.best.expected_final.toFixed(2)})`);
+    li.append(what, meta);
+    list.appendChild(li);
+  }
+  if (!worst.length) {
+    const li = document.createElement("li");
+    li.textContent = result.decisions.length ? "No decision lost anything: every choice was the best one."
+      : "No decision yet.";
+    list.appendChild(li);
+  }
+  const all = $("analysis-decisions");
+  all.replaceChildren();
+  const top = all.createTHead().insertRow();
+  for (const h of ["Player", "Turn", "Dice", "Rolls left", "Chosen", "Best", "Loss", "Luck"]) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = h;
+    top.appendChild(th);
+  }
+  const rows = all.createTBody();
+  for (const d of result.decisions) {
+    const tr = rows.insertRow();
+    if (d.error) tr.className = "error-row";
+    for (const v of [d.player, String(d.turn), d.dice.join(""), String(d.rolls_left), describe(d.chosen),
+      describe(d.best), d.loss > 0 ? d.loss.toFixed(2) : "0", signed(d.luck)]) tr.insertCell().textContent = v;
+  }
+  $("game").hidden = true;
+  $("setup").hidden = true;
+  $("analysis").hidden = false;
+  document.body.dataset.phase = "analysis";
+  $("close-analysis").focus();
+}
+
+async function closeAnalysis() {
+  $("analysis").hidden = true;
+  await show();
 }
 
 function download() {
@@ -569,6 +723,14 @@ async function init() {
   $("new-game").addEventListener("click", () => { showSetup(); });
   $("again").addEventListener("click", () => { showSetup(); });
   $("download").addEventListener("click", download);
+  $("upload").addEventListener("click", () => $("upload-file").click());
+  $("upload-file").addEventListener("change", act(async () => {
+    const file = $("upload-file").files[0];
+    $("upload-file").value = "";
+    if (file) await upload(file);
+  }));
+  $("analyze").addEventListener("click", act(analyzeGame));
+  $("close-analysis").addEventListener("click", act(closeAnalysis));
   $("more-options").addEventListener("click", () => { showAll = !showAll; drawOptions(); });
   $("add-player").addEventListener("click", () => addPlayerField());
   $("remove-player").addEventListener("click", removePlayerField);
@@ -585,6 +747,7 @@ async function init() {
     option.title = r.summary;
     select.appendChild(option);
   }
+  if (state) await checkSaved();
   select.value = state ? state.rules : info.name;
   if (state) { await show(); } else { rules = info; showSetup(); }
 }
