@@ -9,6 +9,11 @@ For a card in state ``s = (m, u, y)`` with total ``T`` and the solver's turn val
 
 The best option for dice ``r`` with ``j`` rolls left is ``T + V_j(r)``, so averaging the
 best option over the first roll gives back ``T + E(s)``.
+
+Under a target or win objective (:mod:`advisor.objective`) each option also carries its
+probability from the same turn recurrence on vectors (:mod:`solver.target`, solved for
+the states this card can reach), and the options are ranked by it; ties (within
+``TIE``) go to the higher ``expected_final``.
 """
 
 from __future__ import annotations
@@ -19,12 +24,23 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from solver.dice import DICE, KEEP_COUNTS, KEEP_SIZE, faces_of, sub_keeps
-from solver.errors import IllegalMoveError, InvalidCardError, InvalidDiceError, TableError
+from solver.errors import (
+    IllegalMoveError,
+    InvalidCardError,
+    InvalidDiceError,
+    ObjectiveError,
+    TableError,
+)
 
 from .model import Advice, Dice, Keep, Option, Scorecard
+from .objective import Objective
 
 if TYPE_CHECKING:
     from solver.table import Table
+    from solver.target import TurnVectors, Vectors
+
+TIE = 1e-12
+"""Probabilities closer than this are equal: ``expected_final`` decides."""
 
 _DEFAULT_TABLES: dict[str, Table] = {}
 
@@ -73,7 +89,8 @@ class TurnAdvisor:
     sheet, the rolls of a guided turn) for the price of one.
     """
 
-    def __init__(self, card: Scorecard, table: Table | None = None) -> None:
+    def __init__(self, card: Scorecard, table: Table | None = None,
+                 objective: Objective | None = None) -> None:
         card.check_not_full()
         table = default_table(card.rules_name) if table is None else table
         if table.rules.name != card.rules_name:
@@ -82,7 +99,10 @@ class TurnAdvisor:
         self.card = card
         self.table = table
         self.rules = card.rules
+        self.objective = Objective() if objective is None else objective
         self._turn: np.ndarray | None = None
+        self._vectors: Vectors | None = None
+        self._turn_vectors: TurnVectors | None = None
 
     @property
     def turn(self) -> np.ndarray:
@@ -93,6 +113,47 @@ class TurnAdvisor:
             card = self.card
             self._turn = turn_values(self.table, card.mask, card.upper, card.flag)
         return self._turn
+
+    @property
+    def vectors(self) -> Vectors:
+        """The objective's vectors of the states this card can reach (solved once)."""
+        if self._vectors is None:
+            from solver.target import solve_vectors
+
+            card = self.card
+            self._vectors = solve_vectors(self.table, self.objective.utility(self.table),
+                                          start=(card.mask, card.upper, card.flag),
+                                          total=card.total)
+        return self._vectors
+
+    @property
+    def turn_vectors(self) -> TurnVectors:
+        """This turn under the objective, at the card's total (see solver.target.turn_at)."""
+        if self._turn_vectors is None:
+            from solver.target import turn_at
+
+            card = self.card
+            self._turn_vectors = turn_at(self.vectors, card.mask, card.upper, card.flag,
+                                         card.total)
+        return self._turn_vectors
+
+    def probability(self) -> tuple[float, float]:
+        """(objective probability, tie probability) of this card before the turn's first
+        roll, under the objective's best strategy."""
+        if self.objective.is_ev:
+            raise ValueError("the expected-score objective has no probability")
+        turn = self.turn_vectors
+        return turn.value, turn.value2
+
+    def _box_probability(self, box: int, points: int, bonus: int) -> tuple[float, float]:
+        card = self.card
+        m, u, y, upper_bonus = self.rules.after_box(card.mask, card.upper, card.flag, box,
+                                                    points)
+        a = card.total + points + upper_bonus + bonus
+        state = (m, u, y)
+        vectors = self.vectors
+        return (vectors.value(*state, a),
+                vectors.value(*state, a, second=True) if vectors.utility.pair else 0.0)
 
     def box_values(self, dice: Dice) -> list[tuple[float, int, int, int]]:
         """(points to come, box, points, bonus) of every box the rules allow for ``dice``."""
@@ -111,35 +172,78 @@ class TurnAdvisor:
         check_rolls_left(rolls_left, self.rules.rolls_per_turn)
         total = self.card.total
         names = self.rules.boxes
+        objective = self.objective
+        with_p = not objective.is_ev
         ranked: list[tuple] = []
         for to_come, box, points, bonus in self.box_values(dice):
-            ranked.append((-(total + to_come), 0, box, None, names[box].name, points, bonus))
+            p = self._box_probability(box, points, bonus) if with_p else (0.0, 0.0)
+            ranked.append((-(total + to_come), 0, box, None, names[box].name, points, bonus, p))
         if rolls_left:
             row = self.turn[rolls_left]
+            if with_p:
+                turn = self.turn_vectors
+                p_row, tie_row = turn.keep_values[rolls_left], turn.keep_values2[rolls_left]
             for order, (k, keep) in enumerate(_rerolls_of(dice.roll_index)):
-                ranked.append((-(total + float(row[k])), 1, order, keep, None, 0, 0))
+                p = (float(p_row[k]), float(tie_row[k])) if with_p else (0.0, 0.0)
+                ranked.append((-(total + float(row[k])), 1, order, keep, None, 0, 0, p))
         ranked.sort(key=lambda item: item[:3])
         best = -ranked[0][0]
-        options = tuple(Option("keep" if keep is not None else "score", -neg, best + neg, keep,
-                               box, points, bonus)
-                        for neg, _, _, keep, box, points, bonus in ranked)
-        return Advice(self.card, dice, rolls_left, options)
+        if with_p:
+            ranked = _rank_by_probability(ranked)
+        options = tuple(self._option(best, *item) for item in ranked)
+        return Advice(self.card, dice, rolls_left, options, objective)
+
+    def _option(self, best: float, neg: float, _kind: int, _order: int, keep: Keep | None,
+                box: str | None, points: int, bonus: int, p: tuple[float, float]) -> Option:
+        kind = self.objective.kind
+        return Option("keep" if keep is not None else "score", -neg, best + neg, keep, box,
+                      points, bonus,
+                      p_target=_unit(p[0]) if kind == "target" else None,
+                      p_win=_unit(p[0]) if kind == "win" else None,
+                      p_tie=_unit(p[1]) if kind == "win" else None)
+
+
+def _unit(p: float) -> float:
+    """A probability clipped to [0, 1] (sums of exact terms may pass 1 by an ulp)."""
+    return min(max(float(p), 0.0), 1.0)
+
+
+def _rank_by_probability(ranked: list[tuple]) -> list[tuple]:
+    """Stable re-ranking by the probability (last item, first entry), highest first;
+    probabilities within ``TIE`` of the first of a run keep their expected-score order."""
+    by_p = sorted(ranked, key=lambda item: -item[-1][0])
+    out: list[tuple] = []
+    i = 0
+    while i < len(by_p):
+        j = i + 1
+        while j < len(by_p) and by_p[i][-1][0] - by_p[j][-1][0] <= TIE:
+            j += 1
+        out.extend(sorted(by_p[i:j], key=lambda item: item[:3]))
+        i = j
+    return out
 
 
 def advise(card: Scorecard | str, dice: Dice | str, *, rolls_left: int | None = None,
-           table: Table | None = None) -> Advice:
+           table: Table | None = None, objective: Objective | None = None,
+           target: int | None = None) -> Advice:
     """Rank every keep of 0 to 4 dice (while rolls are left) and every allowed box.
 
     ``card`` is a :class:`Scorecard` or its text (``"twos=6,3k=20"``, official rules);
     ``dice`` a :class:`Dice` or its text (``"22256"``). ``rolls_left`` defaults to the
     first roll of a turn (2 under the official rules); ``table`` defaults to the cached
-    table of the card's rules, built when missing. Raises a ``ValueError`` subclass for
-    bad text, a full card, rolls left out of range or a table of other rules.
+    table of the card's rules, built when missing. ``objective`` (or ``target=X``, short
+    for ``Objective.for_target(X)``) ranks by a probability instead of the expected score.
+    Raises a ``ValueError`` subclass for bad text, a full card, rolls left out of range,
+    a table of other rules or a bad objective.
     """
     card = as_card(card)
     dice = as_dice(dice)
     rolls_left = question_rolls_left(card, rolls_left)
-    return TurnAdvisor(card, table).advise(dice, rolls_left)
+    if target is not None:
+        if objective is not None:
+            raise ObjectiveError("give objective=... or target=..., not both")
+        objective = Objective.for_target(target)
+    return TurnAdvisor(card, table, objective).advise(dice, rolls_left)
 
 
 def as_dice(dice: Dice | str) -> Dice:

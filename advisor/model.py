@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from solver.dice import DICE, FACES, KEEP_INDEX, ROLL_INDEX, counts_of
 from solver.errors import IllegalMoveError, InvalidCardError, InvalidDiceError, InvalidOptionError
@@ -26,6 +26,9 @@ from solver.rules import (
     get_rules,
     upper_subtotal,
 )
+
+if TYPE_CHECKING:
+    from .objective import Objective
 
 BONUS_KEY = "yahtzee_bonus"
 _SEPARATORS = re.compile(r"[\s,]+")
@@ -326,7 +329,11 @@ class Option:
     """One choice of a turn: keep some dice and reroll, or score a box now.
 
     ``expected_final`` is the card's total plus the points expected to come after this
-    choice under optimal play; ``loss`` is how much less that is than the best option.
+    choice under optimal play; ``loss`` is how much less that is than the option with
+    the highest ``expected_final``. Under a target objective ``p_target`` is the
+    probability of reaching the target after this choice (then playing for it); under a
+    win objective ``p_win`` / ``p_tie`` the probabilities of ending above / level with
+    the opponent (None under the expected-score objective).
     """
 
     action: str
@@ -336,6 +343,9 @@ class Option:
     box: str | None = None
     points: int = 0
     bonus: int = 0
+    p_target: float | None = None
+    p_win: float | None = None
+    p_tie: float | None = None
 
     def __post_init__(self) -> None:
         if self.action not in ("keep", "score"):
@@ -367,12 +377,24 @@ class Option:
     def __str__(self) -> str:
         return self.describe()
 
+    @property
+    def probability(self) -> float | None:
+        """The objective's probability (``p_target`` or ``p_win``), None for ``ev``."""
+        return self.p_target if self.p_target is not None else self.p_win
+
     def to_json(self) -> dict[str, Any]:
         if self.keep is not None:
-            return {"action": "keep", "keep": list(self.keep.faces),
-                    "expected_final": self.expected_final, "loss": self.loss}
-        return {"action": "score", "box": self.box, "points": self.points,
-                "expected_final": self.expected_final, "bonus": self.bonus, "loss": self.loss}
+            out: dict[str, Any] = {"action": "keep", "keep": list(self.keep.faces),
+                                   "expected_final": self.expected_final, "loss": self.loss}
+        else:
+            out = {"action": "score", "box": self.box, "points": self.points,
+                   "expected_final": self.expected_final, "bonus": self.bonus,
+                   "loss": self.loss}
+        for key in ("p_target", "p_win", "p_tie"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        return out
 
 
 @dataclass(frozen=True)
@@ -383,16 +405,28 @@ class Advice:
     dice: Dice
     rolls_left: int
     options: tuple[Option, ...] = field(default=())
+    objective: Objective = field(default_factory=lambda: _ev_objective())
 
     @property
     def best(self) -> Option:
         return self.options[0]
+
+    @property
+    def ev_best(self) -> Option:
+        """The option with the highest expected final score (the first listed, on ties)."""
+        return min(self.options, key=lambda o: o.loss)
 
     def top(self, n: int | None) -> tuple[Option, ...]:
         """The ``n`` best options (all when ``n`` is None or 0)."""
         return self.options[:n] if n else self.options
 
     def to_json(self, top: int | None = None) -> dict[str, Any]:
-        return {"rules": self.card.rules_name, "dice": list(self.dice.faces),
-                "rolls_left": self.rolls_left, "card": self.card.to_json(),
-                "options": [o.to_json() for o in self.top(top)]}
+        return {"rules": self.card.rules_name, "objective": self.objective.to_json(),
+                "dice": list(self.dice.faces), "rolls_left": self.rolls_left,
+                "card": self.card.to_json(), "options": [o.to_json() for o in self.top(top)]}
+
+
+def _ev_objective() -> Objective:
+    from .objective import Objective
+
+    return Objective()

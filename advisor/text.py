@@ -17,14 +17,29 @@ def rolls_left_phrase(rolls_left: int, rolls_per_turn: int) -> str:
     return f"ROLLS LEFT: {rolls_left} (after roll {roll} of {rolls_per_turn})"
 
 
+def probability_text(p: float) -> str:
+    """A probability as a percentage with enough digits: ``17.6019 %``."""
+    return f"{100 * p:.4f} %"
+
+
 def advice_table(advice: Advice, top: int | None = None) -> list[str]:
-    """The ranked options as aligned lines, best first."""
+    """The ranked options as aligned lines, best first (with the objective's
+    probabilities when it has some)."""
     options = advice.top(top)
+    kind = advice.objective.kind
     width = max(24, *(len(o.describe()) for o in options))
-    lines = [f"  #  {'choice':<{width}}  {'expected final':>14}  {'loss':>8}"]
+    extra = {"ev": "", "target": f"  {'P(target)':>11}",
+             "win": f"  {'P(win)':>11}  {'P(tie)':>11}"}[kind]
+    lines = [f"  #  {'choice':<{width}}{extra}  {'expected final':>14}  {'loss':>8}"]
     for rank, option in enumerate(options, start=1):
-        lines.append(f"{rank:>3}  {option.describe():<{width}}  {option.expected_final:>14.2f}"
-                     f"  {option.loss:>8.2f}")
+        cells = ""
+        if option.p_target is not None:
+            cells = f"  {probability_text(option.p_target):>11}"
+        elif option.p_win is not None:
+            cells = (f"  {probability_text(option.p_win):>11}"
+                     f"  {probability_text(option.p_tie or 0.0):>11}")
+        lines.append(f"{rank:>3}  {option.describe():<{width}}{cells}"
+                     f"  {option.expected_final:>14.2f}  {option.loss:>8.2f}")
     hidden = len(advice.options) - len(options)
     if hidden:
         lines.append(f"     ... {hidden} more (--top 0 shows all)")
@@ -35,16 +50,24 @@ def advice_report(advice: Advice, top: int | None = None) -> list[str]:
     """Header (rules, card, dice, rolls left) and the ranked options."""
     card = advice.card
     per_turn = card.rules.rolls_per_turn
-    return [
+    objective = advice.objective
+    lines = [
         f"rules {card.rules_name} | turn {card.turn} of {card.rules.n_boxes} | "
         f"card total {card.total}",
         f"dice {advice.dice.spaced()} | "
         f"{rolls_left_phrase(advice.rolls_left, per_turn)}",
-        "",
-        *advice_table(advice, top),
-        "",
-        f"best: {advice.best.describe()}",
     ]
+    if not objective.is_ev:
+        lines.append(f"ranked by {objective.describe()}")
+    lines += ["", *advice_table(advice, top), "", f"best: {advice.best.describe()}"]
+    if not objective.is_ev:
+        ev_best = advice.ev_best
+        if ev_best is not advice.best and ev_best.describe() != advice.best.describe():
+            lines.append(f"for the most points on average: {ev_best.describe()} "
+                         f"(expected final {ev_best.expected_final:.2f})")
+        else:
+            lines.append("(also the best choice for the most points on average)")
+    return lines
 
 
 def card_lines(card: Scorecard) -> list[str]:

@@ -57,3 +57,5 @@ class InvalidMoveError(YahtzeeError):
 
 class InvalidRecordError(YahtzeeError):
     """A game record that cannot be read or breaks the rules; names the line and token."""
+class ObjectiveError(YahtzeeError):
+    """An objective that cannot be used: two at once, a bad target, a bad opponent card."""

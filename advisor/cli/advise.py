@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import click
 
-from ._advisor_options import card_option, rolls_left_option, table_option
+from ._advisor_options import (
+    card_option,
+    objective_options,
+    parse_objective,
+    rolls_left_option,
+    table_option,
+)
 from ._base import cli, emit_json, json_option, load_table, rules_option
 
 
@@ -24,17 +30,21 @@ from ._base import cli, emit_json, json_option, load_table, rules_option
                    "best) to the record.")
 @click.option("--top", "top", type=click.IntRange(min=0), default=10, show_default=True,
               metavar="N", help="Show the N best options (0: all).")
+@objective_options
 @json_option
 @rules_option
 @table_option
 def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
            card_text: str, game_path: str | None, append_text: str | None, top: int,
+           target: str | None, beat: str | None, opponent: str | None,
            as_json: bool, rules_name: str, table_path: str | None) -> None:
-    """Rank every choice for these dice: each keep (reroll the rest) and each box.
+    """Rank every choice for these dice: each keep (reroll the rest) and each box, by
+    expected final score or, with --target/--beat/--opponent, by the chance of reaching
+    the target or beating the opponent.
 
     Boxes by name or short name: 1s-6s, 3k, 4k, fh, ss, ls, yz, ch (docs/boxes.md).
 
-    Example: yahtzee advise 22256 --card twos=6,3k=20 --rolls-left 1
+    Example: yahtzee advise 22256 --card twos=6,3k=20 --rolls-left 1 --target 250
     """
     from advisor.advise import advise as advise_turn
     from advisor.advise import question_rolls_left
@@ -50,8 +60,9 @@ def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
         raise click.UsageError("--append adds to a record: give it with --game FILE")
     card = Scorecard.parse(card_text, rules_name)
     rolls_left = question_rolls_left(card, rolls_left)  # checked before any table is built
+    objective = parse_objective(target, beat, opponent, rules_name)
     advice = advise_turn(card, dice, rolls_left=rolls_left,
-                         table=load_table(rules_name, table_path))
+                         table=load_table(rules_name, table_path), objective=objective)
     if as_json:
         emit_json(advice.to_json(top))
         return

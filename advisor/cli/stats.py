@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from ._advisor_options import card_option
 from ._base import (
     cli,
     emit_json,
@@ -44,30 +45,50 @@ def _histogram(distribution: Any) -> list[str]:
 
 
 @cli.command(short_help="Exact score distribution of optimal play.")
+@card_option
+@click.option("--target", "target", default=None, metavar="X",
+              help="Also P(final score >= X): for the best strategy for X (p_target) and "
+                   "for the expected-score strategy (p_target_ev), with a table of targets.")
 @rules_option
 @table_option
 @json_option
-def stats(rules_name: str, table_path: str | None, as_json: bool) -> None:
+def stats(card_text: str, target: str | None, rules_name: str, table_path: str | None,
+          as_json: bool) -> None:
     """Exact statistics of optimal play: the whole score distribution, computed, not
     sampled (ties between equally good choices: lowest box index; keeps in dice keep
-    order, fewest dice first).
+    order, fewest dice first), from a new game or from the start of a turn with --card.
 
-    Example: yahtzee stats --rules two-rolls
+    Example: yahtzee stats --rules two-rolls; yahtzee stats --target 300
     """
-    from solver.stats import PERCENTILES, THRESHOLDS, optimal_stats
+    from advisor.model import Scorecard
+    from advisor.objective import Objective
+    from advisor.target_stats import card_stats
+    from solver.stats import PERCENTILES, THRESHOLDS
 
+    card = Scorecard.parse(card_text, rules_name)
+    card.check_not_full()
+    goal = Objective.for_target(target).target if target is not None else None
     table = load_table(rules_name, table_path)
+    if goal is not None:
+        _target_stats(table, card, goal, as_json)
+        return
     update, close = progress_bar(f"stats {table.rules.name}")
     try:
-        result = optimal_stats(table, progress=update)
+        result = card_stats(table, card, progress=update)
     finally:
         close()
     if as_json:
-        emit_json(result.to_json())
+        data = result.to_json()
+        if card.turn > 1:
+            data["card"] = card.to_json()
+        emit_json(data)
         return
     echo = click.echo
     echo(f"Optimal play, rules {result.rules.name}: exact figures "
          f"(computed in {result.seconds:.1f} s)")
+    if card.turn > 1:
+        echo(f"  from the card    {card} (total {card.total}, turn {card.turn}); boxes: "
+             "the open ones")
     echo(f"  mean score       {result.mean:.10f}")
     echo(f"  standard dev.    {result.sd:.4f}")
     echo(f"  most likely      {result.most_likely}")
@@ -80,11 +101,36 @@ def stats(rules_name: str, table_path: str | None, as_json: bool) -> None:
     echo("")
     echo(f"  {'box':<16} {'mean':>8} {'P(zero)':>9}")
     for b, box in enumerate(result.rules.boxes):
+        if card.entries[b] is not None:
+            continue
         echo(f"  {box.name:<16} {result.box_means[b]:8.4f} {100 * result.box_zero[b]:8.3f}%")
     echo("")
     echo(f"Distribution of the final score (bins of {HISTOGRAM_BIN} points):")
     for line in _histogram(result.distribution):
         echo(line)
+
+
+def _target_stats(table: Any, card: Any, target: int, as_json: bool) -> None:
+    from advisor.target_stats import target_stats
+
+    update, close = progress_bar(f"target {target}")
+    try:
+        result = target_stats(table, card, target, progress=update)
+    finally:
+        close()
+    if as_json:
+        emit_json(result.to_json())
+        return
+    echo = click.echo
+    where = f"card {card} (total {card.total})" if card.turn > 1 else "a new game"
+    echo(f"Target {target}, rules {card.rules_name}, from {where}: exact "
+         f"(computed in {result.seconds:.1f} s)")
+    echo(f"  p_target     {100 * result.p_target:9.4f} %   best strategy for {target}")
+    echo(f"  p_target_ev  {100 * result.p_target_ev:9.4f} %   expected-score strategy")
+    echo("")
+    echo(f"  {'target':>6}  {'p_target':>10}  {'p_target_ev':>11}")
+    for x, p, q in result.rows:
+        echo(f"  {x:>6}  {100 * p:9.4f}%  {100 * q:10.4f}%")
 
 
 def _resolve_strategy(name: str) -> str | Callable[..., Any]:

@@ -1,0 +1,98 @@
+"""``yahtzee stats --target X [--card C]``: the chance of reaching a target, exactly, for
+the best strategy for that target and for the expected-score strategy.
+
+From a card (a new game by default) with total ``T``:
+
+- ``p_target``: ``W(state, X - T)``, the target DP (:mod:`solver.target`);
+- ``p_target_ev``: P(final >= X) when playing for the highest expected score, from the
+  exact distribution of the points still to come (:func:`solver.stats.optimal_stats`);
+- the same two for a range of targets (``target_rows``), from one solve of the target
+  DP for the highest of them (a vector per state answers every lower target too).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from solver.stats import OptimalStats, Progress, optimal_stats
+from solver.table import Table
+from solver.target import Utility, solve_vectors, turn_at
+
+from .model import Scorecard
+
+ROW_STEP = 25
+
+
+def target_rows(rules_name: str) -> tuple[int, ...]:
+    """The targets of the table: 150 to 500 by 25 (Yatzy: 100 to 350 by 25)."""
+    if rules_name == "yatzy":
+        return tuple(range(100, 351, ROW_STEP))
+    return tuple(range(150, 501, ROW_STEP))
+
+
+def card_stats(table: Table, card: Scorecard, progress: Progress | None = None) -> OptimalStats:
+    """The exact statistics of expected-score play from the start of ``card``'s next turn,
+    with the distribution of the *final* score (the card's total added)."""
+    card.check_not_full()
+    result = optimal_stats(table, progress, start=(card.mask, card.upper, card.flag))
+    if card.total == 0:
+        return result
+    shifted = np.concatenate((np.zeros(card.total), result.distribution))
+    return dataclasses.replace(result, distribution=shifted)
+
+
+@dataclass(frozen=True, eq=False)
+class TargetStats:
+    """p_target and p_target_ev of one card for one target and a table of targets."""
+
+    card: Scorecard
+    target: int
+    p_target: float
+    p_target_ev: float
+    rows: tuple[tuple[int, float, float], ...]
+    """(target, p_target, p_target_ev) for each row target."""
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rules": self.card.rules_name, "card": str(self.card),
+                "total": self.card.total,
+                "objective": {"kind": "target", "target": self.target},
+                "target": self.target, "p_target": self.p_target,
+                "p_target_ev": self.p_target_ev,
+                "targets": [{"target": x, "p_target": p, "p_target_ev": q}
+                            for x, p, q in self.rows],
+                "seconds": self.seconds}
+
+
+def target_stats(table: Table, card: Scorecard, target: int,
+                 rows: tuple[int, ...] | None = None,
+                 progress: Progress | None = None) -> TargetStats:
+    """Exact P(final >= x) from ``card`` for ``target`` and every row target ``x``, under
+    the best strategy for ``x`` and under the expected-score strategy."""
+    began = time.perf_counter()
+    card.check_not_full()
+    rows = target_rows(card.rules_name) if rows is None else rows
+    top = max((target, *rows))
+    total = card.total
+    state = (card.mask, card.upper, card.flag)
+    dist = card_stats(table, card).distribution
+    tail = np.cumsum(dist[::-1])[::-1]
+
+    def p_ev(x: int) -> float:
+        return 1.0 if x <= 0 else float(min(tail[x], 1.0)) if x < tail.shape[0] else 0.0
+
+    if top <= total:
+        best: dict[int, float] = {x: 1.0 for x in (target, *rows)}
+    else:
+        vectors = solve_vectors(table, Utility.target(top), start=state, progress=progress)
+        best = {x: 1.0 if x <= total else
+                min(turn_at(vectors, *state, total + top - x).value, 1.0)
+                for x in (target, *rows)}
+    return TargetStats(card, target, best[target], p_ev(target),
+                       tuple((x, best[x], p_ev(x)) for x in rows),
+                       time.perf_counter() - began)

@@ -1,0 +1,155 @@
+"""Objectives: parsing and errors, advice ranked by a probability, --beat and a finished
+opponent, and the CLI's one-line errors (exit code 2)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from advisor.advise import TurnAdvisor, advise
+from advisor.cli import cli
+from advisor.model import Dice, Scorecard
+from advisor.objective import Objective
+from solver.errors import ObjectiveError, YahtzeeError
+
+MID = "aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,three_of_a_kind=20"
+"""Seven boxes filled (total 118 with the upper bonus): six open, fast to solve."""
+OPPONENT_FULL = ("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=0,fh=25,ss=30,"
+                 "ls=40,yahtzee=0,chance=22")  # 235 with the bonus
+
+
+@pytest.fixture(autouse=True)
+def _tables(official_table):
+    """The official table exists, so no command builds one."""
+
+
+def test_parse_options_and_json():
+    assert Objective.parse_options() == Objective.ev()
+    assert Objective.parse_options(target="300").to_json() == {"kind": "target", "target": 300}
+    assert Objective.parse_options(beat=283) == Objective.for_target(284)
+    win = Objective.parse_options(opponent="twos=6, chance=20")
+    assert win.to_json() == {"kind": "win", "opponent": "twos=6,chance=20"}
+    assert Objective.ev().to_json() == {"kind": "ev"}
+
+
+@pytest.mark.parametrize("options,words", [
+    ({"target": 300, "beat": 200}, "choose one objective"),
+    ({"target": 1, "opponent": ""}, "choose one objective"),
+    ({"target": -1}, "whole number"),
+    ({"target": "2.5"}, "whole number"),
+    ({"beat": "many"}, "whole number"),
+    ({"target": True}, "whole number"),
+    ({"opponent": "aces=7"}, "opponent card"),
+    ({"opponent": "fish=3"}, "opponent card"),
+])
+def test_bad_objectives_raise_one_clear_error(options, words):
+    with pytest.raises(ObjectiveError, match=words) as info:
+        Objective.parse_options(**options)
+    assert isinstance(info.value, YahtzeeError) and isinstance(info.value, ValueError)
+
+
+def test_advice_is_ranked_by_p_target_with_expected_final_kept():
+    card = Scorecard.parse(MID)
+    advice = advise(card, Dice("55516"), target=260)
+    ps = [o.p_target for o in advice.options]
+    assert all(p is not None and 0.0 <= p <= 1.0 for p in ps)
+    assert all(a >= b - 1e-12 for a, b in zip(ps, ps[1:], strict=False))
+    ev = advise(card, Dice("55516"))
+    assert {o.describe(): o.expected_final for o in advice.options} == \
+        {o.describe(): o.expected_final for o in ev.options}
+    assert min(o.loss for o in advice.options) == 0.0
+    assert advice.ev_best.describe() == ev.best.describe()
+    assert advice.to_json()["objective"] == {"kind": "target", "target": 260}
+    assert "p_target" in advice.to_json()["options"][0]
+
+
+def test_turn_probability_is_the_mean_of_the_best_first_roll_options():
+    """Averaging the best option's p_target over the 252 first rolls gives the card's
+    p_target before the turn (the same identity as for the expected score)."""
+    from solver.dice import ROLL_PROBABILITY, ROLLS
+
+    card = Scorecard.parse(MID + ",four_of_a_kind=0,full_house=25,small_straight=30")
+    turn = TurnAdvisor(card, objective=Objective.for_target(200))
+    mean = sum(p * turn.advise(Dice(tuple(int(f) for f in roll)), 2).best.p_target
+               for p, roll in zip(ROLL_PROBABILITY, ROLLS, strict=True))
+    assert mean == pytest.approx(turn.probability()[0], abs=1e-12)
+
+
+def test_a_reached_target_is_certain():
+    advice = advise(Scorecard.parse(MID), Dice("55516"), target=100)
+    assert all(o.p_target == 1.0 for o in advice.options)
+    assert advice.best.loss == 0.0  # ties go to the expected score
+
+
+def test_beat_n_equals_target_n_plus_1():
+    card = Scorecard.parse(MID)
+    a = advise(card, Dice("22346"), rolls_left=1, objective=Objective.beat(249))
+    b = advise(card, Dice("22346"), rolls_left=1, target=250)
+    assert a.to_json() == b.to_json()
+
+
+def test_finished_opponent_equals_beat_their_total():
+    card = Scorecard.parse(MID)
+    opponent = Scorecard.parse(OPPONENT_FULL)
+    assert opponent.total == 235
+    win = advise(card, Dice("13456"), rolls_left=1, objective=Objective.win(opponent))
+    beat = advise(card, Dice("13456"), rolls_left=1, objective=Objective.beat(235))
+    assert [o.describe() for o in win.options] == [o.describe() for o in beat.options]
+    for w, b in zip(win.options, beat.options, strict=True):
+        assert w.p_win == pytest.approx(b.p_target, abs=1e-12)
+        assert w.p_tie is not None and 0.0 <= w.p_tie <= 1.0 - w.p_win + 1e-12
+
+
+def test_opponent_still_playing_uses_their_exact_distribution(official_table):
+    """p_win + p_tie + p_lose = 1 before the turn, and p_win lies between beating the
+    opponent's best and worst possible outcome."""
+    card = Scorecard.parse(MID)
+    opp = Objective.win(MID + ",chance=20")
+    dist = opp.opponent_distribution(official_table)
+    assert dist.sum() == pytest.approx(1.0, abs=1e-12)
+    assert dist[:138].sum() == 0.0 and dist[138] > 0
+    p_win, p_tie = TurnAdvisor(card, objective=opp).probability()
+    assert 0.0 < p_win < 1.0 and 0.0 < p_tie < 0.1
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_cli_advise_target_names_the_objective_and_the_ev_choice():
+    result = run("advise", "--dice", "66612", "--card", MID + ",chance=20", "--rolls-left", "1",
+                 "--target", "270")
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    assert "ranked by P(final score >= 270)" in text and "P(target)" in text
+    assert ("for the most points on average:" in text
+            or "also the best choice for the most points on average" in text)
+
+
+def test_cli_json_has_the_objective_and_probabilities():
+    result = run("advise", "--dice", "66612", "--card", MID, "--opponent", OPPONENT_FULL,
+                 "--json", "--top", "3")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["objective"]["kind"] == "win"
+    assert all("p_win" in o and "p_tie" in o and "expected_final" in o
+               for o in data["options"])
+
+
+@pytest.mark.parametrize("args,words", [
+    (["advise", "--dice", "12345", "--target", "300", "--beat", "299"], "choose one objective"),
+    (["advise", "--dice", "12345", "--target", "-5"], "whole number"),
+    (["advise", "--dice", "12345", "--beat", "1e3"], "whole number"),
+    (["advise", "--dice", "12345", "--opponent", "aces=9"], "opponent card"),
+    (["advise", "--dice", "12345", "--opponent", "ones=2", "--rules", "yatzy",
+      "--target", "3"], "choose one objective"),
+    (["solve", "--target", "300"], "No such option"),
+    (["rules", "--beat", "3"], "No such option"),
+])
+def test_cli_bad_objective_is_one_error_line_exit_2(args, words):
+    result = run(*args)
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error:") and words in lines[0], lines

@@ -1,0 +1,118 @@
+"""The target / win DP (solver.target): exact agreement with a pure-Python twin,
+invariants of W, and the objective's probabilities against the exact EV distribution."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from target_reference import TwinDP
+
+from solver.stats import optimal_stats
+from solver.target import Utility, least_total, solve_vectors, turn_at
+
+# (rules, open boxes by name, start upper subtotal, start flag): one to three open boxes
+CASES = [
+    ("official", ("aces", "yahtzee", "chance"), 0, 0),
+    ("official", ("fours", "four_of_a_kind", "full_house"), 50, 1),
+    ("official", ("sixes", "small_straight"), 45, 0),
+    ("free-joker", ("twos", "large_straight", "yahtzee"), 58, 0),
+    ("no-bonus", ("threes", "yahtzee", "three_of_a_kind"), 40, 0),
+    ("two-rolls", ("fives", "chance"), 55, 1),
+    ("yatzy", ("ones", "two_pairs", "yatzy"), 60, 0),
+]
+
+
+def _start(rules, names, upper, flag):
+    mask = rules.full_mask
+    for name in names:
+        mask &= ~(1 << rules.box_index(name))
+    if not mask >> rules.yahtzee_box & 1:
+        flag = 0
+    return mask, upper, flag
+
+
+def _solved_states(vectors):
+    for level in vectors.levels.values():
+        for i in range(level.m.shape[0]):
+            yield level, i
+
+
+@pytest.mark.parametrize("rules_name,names,upper,flag", CASES)
+def test_vectors_match_the_twin(table_of, rules_name, names, upper, flag):
+    table = table_of(rules_name)
+    rules = table.rules
+    target = 160
+    utility = Utility.target(target)
+    start = _start(rules, names, upper, flag)
+    n_open = len(names)
+    vectors = solve_vectors(table, utility, start=start,
+                            keep=tuple(range(rules.n_boxes - n_open, rules.n_boxes + 1)))
+    twin = TwinDP(rules, utility.values, utility.above, target + 1)
+    checked = 0
+    for n, level in vectors.levels.items():
+        if n == rules.n_boxes:
+            continue
+        for i in range(level.m.shape[0]):
+            m, u, y = int(level.m[i]), int(level.u[i]), int(level.y[i])
+            lo, vec = level.vector(i)
+            want = twin.value(m, u, y)
+            np.testing.assert_allclose(vec, want[lo:lo + vec.shape[0]], rtol=0, atol=1e-12)
+            checked += vec.shape[0]
+    # the start state itself, at many points-so-far
+    want = twin.value(*start)
+    for a in range(least_total(rules, *start), target + 1, 7):
+        assert abs(turn_at(vectors, *start, a).value - want[a]) < 1e-12
+    assert checked > 50
+
+
+@pytest.mark.parametrize("rules_name,names,upper,flag", CASES[:3] + CASES[-1:])
+def test_win_pair_matches_the_twin(table_of, rules_name, names, upper, flag):
+    """P(win) is the maximised utility; P(tie) follows the same choices (lexicographic
+    ties): check both against the twin's maximum and the tie-free bounds."""
+    table = table_of(rules_name)
+    rules = table.rules
+    start = _start(table.rules, names, upper, flag)
+    opponent = np.zeros(131)
+    opponent[[60, 95, 100, 130]] = [0.25, 0.25, 0.4, 0.1]
+    utility = Utility.beat_distribution(opponent)
+    vectors = solve_vectors(table, utility, start=start)
+    twin = TwinDP(rules, utility.values, utility.above, 200)
+    want = twin.value(*start)
+    for a in range(least_total(rules, *start), 131, 5):
+        got = turn_at(vectors, *start, a)
+        assert abs(got.value - want[a]) < 1e-12
+        assert 0.0 <= got.value2 <= 1.0 - got.value + 1e-12
+
+
+def test_w_invariants(official_table):
+    """W(s, t) = V_s(X - a) is in [0, 1], 1 for t <= 0, nonincreasing in t."""
+    rules = official_table.rules
+    start = _start(rules, ("aces", "threes", "full_house", "yahtzee", "chance"), 12, 0)
+    vectors = solve_vectors(official_table, Utility.target(200), start=start,
+                            keep=tuple(range(8, 13)))
+    for level in vectors.levels.values():
+        for i in range(level.m.shape[0]):
+            lo, vec = level.vector(i)
+            if vec.size:
+                assert vec.min() >= -1e-15 and vec.max() <= 1 + 1e-12
+                assert np.all(np.diff(vec) >= -1e-13)  # V up in a == W down in t
+    values = [turn_at(vectors, *start, a).value for a in range(0, 201, 10)]
+    assert np.all(np.diff(values) >= -1e-13)
+    assert turn_at(vectors, *start, 200).value == pytest.approx(1.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("target", [60, 120, 150, 180])
+def test_target_strategy_beats_the_ev_strategy(official_table, target):
+    """For every points-needed t, the best strategy's P(to come >= t) is at least the EV
+    strategy's, from its exact distribution."""
+    rules = official_table.rules
+    start = _start(rules, ("twos", "fours", "four_of_a_kind", "large_straight", "yahtzee",
+                           "chance"), 20, 0)
+    dist = optimal_stats(official_table, start=start).distribution
+    vectors = solve_vectors(official_table, Utility.target(target), start=start)
+    ev_tail = np.cumsum(dist[::-1])[::-1]
+    least = least_total(rules, *start)  # a card in this state has at least this total
+    for a in range(least, target + 1, 3):
+        t = target - a
+        p_ev = float(ev_tail[t]) if t < ev_tail.shape[0] else 0.0
+        assert turn_at(vectors, *start, a).value >= p_ev - 1e-12
