@@ -11,6 +11,7 @@ from solver.dice import ROLLS
 
 from .advise import TurnAdvisor, check_rolls_left
 from .model import Advice, Dice, Option, Scorecard
+from .objective import Objective
 from .text import rolls_left_phrase
 
 if TYPE_CHECKING:
@@ -21,16 +22,17 @@ CSV_COLUMNS = ("dice", "rolls_left", "action", "keep", "box", "points", "bonus",
 
 
 def generate_advice(card: Scorecard, table: Table | None = None,
-                    rolls_left: int | None = None) -> Iterator[Advice]:
+                    rolls_left: int | None = None,
+                    objective: Objective | None = None) -> Iterator[Advice]:
     """The advice for each of the 252 rolls, at every number of rolls left (most first),
-    or only at ``rolls_left``."""
+    or only at ``rolls_left``, ranked by ``objective`` (default: expected score)."""
     per_turn = card.rules.rolls_per_turn
     if rolls_left is None:
         levels = list(range(per_turn - 1, -1, -1))
     else:
         check_rolls_left(rolls_left, per_turn)
         levels = [rolls_left]
-    turn = TurnAdvisor(card, table)
+    turn = TurnAdvisor(card, table, objective)
     all_dice = [Dice(tuple(int(f) for f in roll)) for roll in ROLLS]
     for dice in all_dice:
         for j in levels:
@@ -46,22 +48,32 @@ def generate_best(card: Scorecard, table: Table | None = None,
 
 
 def strategy_json(card: Scorecard, table: Table | None = None,
-                  rolls_left: int | None = None) -> dict[str, Any]:
+                  rolls_left: int | None = None,
+                  objective: Objective | None = None) -> dict[str, Any]:
     """The sheet as JSON: per roll and rolls left, the best option and the runner-up
     (``runner_up`` is null when there is only one choice; its ``loss`` is the cost)."""
     rows = []
-    for advice in generate_advice(card, table, rolls_left):
+    objective = Objective() if objective is None else objective
+    for advice in generate_advice(card, table, rolls_left, objective):
         second = advice.options[1] if len(advice.options) > 1 else None
         rows.append({"dice": list(advice.dice.faces), "rolls_left": advice.rolls_left,
                      "best": advice.best.to_json(),
                      "runner_up": second.to_json() if second is not None else None})
-    return {"rules": card.rules_name, "card": card.to_json(), "objective": {"kind": "ev"},
+    return {"rules": card.rules_name, "card": card.to_json(), "objective": objective.to_json(),
             "rows": rows}
 
 
 def _cell(advice: Advice) -> str:
-    """``keep 2 2 2 (257.70); next keep 2 2 2 5 -3.24``."""
+    """``keep 2 2 2 (257.70); next keep 2 2 2 5 -3.24`` (under a target or win objective:
+    ``keep 6 6 (17.61 %); next keep 6 6 6 16.02 %``)."""
     best = advice.best
+    p = best.probability
+    if p is not None:
+        text = f"{best.describe()} ({100 * p:.2f} %)"
+        if len(advice.options) > 1:
+            second = advice.options[1]
+            text += f"; next {second.describe()} {100 * (second.probability or 0.0):.2f} %"
+        return text
     text = f"{best.describe()} ({best.expected_final:.2f})"
     if len(advice.options) > 1:
         second = advice.options[1]
@@ -70,10 +82,12 @@ def _cell(advice: Advice) -> str:
 
 
 def strategy_markdown(card: Scorecard, table: Table | None = None,
-                      rolls_left: int | None = None) -> str:
+                      rolls_left: int | None = None,
+                      objective: Objective | None = None) -> str:
     """A markdown sheet: one row per roll, one column per number of rolls left."""
+    objective = Objective() if objective is None else objective
     rows: dict[Dice, dict[int, Advice]] = {}
-    for advice in generate_advice(card, table, rolls_left):
+    for advice in generate_advice(card, table, rolls_left, objective):
         rows.setdefault(advice.dice, {})[advice.rolls_left] = advice
     levels = sorted(next(iter(rows.values())), reverse=True)
     per_turn = card.rules.rolls_per_turn
@@ -81,7 +95,10 @@ def strategy_markdown(card: Scorecard, table: Table | None = None,
              f"{card.rules.n_boxes}",
              "",
              f"Card: {str(card) or '(new game)'}; total {card.total}. Each cell: the best "
-             "action and the expected final score; then the runner-up and what it costs.",
+             + ("action and the expected final score; then the runner-up and what it costs."
+                if objective.is_ev else
+                f"action for {objective.describe()} and that probability; then the "
+                "runner-up and its probability."),
              "",
              "| dice | " + " | ".join(rolls_left_phrase(j, per_turn).lower() for j in levels)
              + " |",
@@ -93,12 +110,14 @@ def strategy_markdown(card: Scorecard, table: Table | None = None,
 
 
 def strategy_csv(card: Scorecard, table: Table | None = None,
-                 rolls_left: int | None = None) -> str:
-    """CSV with one row per roll and number of rolls left (columns: ``CSV_COLUMNS``)."""
+                 rolls_left: int | None = None, objective: Objective | None = None) -> str:
+    """CSV with one row per roll and number of rolls left (columns: ``CSV_COLUMNS``; under
+    a target or win objective one more, ``p_target`` or ``p_win``, of the best option)."""
+    objective = Objective() if objective is None else objective
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for advice in generate_advice(card, table, rolls_left):
+    writer.writerow(CSV_COLUMNS + ((objective.key,) if objective.key else ()))
+    for advice in generate_advice(card, table, rolls_left, objective):
         o = advice.best
         second = advice.options[1] if len(advice.options) > 1 else None
         keep = "".join(map(str, o.keep.faces)) if o.keep is not None else ""
@@ -106,5 +125,6 @@ def strategy_csv(card: Scorecard, table: Table | None = None,
                          "" if o.is_keep else o.points, "" if o.is_keep else o.bonus,
                          f"{o.expected_final:.6f}",
                          second.describe() if second is not None else "",
-                         f"{second.loss:.6f}" if second is not None else ""])
+                         f"{second.loss:.6f}" if second is not None else ""]
+                        + ([f"{o.probability:.12f}"] if o.probability is not None else []))
     return out.getvalue()

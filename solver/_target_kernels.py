@@ -50,11 +50,11 @@ N_ROLL_ROWS = N_KEEPS - FIRST_ROLL_KEEP
 @njit(cache=True)
 def fill_buffers(m, u, y, c0, rules, slot, nxt_start, nxt_lo, nxt_hi, nxt_vals, below, above,
                  bufs):
-    """``bufs[b, k, i]`` = V of the state after entering variant ``k`` in open box ``b``, at
-    ``a = c0 + i`` (+ the upper bonus that entry earns). Upper box b: variant k = k dice of
-    its face; lower box: variant 0 (entry 0 or any entry) / 1 (a Yahtzee of 50)."""
-    n_boxes = bufs.shape[0]
-    length = bufs.shape[2]
+    """``bufs[6 b + k, i]`` = V of the state after entering variant ``k`` in open box ``b``,
+    at ``a = c0 + i`` (+ the upper bonus that entry earns). Upper box b: variant k = k
+    dice of its face; lower box: variant 0 (entry 0 or any entry) / 1 (a Yahtzee of 50)."""
+    n_boxes = bufs.shape[0] // 6
+    length = bufs.shape[1]
     yahtzee_box = rules.yahtzee_box
     n_flags = rules.n_flags
     for b in range(n_boxes):
@@ -75,7 +75,7 @@ def fill_buffers(m, u, y, c0, rules, slot, nxt_start, nxt_lo, nxt_hi, nxt_vals, 
             lo = nxt_lo[j]
             hi = nxt_hi[j]
             base = c0 + int(bonus)
-            out = bufs[b, k]
+            out = bufs[6 * b + k]
             first = min(max(lo - base, 0), length)
             last = min(max(hi - base + 1, first), length)
             for i in range(first):
@@ -88,55 +88,19 @@ def fill_buffers(m, u, y, c0, rules, slot, nxt_start, nxt_lo, nxt_hi, nxt_vals, 
 
 
 @njit(cache=True)
-def final_roll_rows(m, y, bufs, rules, work):
-    """V_0 at the roll rows of ``work`` (CHUNK columns): best box per column."""
+def roll_plan(m, y, rules, src, off, start):
+    """The final-roll choices of state (m, y), the same for every column: for roll ``r``,
+    entries ``start[r]..start[r + 1]`` of ``src`` (row of ``bufs``: box and variant) and
+    ``off`` (points entered + Yahtzee bonus) are the boxes the rules allow."""
     scores = rules.box_scores
     joker_tier = rules.joker_tier
     yahtzee_box = rules.yahtzee_box
     n_flags = rules.n_flags
     n_boxes = scores.shape[0]
     yahtzee_filled = (m >> yahtzee_box) & 1
+    n = 0
     for r in range(N_ROLL_ROWS):
-        row = work[FIRST_ROLL_KEEP + r]
-        for c in range(CHUNK):
-            row[c] = 0.0
-        f = ROLL_FIVE_FACE[r]
-        joker = rules.has_joker and yahtzee_filled == 1 and f >= 0
-        shift = int(rules.yahtzee_bonus) if (f >= 0 and n_flags == 2 and y == 1) else 0
-        low = joker_lowest_tier(f, m, joker_tier) if joker else 0
-        for b in range(n_boxes):
-            if m >> b & 1:
-                continue
-            if joker:
-                if joker_tier[f, b] != low:
-                    continue
-                p = rules.joker_points[(m >> f) & 1, f, b]
-            else:
-                p = scores[b, r]
-            if b < N_UPPER:
-                src = bufs[b, p // (b + 1)]
-            else:
-                src = bufs[b, 1 if (b == yahtzee_box and p > 0 and n_flags == 2) else 0]
-            off = p + shift
-            for c in range(CHUNK):
-                row[c] = max(row[c], src[off + c]) * rules.unit
-
-
-@njit(cache=True)
-def final_roll_rows_pair(m, y, bufs, bufs2, rules, work, work2):
-    """As :func:`final_roll_rows`, carrying the secondary vector of the chosen box."""
-    scores = rules.box_scores
-    joker_tier = rules.joker_tier
-    yahtzee_box = rules.yahtzee_box
-    n_flags = rules.n_flags
-    n_boxes = scores.shape[0]
-    yahtzee_filled = (m >> yahtzee_box) & 1
-    for r in range(N_ROLL_ROWS):
-        row = work[FIRST_ROLL_KEEP + r]
-        row2 = work2[FIRST_ROLL_KEEP + r]
-        for c in range(CHUNK):
-            row[c] = -1.0
-            row2[c] = -1.0
+        start[r] = n
         f = ROLL_FIVE_FACE[r]
         joker = rules.has_joker and yahtzee_filled == 1 and f >= 0
         shift = int(rules.yahtzee_bonus) if (f >= 0 and n_flags == 2 and y == 1) else 0
@@ -154,12 +118,44 @@ def final_roll_rows_pair(m, y, bufs, bufs2, rules, work, work2):
                 v = p // (b + 1)
             else:
                 v = 1 if (b == yahtzee_box and p > 0 and n_flags == 2) else 0
-            src = bufs[b, v]
-            src2 = bufs2[b, v]
-            off = p + shift
+            src[n] = 6 * b + v
+            off[n] = p + shift
+            n += 1
+    start[N_ROLL_ROWS] = n
+
+
+@njit(cache=True, fastmath=True)
+def final_roll_rows(bufs, src, off, start, unit, work):
+    """V_0 at the roll rows of ``work`` (CHUNK columns): the best allowed box per column,
+    following the state's :func:`roll_plan`."""
+    for r in range(N_ROLL_ROWS):
+        row = work[FIRST_ROLL_KEEP + r]
+        k0 = start[r]
+        first = bufs[src[k0], off[k0]:off[k0] + CHUNK]
+        for c in range(CHUNK):
+            row[c] = first[c]
+        for k in range(k0 + 1, start[r + 1]):
+            other = bufs[src[k], off[k]:off[k] + CHUNK]
             for c in range(CHUNK):
-                x = src[off + c]
-                x2 = src2[off + c]
+                row[c] = max(row[c], other[c]) * unit
+
+
+@njit(cache=True)
+def final_roll_rows_pair(bufs, bufs2, src, off, start, work, work2):
+    """As :func:`final_roll_rows`, carrying the secondary vector of the chosen box
+    (lexicographic maximum: ties in the primary go to the larger secondary)."""
+    for r in range(N_ROLL_ROWS):
+        row = work[FIRST_ROLL_KEEP + r]
+        row2 = work2[FIRST_ROLL_KEEP + r]
+        for c in range(CHUNK):
+            row[c] = -1.0
+            row2[c] = -1.0
+        for k in range(start[r], start[r + 1]):
+            one = bufs[src[k], off[k]:off[k] + CHUNK]
+            two = bufs2[src[k], off[k]:off[k] + CHUNK]
+            for c in range(CHUNK):
+                x = one[c]
+                x2 = two[c]
                 better = x > row[c] or (x == row[c] and x2 > row2[c])
                 row[c] = x if better else row[c]
                 row2[c] = x2 if better else row2[c]
@@ -266,16 +262,24 @@ def vector_level(task_state, task_c0, lv_m, lv_u, lv_y, lv_start, lv_lo, lv_vals
     n_boxes = rules.box_scores.shape[0]
     for blk in prange(n_blocks):
         work = np.empty((N_KEEPS, CHUNK))
-        bufs = np.empty((n_boxes, 6, CHUNK + pmax + 1))
+        bufs = np.empty((6 * n_boxes, CHUNK + pmax + 1))
         total = np.empty(CHUNK)
-        for t in range(blk, n_tasks, n_blocks):
+        src = np.empty(N_ROLL_ROWS * n_boxes, dtype=np.int64)
+        off = np.empty(N_ROLL_ROWS * n_boxes, dtype=np.int64)
+        start = np.empty(N_ROLL_ROWS + 1, dtype=np.int64)
+        planned = -1
+        # contiguous runs of tasks: consecutive tasks mostly share a state (and its plan)
+        for t in range(blk * n_tasks // n_blocks, (blk + 1) * n_tasks // n_blocks):
             i = task_state[t]
             c0 = task_c0[t]
             m = lv_m[i]
             y = lv_y[i]
+            if i != planned:
+                roll_plan(m, y, rules, src, off, start)
+                planned = i
             fill_buffers(m, lv_u[i], y, c0, rules, slot, nxt_start, nxt_lo, nxt_hi, nxt_vals,
                          below, above, bufs)
-            final_roll_rows(m, y, bufs, rules, work)
+            final_roll_rows(bufs, src, off, start, rules.unit, work)
             for _ in range(rules.n_rerolls):
                 expect_keeps_chunk(work)
                 best_sub_keeps_chunk(work, rules.unit)
@@ -296,19 +300,26 @@ def vector_level_pair(task_state, task_c0, lv_m, lv_u, lv_y, lv_start, lv_lo, lv
     for blk in prange(n_blocks):
         work = np.empty((N_KEEPS, CHUNK))
         work2 = np.empty((N_KEEPS, CHUNK))
-        bufs = np.empty((n_boxes, 6, CHUNK + pmax + 1))
-        bufs2 = np.empty((n_boxes, 6, CHUNK + pmax + 1))
+        bufs = np.empty((6 * n_boxes, CHUNK + pmax + 1))
+        bufs2 = np.empty((6 * n_boxes, CHUNK + pmax + 1))
         total = np.empty(CHUNK)
-        for t in range(blk, n_tasks, n_blocks):
+        src = np.empty(N_ROLL_ROWS * n_boxes, dtype=np.int64)
+        off = np.empty(N_ROLL_ROWS * n_boxes, dtype=np.int64)
+        start = np.empty(N_ROLL_ROWS + 1, dtype=np.int64)
+        planned = -1
+        for t in range(blk * n_tasks // n_blocks, (blk + 1) * n_tasks // n_blocks):
             i = task_state[t]
             c0 = task_c0[t]
             m = lv_m[i]
             y = lv_y[i]
+            if i != planned:
+                roll_plan(m, y, rules, src, off, start)
+                planned = i
             fill_buffers(m, lv_u[i], y, c0, rules, slot, nxt_start, nxt_lo, nxt_hi, nxt_vals,
                          below, above, bufs)
             fill_buffers(m, lv_u[i], y, c0, rules, slot, nxt_start, nxt_lo, nxt_hi, nxt_vals2,
                          below, above2, bufs2)
-            final_roll_rows_pair(m, y, bufs, bufs2, rules, work, work2)
+            final_roll_rows_pair(bufs, bufs2, src, off, start, work, work2)
             for _ in range(rules.n_rerolls):
                 expect_keeps_pair(work, work2)
                 best_sub_keeps_pair(work, work2)
@@ -334,16 +345,20 @@ def turn_vectors(m, u, y, c0, slot, nxt_start, nxt_lo, nxt_hi, nxt_vals, nxt_val
     n_boxes = rules.box_scores.shape[0]
     work = np.empty((N_KEEPS, CHUNK))
     work2 = np.empty((N_KEEPS, CHUNK))
-    bufs = np.empty((n_boxes, 6, CHUNK + pmax + 1))
-    bufs2 = np.empty((n_boxes, 6, CHUNK + pmax + 1))
+    bufs = np.empty((6 * n_boxes, CHUNK + pmax + 1))
+    bufs2 = np.empty((6 * n_boxes, CHUNK + pmax + 1))
+    src = np.empty(N_ROLL_ROWS * n_boxes, dtype=np.int64)
+    off = np.empty(N_ROLL_ROWS * n_boxes, dtype=np.int64)
+    start = np.empty(N_ROLL_ROWS + 1, dtype=np.int64)
+    roll_plan(m, y, rules, src, off, start)
     fill_buffers(m, u, y, c0, rules, slot, nxt_start, nxt_lo, nxt_hi, nxt_vals, below, above,
                  bufs)
     if pair:
         fill_buffers(m, u, y, c0, rules, slot, nxt_start, nxt_lo, nxt_hi, nxt_vals2, below,
                      above2, bufs2)
-        final_roll_rows_pair(m, y, bufs, bufs2, rules, work, work2)
+        final_roll_rows_pair(bufs, bufs2, src, off, start, work, work2)
     else:
-        final_roll_rows(m, y, bufs, rules, work)
+        final_roll_rows(bufs, src, off, start, rules.unit, work)
     out[0] = work
     out2[0] = work2
     for j in range(1, rules.n_rerolls + 1):

@@ -110,6 +110,8 @@ class Vectors:
     seconds: float
     entries: int
     """Vector entries computed (states x columns, padding included)."""
+    operations: float = 0.0
+    """Double-precision operations of the kernels (see :func:`task_operations`)."""
 
     def value(self, m: int, u: int, y: int, a: int, second: bool = False) -> float:
         """``V`` of state (m, u, y) with ``a`` points so far (a state of a kept level)."""
@@ -124,6 +126,17 @@ class Vectors:
             return self.utility.above2 if second else self.utility.above
         src = level.vals2 if second else level.vals
         return float(src[level.start[i] + a - lo])
+
+
+def task_operations(rules: RuleSet, n_open: np.ndarray) -> np.ndarray:
+    """Operations per column of a state with ``n_open`` open boxes (array): a max and the
+    exact ``* unit`` per (final roll, open box) (a little less under the Joker), per reroll
+    6 per partial keep (5 adds, 1 multiply) and 2 per (keep, sub-keep) pair, and 252
+    multiply-adds for the expectation."""
+    from .dice import FIRST_ROLL_KEEP, KEEP_SUB_COUNT, N_ROLLS
+
+    stage = 6 * FIRST_ROLL_KEEP + 2 * int(KEEP_SUB_COUNT.sum())
+    return 2 * N_ROLLS * n_open + (rules.rolls_per_turn - 1) * stage + 2 * N_ROLLS
 
 
 def most_points_per_turn(rules: RuleSet) -> int:
@@ -288,6 +301,7 @@ def solve_vectors(table: Table, utility: Utility, *, start: tuple[int, int, int]
     pmax = most_points_per_turn(rules)
     arrays = rules.arrays
     entries = 0
+    operations = 0.0
     n_done = rules.n_boxes - first_level
     for done, n in enumerate(range(rules.n_boxes - 1, first_level - 1, -1), start=1):
         m, u, y, lo, hi = plan.level_states(levels[n])
@@ -298,6 +312,8 @@ def solve_vectors(table: Table, utility: Utility, *, start: tuple[int, int, int]
         slot[levels[n]] = mine
         state, c0 = _tasks(here)
         entries += state.shape[0] * CHUNK
+        operations += float(task_operations(rules, np.full(state.shape[0], rules.n_boxes - n))
+                            .sum()) * CHUNK
         if state.shape[0]:
             if pair:
                 tk.vector_level_pair(state, c0, here.m, here.u, here.y, here.start, here.lo,
@@ -313,7 +329,8 @@ def solve_vectors(table: Table, utility: Utility, *, start: tuple[int, int, int]
         last = here
         if progress is not None:
             progress(done, n_done)
-    return Vectors(rules, utility, kept, slot, time.perf_counter() - began, entries)
+    return Vectors(rules, utility, kept, slot, time.perf_counter() - began, entries,
+                   operations)
 
 
 @dataclass(frozen=True, eq=False)

@@ -153,3 +153,17 @@ def test_cli_bad_objective_is_one_error_line_exit_2(args, words):
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error:") and words in lines[0], lines
+
+
+def test_cli_strategy_takes_an_objective():
+    card = MID + ",four_of_a_kind=0,full_house=25,small_straight=30"
+    result = run("strategy", "--card", card, "--target", "230", "--format", "csv",
+                 "--rolls-left", "0")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].endswith(",p_target") and len(lines) == 253
+    assert all(0.0 <= float(line.split(",")[-1]) <= 1.0 for line in lines[1:])
+    data = json.loads(run("strategy", "--card", card, "--beat", "229", "--json",
+                          "--rolls-left", "0").stdout)
+    assert data["objective"] == {"kind": "target", "target": 230}
+    assert "p_target" in data["rows"][0]["best"]

@@ -6,7 +6,13 @@ import json
 
 import click
 
-from ._advisor_options import card_option, rolls_left_option, table_option
+from ._advisor_options import (
+    card_option,
+    objective_options,
+    parse_objective,
+    rolls_left_option,
+    table_option,
+)
 from ._base import cli, json_option, load_table, rules_option
 
 
@@ -19,10 +25,12 @@ from ._base import cli, json_option, load_table, rules_option
 @json_option
 @click.option("--out", "out_path", default=None, metavar="FILE",
               help="Write the sheet to FILE (a new or regular file) instead of stdout.")
+@objective_options
 @rules_option
 @table_option
 def strategy(card_text: str, rolls_left: int | None, fmt: str, as_json: bool,
-             out_path: str | None, rules_name: str, table_path: str | None) -> None:
+             out_path: str | None, target: str | None, beat: str | None,
+             opponent: str | None, rules_name: str, table_path: str | None) -> None:
     """The best action for each of the 252 rolls, at each number of rolls left, with the
     runner-up and what it costs.
 
@@ -41,12 +49,13 @@ def strategy(card_text: str, rolls_left: int | None, fmt: str, as_json: bool,
         from pathlib import Path
 
         check_record_path(Path(out_path), exist_ok=True)
+    objective = parse_objective(target, beat, opponent, rules_name)
     table = load_table(rules_name, table_path)
     if as_json:
-        text = json.dumps(strategy_json(card, table, rolls_left), indent=1) + "\n"
+        text = json.dumps(strategy_json(card, table, rolls_left, objective), indent=1) + "\n"
     else:
         render = strategy_csv if fmt == "csv" else strategy_markdown
-        text = render(card, table, rolls_left)
+        text = render(card, table, rolls_left, objective)
     if out_path is None:
         click.echo(text, nl=False)
         return

@@ -1,0 +1,101 @@
+"""Target and win objectives (issue 8): wall time, CPU time, peak memory, operations.
+
+Figures (2-core machine), each from a fresh process so peak memory is its own:
+
+- ``official, every target up to 300, new game``: the target DP with vectors long
+  enough for every target <= 300 from every state (``solve_vectors(..., total=None)``);
+  wanted <= 30 s wall and <= 2 GB peak;
+- ``yatzy, every target (0 to 374)``: the same for the highest possible Yatzy score;
+  wanted <= 90 s;
+- ``target question, six open boxes``: ``advise(..., target=...)`` in process, nothing
+  precomputed beyond the expected-score table (median of warm calls); wanted <= 0.5 s;
+- ``win question, both cards six open``: the opponent's exact distribution plus the win
+  DP; wanted <= 2 s;
+- ``advise --opponent from a new game``: end to end in process.
+
+CPU time next to wall time shows how much of the two cores the process got (the load
+average says whether other work shared them); G ops/s counts the kernels' operations
+(``solver.target.task_operations``).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from _fresh import load_average
+
+_FULL = r"""
+import json, resource, sys, time
+from solver.table import open_table
+from solver.target import Utility, solve_vectors, turn_at
+name, top = sys.argv[1], int(sys.argv[2])
+table = open_table(name, build=True)
+solve_vectors(table, Utility.target(20), start=(table.rules.full_mask >> 3 << 3, 0, 0))
+wall, cpu = time.perf_counter(), time.process_time()
+vectors = solve_vectors(table, Utility.target(top))
+wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+p = {x: turn_at(vectors, 0, 0, 0, top - x).value for x in (200, 250, 300) if x <= top}
+print(json.dumps({"wall": wall, "cpu": cpu, "entries": vectors.entries,
+                  "ops": vectors.operations, "p": p,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+_QUESTIONS = r"""
+import json, statistics, time
+from advisor.advise import advise
+from advisor.model import Dice, Scorecard
+from advisor.objective import Objective
+from solver.table import open_table
+table = open_table("official", build=True)
+mine = Scorecard.parse("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20")
+theirs = Scorecard.parse("aces=2,twos=8,threes=9,fours=16,fives=10,sixes=24,4k=22")
+def timed(fn, runs):
+    fn()
+    out = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - start)
+    return statistics.median(out)
+target = timed(lambda: advise(mine, Dice("55516"), target=260, table=table), 5)
+win = timed(lambda: advise(mine, Dice("55516"), objective=Objective.win(theirs), table=table), 3)
+start = time.perf_counter()
+advise(Scorecard.new(), Dice("55516"), objective=Objective.win(theirs), table=table)
+new_game = time.perf_counter() - start
+print(json.dumps({"target": target, "win": win, "new_game_win": new_game}))
+"""
+
+
+def _run(script: str, *args: str) -> dict:
+    out = subprocess.run([sys.executable, "-c", script, *args], check=True,
+                         capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> int:
+    print(f"load average before: {load_average()}")
+    for name, top, wanted in (("official", 300, "<= 30 s, <= 2 GB"),
+                              ("yatzy", 374, "<= 90 s")):
+        r = _run(_FULL, name, str(top))
+        print(f"{name}, every target up to {top} from a new game: {r['wall']:.1f} s wall, "
+              f"{r['cpu']:.1f} s CPU, peak {r['peak_mb']:.0f} MB (wanted {wanted})")
+        print(f"  {r['entries'] / 1e6:.1f} M vector entries, {r['ops'] / 1e9:.0f} G ops: "
+              f"{r['ops'] / r['wall'] / 1e9:.1f} G ops/s wall, "
+              f"{r['ops'] / r['cpu'] / 1e9:.1f} G ops/s per busy core")
+        if r["p"]:
+            print("  new-game p_target: " + ", ".join(f"{x}: {p:.10f}"
+                                                     for x, p in r["p"].items()))
+    q = _run(_QUESTIONS)
+    print(f"target question, six open boxes (warm, median): {q['target']:.3f} s "
+          "(wanted <= 0.5 s)")
+    print(f"win question, both cards six open (warm, median): {q['win']:.3f} s "
+          "(wanted <= 2 s)")
+    print(f"advise --opponent (six open) from a new game: {q['new_game_win']:.1f} s")
+    print(f"load average after: {load_average()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
