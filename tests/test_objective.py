@@ -145,6 +145,9 @@ def test_cli_json_has_the_objective_and_probabilities():
     (["advise", "--dice", "12345", "--opponent", "aces=9"], "opponent card"),
     (["advise", "--dice", "12345", "--opponent", "ones=2", "--rules", "yatzy",
       "--target", "3"], "choose one objective"),
+    (["play", "--target", "300", "--opponent", "aces=3"], "choose one objective"),
+    (["strategy", "--beat", "-1"], "whole number"),
+    (["stats", "--target", "x"], "whole number"),
     (["solve", "--target", "300"], "No such option"),
     (["rules", "--beat", "3"], "No such option"),
 ])

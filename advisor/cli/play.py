@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ._advisor_options import table_option
+from ._advisor_options import objective_options, parse_objective, table_option
 from ._base import cli, load_table, rules_option
 
 if TYPE_CHECKING:
@@ -131,10 +131,12 @@ def _run(session: GameSession) -> bool:
               help="Write the game to FILE as it goes (a new file; see docs/records.md).")
 @click.option("--resume", "resume_path", default=None, metavar="FILE",
               help="Continue the game recorded in FILE where it stopped.")
+@objective_options
 @rules_option
 @table_option
 def play(n_players: int | None, names_text: str | None, top: int, record_path: str | None,
-         resume_path: str | None, rules_name: str, table_path: str | None) -> None:
+         resume_path: str | None, target: str | None, beat: str | None,
+         opponent: str | None, rules_name: str, table_path: str | None) -> None:
     """A guided game: type the dice you threw, see the best choices, type what you did.
 
     Each move is a line: enter follows the advice; a number picks a listed option;
@@ -149,6 +151,7 @@ def play(n_players: int | None, names_text: str | None, top: int, record_path: s
     from advisor.record import write_record
 
     record, path = _start(n_players, names_text, rules_name, record_path, resume_path)
+    objective = parse_objective(target, beat, opponent, record.rules)
     table = load_table(record.rules, table_path)
 
     def save(new: GameRecord) -> None:
@@ -156,7 +159,8 @@ def play(n_players: int | None, names_text: str | None, top: int, record_path: s
             write_record(path, new)
 
     save(record)
-    session = GameSession(record, table, top=top, save=save)
+    session = GameSession(record, table, top=top, save=save,
+                          objective=None if objective.is_ev else objective)
     try:
         complete = _run(session)
     except click.exceptions.Abort:  # end of input or Ctrl-C
