@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: run test test-fast bench lint clean
+.PHONY: run test test-fast bench lint clean mutate
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,8 +26,11 @@ bench: $(STAMP) ## performance figures (wall time, states/s, peak memory)
 	$(BIN)/python benchmarks/run_all.py
 
 lint: $(STAMP)  ## ruff, and mypy on solver/ and advisor/
-	$(BIN)/ruff check solver advisor tests benchmarks
+	$(BIN)/ruff check solver advisor tests benchmarks tools
 	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) tables/*.ytable
+
+mutate: $(STAMP) ## deliberate bugs in scratch copies: which test catches each (slow)
+	$(BIN)/python tools/mutate.py --jobs 2
