@@ -408,3 +408,32 @@ def test_five_fives_with_fives_open_are_forced_into_fives_in_every_column(table_
     fives = [r for r in csv.DictReader(io.StringIO(csv_out)) if r["dice"] == "55555"]
     assert [(r["box"], r["points"], r["bonus"]) for r in fives] == [
         ("fives", "25", "100")] * RULE_BOOKS[rules_name].rolls
+
+
+@pytest.mark.parametrize("rules_name", ["official", "two-rolls"])
+def test_markdown_sheet_agrees_with_the_csv_in_every_cell(table_of, rules_name):
+    """Each markdown cell is the csv's action and expected final score for that roll and
+    the number of rolls left its column header names."""
+    table_of(rules_name)
+    card = SHEET_CARDS[rules_name]
+    md = run("strategy", "--rules", rules_name, "--card", card).stdout.splitlines()
+    rows = [line.strip().strip("|").split("|") for line in md if line.startswith("| ")]
+    header, body = rows[0], rows[1:]
+    levels = [int(cell.lower().split("rolls left:")[1].split()[0]) for cell in header[1:]]
+    assert sorted(levels, reverse=True) == list(range(RULE_BOOKS[rules_name].rolls))[::-1]
+    sheet = run("strategy", "--rules", rules_name, "--card", card, "--format", "csv").stdout
+    by_cell = {(r["dice"], int(r["rolls_left"])): r for r in csv.DictReader(io.StringIO(sheet))}
+    assert len(body) == 252
+    for cells in body:
+        dice = cells[0].replace(" ", "")
+        for j, text in zip(levels, cells[1:], strict=True):
+            row = by_cell[dice, j]
+            action, _, value = text.strip().rpartition(" (")
+            assert value == f"{float(row['expected_final']):.2f})", (dice, j, text)
+            if row["action"] == "keep":
+                want = "keep " + " ".join(row["keep"]) if row["keep"] else "reroll all"
+            else:
+                want = f"score {row['box'].replace('_', ' ').title().replace(' Of ', ' of ')}" \
+                       f" {row['points']}" + (f" +{row['bonus']} bonus" if row["bonus"] != "0"
+                                              else "")
+            assert action.lower() == want.lower(), (dice, j, text, row)
