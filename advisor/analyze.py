@@ -144,7 +144,7 @@ class _Measure:
     def advisor(self, card: Scorecard) -> TurnAdvisor:
         if self.key is None:
             return TurnAdvisor(card, self.table)
-        return TurnAdvisor(card, self.table, self.objective)  # type: ignore[call-arg]
+        return TurnAdvisor(card, self.table, self.objective)
 
     def of(self, option: Option) -> float:
         """The value of choosing ``option``."""
@@ -155,7 +155,7 @@ class _Measure:
         card = advisor.card
         if self.key is None:
             return card.total + self.table.value(card.mask, card.upper, card.flag)
-        return float(advisor.probability()[0])  # type: ignore[attr-defined]
+        return float(advisor.probability()[0])
 
     def new_game(self, rules: str) -> float:
         if self.key is None:

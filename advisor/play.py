@@ -163,7 +163,7 @@ class GameSession:
             if self.objective is None:
                 self._advisor = TurnAdvisor(card, self.table)
             else:
-                self._advisor = TurnAdvisor(card, self.table,  # type: ignore[call-arg]
+                self._advisor = TurnAdvisor(card, self.table,
                                             self.objective)
         return self._advisor
 
