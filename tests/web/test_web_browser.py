@@ -324,3 +324,26 @@ def parse_error(text: str) -> str:
     except YahtzeeError as exc:
         return str(exc)
     raise AssertionError("the record was accepted")
+
+
+def test_another_rule_set_from_the_setup(server, browser, table_of):
+    table_of("yatzy")
+    page = browser.new_page(viewport={"width": 375, "height": 812})
+    table = Table(page, server.url)
+    page.evaluate("() => localStorage.clear()")
+    page.reload()
+    table.settle()
+    page.select_option("#rules-select", "yatzy")
+    page.fill("#player-names li:nth-child(1) input", "Solo")
+    page.click("#start")
+    table.settle()
+    rows = page.locator("#card tbody th").all_inner_texts()
+    assert "Yatzy" in rows and "One Pair" in rows and "Yahtzee bonus" not in rows
+    assert "Bonus (50)" in rows
+    table.tap_dice([6, 6, 6, 6, 6])
+    assert table.options()[0] == "Score Yatzy 50"
+    table.choose(0)
+    assert table.state()["cards"]["Solo"] == "yatzy=50"
+    assert page.locator("#card tr.sum td").inner_text() == "50"
+    assert table.errors == []
+    page.close()
