@@ -110,6 +110,9 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
                                         default_rules)
                 if "rules_name" in params:
                     await service.table(params["rules_name"])
+                if func is q.advise_json and q.has_objective(params):
+                    return JSONResponse(await service.run(q.advise_in_worker,
+                                                          tuple(sorted(params.items()))))
                 return JSONResponse(q.call(func, params))
             except q.BadRequest as exc:
                 return _bad(exc.message)
@@ -119,9 +122,9 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
         try:
             params = q.parse_params(q.stats_command(), request.query_params.multi_items(),
                                     q.STATS_KEYS, default_rules)
-            rules_name = params["rules_name"]
-            await service.table(rules_name)
-            return JSONResponse(await service.get((rules_name, 0, 0, 0)))
+            question = q.call(q.stats_question, params)
+            await service.table(params["rules_name"])
+            return JSONResponse(await service.run(q.stats_json, question))
         except q.BadRequest as exc:
             return _bad(exc.message)
 

@@ -71,6 +71,11 @@ class StatsService:
             await self._run(build_table, rules_name)
         self._done[("table", rules_name)] = rules_name
 
+    async def run(self, func: Any, arg: Any) -> Any:
+        """``func(arg)`` in the worker (a picklable module-level function), cached by
+        ``arg``; an exception raised there is raised here."""
+        return await self._run(func, arg)
+
     async def _run(self, func: Any, arg: Any) -> Any:
         key = (func.__name__, arg)
         if key in self._done:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
@@ -26,6 +26,7 @@ from ..cli._advisor_options import card_option
 from ..cli._base import rules_option
 
 Params = Iterable[tuple[str, str]]
+T = TypeVar("T")
 
 
 class BadRequest(Exception):
@@ -87,7 +88,7 @@ def answer(func: Callable[..., dict[str, Any]], command: click.Command, params: 
     return call(func, parse_params(command, params, keys, default_rules))
 
 
-def call(func: Callable[..., dict[str, Any]], parsed: dict[str, Any]) -> dict[str, Any]:
+def call(func: Callable[..., T], parsed: dict[str, Any]) -> T:
     """``func(**parsed)``, with every library or click error turned into BadRequest."""
     with refused():
         return func(**parsed)
@@ -113,23 +114,35 @@ def advise_command() -> click.Command:
 
 
 def advise_json(dice_text: str | None, rolls_left: int | None, card_text: str, top: int,
-                rules_name: str, as_json: bool = True, table_path: None = None,
+                rules_name: str, target: str | None = None, beat: str | None = None,
+                opponent: str | None = None, as_json: bool = True, table_path: None = None,
                 dice_arg: None = None, game_path: None = None, append_text: None = None
                 ) -> dict[str, Any]:
     """``yahtzee advise --json``: the same checks and library calls, in the same order
     (``as_json``, ``table_path``, ``dice_arg``, ``game_path`` and ``append_text`` are the
     command's; the API never takes them)."""
-    from ..advise import check_rolls_left
+    from ..advise import question_rolls_left
+    from ..cli._advisor_options import parse_objective
     from ..cli.advise import dice_of
     from ..model import Dice
 
     dice = Dice.parse(dice_of(dice_arg, dice_text))
     card = parsed_card(card_text, rules_name)
-    card.check_not_full()
-    per_turn = card.rules.rolls_per_turn
-    rolls_left = per_turn - 1 if rolls_left is None else rolls_left
-    check_rolls_left(rolls_left, per_turn)
-    return turn_advisor(card).advise(dice, rolls_left).to_json(top)
+    rolls_left = question_rolls_left(card, rolls_left)
+    objective = parse_objective(target, beat, opponent, rules_name)
+    return turn_advisor(card, objective).advise(dice, rolls_left).to_json(top)
+
+
+def has_objective(params: dict[str, Any]) -> bool:
+    """True when parsed advise parameters ask for a target or an opponent (seconds of
+    work per card: the server answers those in its worker process)."""
+    return any(params.get(key) is not None for key in ("target", "beat", "opponent"))
+
+
+def advise_in_worker(params: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
+    """:func:`advise_json` of parsed parameters, run in the worker; a refusal comes back
+    as :class:`BadRequest` (picklable: a message)."""
+    return call(advise_json, dict(params))
 
 
 @lru_cache(maxsize=1024)
@@ -140,19 +153,19 @@ def parsed_card(card_text: str, rules_name: str) -> Any:
     return Scorecard.parse(card_text, rules_name)
 
 
-_ADVISORS: dict[tuple[str, str], Any] = {}
+_ADVISORS: dict[tuple[str, str, Any], Any] = {}
 _ADVISORS_KEPT = 512
 
 
-def turn_advisor(card: Any) -> Any:
-    """A :class:`~advisor.advise.TurnAdvisor` per card, kept for the card's other rolls
-    (the turn is solved once); the oldest are dropped beyond ``_ADVISORS_KEPT``."""
+def turn_advisor(card: Any, objective: Any = None) -> Any:
+    """A :class:`~advisor.advise.TurnAdvisor` per card and objective, kept for the card's
+    other rolls (the turn is solved once); the oldest are dropped beyond ``_ADVISORS_KEPT``."""
     from ..advise import TurnAdvisor
 
-    key = (card.rules_name, str(card))
+    key = (card.rules_name, str(card), objective)
     advisor = _ADVISORS.pop(key, None)
     if advisor is None:
-        advisor = TurnAdvisor(card)
+        advisor = TurnAdvisor(card, None, objective)
         if len(_ADVISORS) >= _ADVISORS_KEPT:
             _ADVISORS.pop(next(iter(_ADVISORS)))
     _ADVISORS[key] = advisor
@@ -167,6 +180,34 @@ def stats_command() -> click.Command:
     from ..cli.stats import stats
 
     return stats
+
+
+def stats_question(card_text: str, target: str | None, rules_name: str,
+                   table_path: None = None, as_json: bool = True) -> tuple[str, str, int | None]:
+    """The checks of ``yahtzee stats`` before any work: (rules, card text, target or None)."""
+    from ..objective import Objective
+
+    card = parsed_card(card_text, rules_name)
+    card.check_not_full()
+    goal = Objective.for_target(target).target if target is not None else None
+    return rules_name, str(card), goal
+
+
+def stats_json(question: tuple[str, str, int | None]) -> dict[str, Any]:
+    """``yahtzee stats [--card C] [--target X] --json`` of a checked question (seconds of
+    work: run in the worker)."""
+    from ..advise import default_table
+    from ..target_stats import card_stats, target_stats
+
+    rules_name, card_text, goal = question
+    card = parsed_card(card_text, rules_name)
+    table = default_table(rules_name)
+    if goal is not None:
+        return target_stats(table, card, goal).to_json()
+    data = card_stats(table, card).to_json()
+    if card.turn > 1:
+        data["card"] = card.to_json()
+    return data
 
 
 # ---------------------------------------------------------------------- records

@@ -13,7 +13,8 @@ from click.testing import CliRunner
 from advisor.cli import cli
 
 FLAGS = {"dice": "--dice", "rolls_left": "--rolls-left", "card": "--card", "top": "--top",
-         "rules": "--rules"}
+         "rules": "--rules", "target": "--target", "beat": "--beat", "opponent": "--opponent"}
+LATE = "aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=0,fh=25,ls=40"
 
 
 def cli_run(command: str, params: dict[str, str]) -> tuple[int, str, str]:
@@ -34,6 +35,9 @@ ADVISE_QUESTIONS = [
     {"dice": "11111", "card": "yahtzee=0", "top": "3"},
     {"dice": "12345", "rules": "yatzy", "card": "ones=2,one_pair=12"},
     {"dice": "55555", "rules": "two-rolls", "rolls_left": "1"},
+    {"dice": "12346", "card": LATE, "target": "230", "top": "0"},
+    {"dice": "12346", "card": LATE, "beat": "229", "rolls_left": "1"},
+    {"dice": "66662", "card": LATE, "opponent": LATE.replace("ls=40", "ls=40,ss=30")},
 ]
 
 
@@ -69,6 +73,10 @@ ADVISE_REFUSED = [
     {"dice": "22256", "card": "yahtzee_bonus=1,yahtzee=50"},
     {"dice": "22256", "card": "ss=30", "rules": "yatzy"},
     {"dice": "22256", "rules": "two-rolls", "rolls_left": "2"},
+    {"dice": "22256", "target": "abc"},
+    {"dice": "22256", "target": "250", "beat": "249"},
+    {"dice": "22256", "opponent": "twos=7"},
+    {"dice": "22256", "beat": "-5"},
     {"dice": "22256", "card": "aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=0,"
                               "fh=25,ss=30,ls=40,yahtzee=50,chance=22"},   # full card
 ]
@@ -149,6 +157,29 @@ def test_stats_is_the_cli_json(server):
     # `seconds` is the wall time of the computation: the one thing that may differ.
     assert body.pop("seconds") > 0 and expected.pop("seconds") > 0
     assert body == expected
+
+
+@pytest.mark.parametrize("params", [{"card": LATE}, {"card": LATE, "target": "235"},
+                                    {"card": LATE, "rules": "official", "target": "10"}],
+                         ids=["card", "target", "reached"])
+def test_stats_from_a_card_is_the_cli_json(server, params):
+    code, out, err = cli_run("stats", params)
+    assert code == 0, err
+    status, body = server.get("/api/stats", params)
+    assert status == 200
+    expected = json.loads(out)
+    assert body.pop("seconds") >= 0 and expected.pop("seconds") >= 0
+    assert body == expected
+
+
+@pytest.mark.parametrize("params", [{"card": "twos=7"}, {"target": "x"},
+                                    {"card": LATE + ",ss=30,yahtzee=50,chance=20"}],
+                         ids=["card", "target", "full"])
+def test_stats_refusals_carry_the_cli_message(server, params):
+    code, _, err = cli_run("stats", params)
+    assert code == 2
+    status, body = server.get("/api/stats", params)
+    assert (status, body) == (400, {"error": err.strip().removeprefix("Error: ")})
 
 
 def test_stats_refusals(server):
