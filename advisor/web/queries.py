@@ -330,4 +330,17 @@ def rules_json(rules_name: str) -> dict[str, Any]:
             "yahtzee_bonus": rules.yahtzee_bonus if rules.n_flags == 2 else 0,
             "boxes": [{"name": b.name, "label": box_label(b.name), "upper": b.is_upper,
                        "aliases": list(b.aliases)} for b in rules.boxes],
-            "rule_sets": [{"name": n, "summary": RULE_SUMMARIES[n]} for n in RULE_NAMES]}
+            "rule_sets": [{"name": n, "summary": RULE_SUMMARIES[n]} for n in RULE_NAMES],
+            "objectives": objectives()}
+
+
+def objectives() -> list[str]:
+    """The objectives ``/api/advise`` ranks by: ``ev``, plus ``target`` and ``win`` when
+    the advise command takes ``--target`` and ``--opponent``."""
+    command = advise_command()
+    found = ["ev"]
+    if option_of(command, "target"):
+        found.append("target")
+    if option_of(command, "opponent"):
+        found.append("win")
+    return found

@@ -66,12 +66,13 @@ class Table:
         return self.page.inner_text("#rolls-left")
 
 
-def expected_options(card_text: str, dice: str, rolls_left: int, table) -> list[str]:
+def expected_options(card_text: str, dice: str, rolls_left: int, table,
+                     objective=None) -> list[str]:
     """The choices as the page words them, from the library."""
     from advisor.model import box_label
 
     advice = advise(Scorecard.parse(card_text), Dice.parse(dice), rolls_left=rolls_left,
-                    table=table)
+                    table=table, objective=objective)
     words = []
     for o in advice.options:
         if o.keep is not None:
@@ -345,5 +346,55 @@ def test_another_rule_set_from_the_setup(server, browser, table_of):
     table.choose(0)
     assert table.state()["cards"]["Solo"] == "yatzy=50"
     assert page.locator("#card tr.sum td").inner_text() == "50"
+    assert table.errors == []
+    page.close()
+
+
+LATE_RECORD = """players Solo
+Solo: 11123 aces
+Solo: 22245 twos
+Solo: 33312 threes
+Solo: 44413 fours
+Solo: 55512 fives
+Solo: 66612 sixes
+Solo: 44426 3k
+Solo: 12345 4k
+Solo: 22333 fh
+Solo: 12345 ls
+"""
+
+
+def percent(p: float) -> str:
+    return f"{100 * p:.{2 if p > 0.999 or p < 0.001 else 1}f}%"
+
+
+def test_playing_for_a_target(server, browser, official_table, tmp_path, screenshots):
+    from advisor.objective import Objective
+
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    table = Table(page, server.url)
+    page.evaluate("() => localStorage.clear()")
+    page.reload()
+    table.settle()
+    assert page.is_visible("#objective-field")
+    page.select_option("#objective-select", "target")
+    page.fill("#target-input", "230")
+    page.click("#start")
+    table.settle()
+    record = tmp_path / "late.txt"
+    record.write_text(LATE_RECORD)
+    page.set_input_files("#upload-file", str(record))
+    table.settle()
+    assert table.state()["cards"]["Solo"] == str(parse_record(LATE_RECORD).cards()["Solo"])
+    table.tap_dice([1, 2, 3, 4, 6])
+    assert "best chance of 230+" in page.inner_text("#advice-title")
+    page.click("#more-options")
+    advice = advise(table.state()["cards"]["Solo"], "12346", rolls_left=2, table=official_table,
+                    objective=Objective.for_target(230))
+    shown = page.locator("#options button .chance").all_inner_texts()
+    assert shown == [percent(o.p_target) for o in advice.options]
+    assert table.options()[0] == expected_options(table.state()["cards"]["Solo"], "12346", 2,
+                                                  official_table, Objective.for_target(230))[0]
+    page.screenshot(path=str(screenshots / "web-1280-target.png"), full_page=True)
     assert table.errors == []
     page.close()

@@ -44,9 +44,34 @@ async function api(path, params = {}) {
 }
 
 // ------------------------------------------------------------------ game state
-function newGame(rulesName, players) {
+function newGame(rulesName, players, objective = { kind: "ev" }) {
   return { rules: rulesName, players, turns: [], cards: Object.fromEntries(players.map((p) => [p, ""])),
-           current: { rolls: [], keeps: [] } };
+           current: { rolls: [], keeps: [] }, objective };
+}
+
+// What /api/advise ranks by: the expected score, a target, or beating the opponent with
+// the highest total so far (the other player in a two-player game).
+function objectiveParams() {
+  const objective = state.objective || { kind: "ev" };
+  if (objective.kind === "target") return { target: String(objective.target) };
+  if (objective.kind === "win") {
+    const others = state.players.filter((p) => p !== player());
+    if (!others.length) return {};
+    const total = (p) => (cardInfo.get(`${state.rules}|${state.cards[p]}`) || { total: 0 }).total;
+    const leader = others.reduce((a, b) => (total(b) > total(a) ? b : a));
+    return { opponent: state.cards[leader] };
+  }
+  return {};
+}
+
+function objectiveFromForm() {
+  const kind = $("objective-field").hidden ? "ev" : $("objective-select").value;
+  if (kind === "target") {
+    const target = Number($("target-input").value);
+    if (!Number.isInteger(target) || target < 1) throw new Error("the score to reach is a whole number, 1 or more");
+    return { kind, target };
+  }
+  return { kind };
 }
 const perTurn = () => rules.rolls_per_turn;
 const nBoxes = () => rules.boxes.length;
@@ -173,7 +198,7 @@ async function startGame(event) {
     const names = playerNames();
     rules = await api("/api/rules", { rules: $("rules-select").value });
     if (state) undoStack.push(JSON.stringify(state));
-    state = newGame(rules.name, names);
+    state = newGame(rules.name, names, objectiveFromForm());
     advice = null;
     entering = [];
     save();
@@ -242,7 +267,7 @@ async function submitRoll(diceText) {
   busy = true;
   try {
     const answer = await api("/api/advise", { rules: state.rules, card: state.cards[player()],
-      dice: diceText, rolls_left: rollsLeft() - 1, top: 0 });
+      dice: diceText, rolls_left: rollsLeft() - 1, top: 0, ...objectiveParams() });
     step(() => state.current.rolls.push(answer.dice.join("")));
     advice = answer;
     entering = [];
@@ -311,8 +336,9 @@ async function show() {
   if (!isOver() && phase() === "choose" && !advice) {
     const rolls = state.current.rolls;
     try {
+      await Promise.all(state.players.map(cardOf));
       advice = await api("/api/advise", { rules: state.rules, card: state.cards[player()],
-        dice: rolls[rolls.length - 1], rolls_left: rollsLeft(), top: 0 });
+        dice: rolls[rolls.length - 1], rolls_left: rollsLeft(), top: 0, ...objectiveParams() });
     } catch (e) { rollError(e.message); }
   }
   await Promise.all(state.players.map(cardOf));   // every card's figures, for the totals
@@ -329,7 +355,7 @@ function drawTurn() {
   const many = state.players.length > 1;
   const round = Math.floor(state.turns.length / state.players.length) + 1;
   $("turn-title").textContent = over ? "Game over"
-    : `${many ? `${player()} · ` : ""}turn ${round} of ${nBoxes()}`;
+    : many ? `${player()} · turn ${round} of ${nBoxes()}` : `Turn ${round} of ${nBoxes()}`;
   $("rolls-left").textContent = over ? "" : String(rollsLeft());
   $("rolls-word").textContent = over ? "" : (rollsLeft() === 1 ? "roll left" : "rolls left");
   $("game-over").hidden = !over;
@@ -394,6 +420,10 @@ function drawOptions() {
   if (!show) return;
   const list = $("options");
   list.replaceChildren();
+  const objective = state.objective || { kind: "ev" };
+  $("advice").classList.toggle("with-chance", objective.kind !== "ev");
+  $("advice-title").textContent = objective.kind === "target" ? `Your choices, best chance of ${objective.target}+ first`
+    : objective.kind === "win" ? "Your choices, best chance of winning first" : "Your choices, best first";
   const options = showAll ? advice.options : advice.options.slice(0, SHOWN_OPTIONS);
   for (const option of options) {
     const li = document.createElement("li");
@@ -402,14 +432,20 @@ function drawOptions() {
     const what = document.createElement("span");
     what.className = "what";
     what.textContent = (option.action === "score" ? "Score " : "") + describe(option);
+    const chance = document.createElement("span");
+    chance.className = "num chance";
+    const p = option.p_target ?? option.p_win;
+    chance.textContent = p === undefined ? "" : percent(p);
+    if (option.p_tie) chance.title = `tie ${percent(option.p_tie)}`;
     const ev = document.createElement("span");
     ev.className = "num";
     ev.textContent = option.expected_final.toFixed(2);
     const loss = document.createElement("span");
     loss.className = "num loss";
     loss.textContent = option.loss > 0 ? `−${option.loss.toFixed(2)}` : "best";
-    button.append(what, ev, loss);
-    button.setAttribute("aria-label", `${what.textContent}: expected final ${ev.textContent}, ` +
+    button.append(what, chance, ev, loss);
+    button.setAttribute("aria-label", `${what.textContent}: ` +
+      (p === undefined ? "" : `chance ${chance.textContent}, `) + `expected final ${ev.textContent}, ` +
       (option.loss > 0 ? `loses ${option.loss.toFixed(2)}` : "the best choice"));
     button.addEventListener("click", act(() => choose(option)));
     li.appendChild(button);
@@ -582,8 +618,9 @@ async function upload(file) {
   pageError("");
   try {
     const answer = await post("/api/record", await file.text());
+    const objective = state ? state.objective : undefined;
     if (state) undoStack.push(JSON.stringify(state));
-    state = gameFromRecord(answer);
+    state = { ...gameFromRecord(answer), objective: objective || { kind: "ev" } };
     advice = null;
     entering = [];
     save();
@@ -598,7 +635,7 @@ async function upload(file) {
 async function checkSaved() {
   try {
     const answer = await post("/api/record", JSON.stringify(recordJson()));
-    state = gameFromRecord(answer);
+    state = { ...gameFromRecord(answer), objective: state.objective || { kind: "ev" } };
   } catch (e) {
     pageError(`The saved game was refused (${e.message}); start a new one or open a record.`);
     state = null;
@@ -606,6 +643,7 @@ async function checkSaved() {
 }
 
 // ------------------------------------------------------------------ analysis
+const percent = (p) => `${(100 * p).toFixed(p > 0.999 || p < 0.001 ? 2 : 1)}%`;
 const signed = (x) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(2)}`;
 
 async function analyzeGame() {
@@ -747,6 +785,12 @@ async function init() {
     option.title = r.summary;
     select.appendChild(option);
   }
+  const kinds = info.objectives || ["ev"];
+  $("objective-field").hidden = kinds.length < 2;
+  for (const option of $("objective-select").options) option.hidden = !kinds.includes(option.value);
+  $("objective-select").addEventListener("change", () => {
+    $("target-field").hidden = $("objective-select").value !== "target";
+  });
   if (state) await checkSaved();
   select.value = state ? state.rules : info.name;
   if (state) { await show(); } else { rules = info; showSetup(); }
