@@ -1,8 +1,8 @@
 """The basic numba pieces every kernel module shares (solver, policy, stats, simulator).
 
-- :func:`next_state` and :func:`joker_lowest_tier`: the rules' transition after a box is
-  filled and the Joker's allowed tier, compiled from their one Python definition in
-  :mod:`solver.rules`.
+- :func:`next_state`, :func:`joker_lowest_tier` and :func:`placement_entry`: the rules'
+  transition after a box is filled, the Joker's allowed tier and the entry of a final
+  roll in a box, compiled from their one Python definition in :mod:`solver.rules`.
 - :func:`expect_keeps` and :func:`best_sub_keeps`: the two reroll steps of a turn, on a
   work array ``work`` (462, >= width) holding one value per keep and *column*. What a
   column is belongs to the caller: a state's expected points (``_kernels``), or the
@@ -33,6 +33,10 @@ flag, upper bonus earned now) after entering ``e`` points in open box ``b``."""
 joker_lowest_tier = njit(cache=True)(_rules.joker_lowest_tier)
 """Compiled :func:`solver.rules.joker_lowest_tier`: the Joker allows the open boxes of
 this tier."""
+
+placement_entry = njit(cache=True)(_rules.placement_entry)
+"""Compiled :func:`solver.rules.placement_entry`: the entry of final roll ``r`` in open box
+``b``, or -1 when the Joker forbids the box."""
 
 
 @njit(cache=True, fastmath=True)

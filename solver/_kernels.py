@@ -24,7 +24,13 @@ import numpy as np
 from numba import njit, prange
 
 from . import _jit_cache
-from ._basics import best_sub_keeps, expect_keeps, joker_lowest_tier, next_state
+from ._basics import (
+    best_sub_keeps,
+    expect_keeps,
+    joker_lowest_tier,
+    next_state,
+    placement_entry,
+)
 from .dice import FIRST_ROLL_KEEP, N_KEEPS, ROLL_FIVE_FACE, ROLL_PROBABILITY
 from .rules import N_UPPER, UPPER_TARGET
 
@@ -46,7 +52,6 @@ def final_roll_columns(m, cols_u, cols_y, values, rules, work, gathered):
     E of the next state with the Yahtzee flag set.
     """
     scores = rules.box_scores
-    joker_tier = rules.joker_tier
     yahtzee_box = rules.yahtzee_box
     n_flags = rules.n_flags
     unit = rules.unit
@@ -68,24 +73,19 @@ def final_roll_columns(m, cols_u, cols_y, values, rules, work, gathered):
                     nm, nu, ny, _ = next_state(m, cols_u[c], cols_y[c], b, hit,
                                                rules.upper_bonus, yahtzee_box, n_flags)
                     gathered[b, hit, c] = values[nm, nu, ny]
-    yahtzee_filled = (m >> yahtzee_box) & 1
     n_rolls = scores.shape[1]
     for r in range(n_rolls):
         row = work[FIRST_ROLL_KEEP + r]
         for c in range(width):
             row[c] = -np.inf
         f = ROLL_FIVE_FACE[r]
-        joker = rules.has_joker and yahtzee_filled == 1 and f >= 0
-        low = joker_lowest_tier(f, m, joker_tier) if joker else 0
+        low = joker_lowest_tier(f, m, rules.joker_tier) if f >= 0 else 0
         for b in range(n_boxes):
             if m >> b & 1:
                 continue
-            if joker:
-                if joker_tier[f, b] != low:
-                    continue
-                p = rules.joker_points[(m >> f) & 1, f, b]
-            else:
-                p = scores[b, r]
+            p = placement_entry(r, b, m, rules, low)
+            if p < 0:
+                continue
             if b < N_UPPER:
                 src = gathered[b, p // (b + 1)]
                 for c in range(width):

@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from . import _jit_cache
-from ._basics import SIXTH, joker_lowest_tier, next_state
+from ._basics import SIXTH, joker_lowest_tier, next_state, placement_entry
 from .dice import (
     FIRST_ROLL_KEEP,
     KEEP_CHILD,
@@ -70,18 +70,6 @@ def optimal_gain(m, u, y, values, rules, gain):
             for e in range(1, MAX_ENTRY):
                 gain[b, e] = e + values[nm, nu, ny]
     return 0
-
-
-@njit(cache=True)
-def placement_entry(r, b, m, rules, low):
-    """Entry of final roll ``r`` in open box ``b`` under mask ``m``, or -1 when the Joker
-    forbids the box. ``low`` is the Joker's tier (``joker_lowest_tier``) for five alike."""
-    f = ROLL_FIVE_FACE[r]
-    if rules.has_joker and f >= 0 and (m >> rules.yahtzee_box) & 1:
-        if rules.joker_tier[f, b] != low:
-            return -1
-        return rules.joker_points[(m >> f) & 1, f, b]
-    return rules.box_scores[b, r]
 
 
 @njit(cache=True)

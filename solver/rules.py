@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import boxes as bx
-from .dice import FACES, N_ROLLS, ROLL_COUNTS, ROLL_INDEX, counts_of
+from .dice import FACES, N_ROLLS, ROLL_COUNTS, ROLL_FIVE_FACE, ROLL_INDEX, counts_of
 from .errors import IllegalMoveError, InvalidCardError, UnknownRulesError
 
 UPPER_TARGET = 63
@@ -104,6 +104,19 @@ class RuleArrays(NamedTuple):
     unit: float = 1.0
     """1.0, read at run time: the kernels multiply running maxima by it so that LLVM keeps
     them vector maxima (see ``solver._kernels``)."""
+
+
+def placement_entry(r: int, b: int, m: int, rules: RuleArrays, low: int) -> int:
+    """The entry of final roll ``r`` in open box ``b`` under filled mask ``m``, or -1 when
+    the Joker forbids the box. ``low`` is :func:`joker_lowest_tier` of the roll when it is
+    five alike (unused otherwise). Plain Python, compiled for the kernels by
+    :mod:`solver._basics` and called as is by :meth:`RuleSet.placements`."""
+    f = ROLL_FIVE_FACE[r]
+    if rules.has_joker and f >= 0 and (m >> rules.yahtzee_box) & 1:
+        if rules.joker_tier[f, b] != low:
+            return -1
+        return rules.joker_points[(m >> f) & 1, f, b]
+    return rules.box_scores[b, r]
 
 
 class Placement(NamedTuple):
@@ -246,16 +259,16 @@ class RuleSet:
             raise InvalidCardError(f"the {self.boxes[self.yahtzee_box].name} box cannot hold 50 "
                                    "while it is open")
         roll = ROLL_INDEX[counts]
-        open_boxes = [b for b in range(self.n_boxes) if not filled_mask >> b & 1]
-        five_alike = max(counts) == 5
-        bonus = self.yahtzee_bonus if five_alike and yahtzee_holds_50 and self.n_flags == 2 else 0
-        if five_alike and self.has_joker and filled_mask >> self.yahtzee_box & 1:
-            f = counts.index(5)
-            upper_filled = filled_mask >> f & 1
-            low = joker_lowest_tier(f, filled_mask, self.joker_tier)
-            return [Placement(b, int(self.joker_points[upper_filled, f, b]), bonus)
-                    for b in open_boxes if self.joker_tier[f, b] == low]
-        return [Placement(b, int(self.scores[roll, b]), bonus) for b in open_boxes]
+        f = int(ROLL_FIVE_FACE[roll])
+        bonus = self.yahtzee_bonus if f >= 0 and yahtzee_holds_50 and self.n_flags == 2 else 0
+        low = joker_lowest_tier(f, filled_mask, self.joker_tier) if f >= 0 else 0
+        found = []
+        for b in range(self.n_boxes):
+            if not filled_mask >> b & 1:
+                points = int(placement_entry(roll, b, filled_mask, self.arrays, low))
+                if points >= 0:
+                    found.append(Placement(b, points, bonus))
+        return found
 
     def score_all(self, dice: tuple[int, ...] | list[int]) -> dict[str, int]:
         """Ordinary points of every box for five dice (no Joker): box name -> points."""
