@@ -142,9 +142,7 @@ class _Measure:
         self.key = None if objective is None or objective.kind == "ev" else objective.key
 
     def advisor(self, card: Scorecard) -> TurnAdvisor:
-        if self.key is None:
-            return TurnAdvisor(card, self.table)
-        return TurnAdvisor(card, self.table, self.objective)
+        return TurnAdvisor(card, self.table, None if self.key is None else self.objective)
 
     def of(self, option: Option) -> float:
         """The value of choosing ``option``."""

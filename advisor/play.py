@@ -160,11 +160,7 @@ class GameSession:
     def advisor(self) -> TurnAdvisor:
         card = self.card
         if self._advisor is None or self._advisor.card != card:
-            if self.objective is None:
-                self._advisor = TurnAdvisor(card, self.table)
-            else:
-                self._advisor = TurnAdvisor(card, self.table,
-                                            self.objective)
+            self._advisor = TurnAdvisor(card, self.table, self.objective)
         return self._advisor
 
     def advice(self) -> Advice:

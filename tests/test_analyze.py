@@ -110,3 +110,43 @@ def test_unfinished_games_are_analysed_as_far_as_they_go(official_table):
     assert [d.player for d in analysis.decisions] == ["Ann", "Bob"]
     assert not analysis.players[0].finished and analysis.players[0].total == 40
     assert Dice("22256") == analysis.decisions[1].dice
+
+
+TARGET = 120
+
+
+@pytest.fixture(scope="module")
+def target_game(official_table):
+    """A finished one-player game of random choices (a target of 120 is then in doubt)."""
+    rng = random.Random(4)
+    return random_game(rng, official_table, players=("Ann",))
+
+
+@pytest.mark.slow
+def test_under_a_target_losses_and_luck_are_probabilities(target_game, official_table):
+    from advisor.objective import Objective
+
+    objective = Objective.for_target(TARGET)
+    analysis = analyze(target_game, objective, table=official_table)
+    assert analysis.objective == {"kind": "target", "target": TARGET} and not analysis.is_ev
+    player = analysis.players[0]
+    reached = 1.0 if player.total >= TARGET else 0.0
+    assert reached - analysis.new_game == pytest.approx(player.luck - player.total_loss,
+                                                        abs=1e-9)
+    assert 0 < analysis.new_game < 1
+    for judged in analysis.decisions[::7]:
+        advice = advise(judged.card, judged.dice, rolls_left=judged.rolls_left,
+                        table=official_table, objective=objective)
+        same = next(o for o in advice.options if o.move == judged.chosen.move)
+        assert judged.best == advice.best
+        assert abs(judged.loss - (advice.best.p_target - same.p_target)) <= 1e-9
+        assert 0 <= judged.loss <= 1
+
+
+def test_analyze_objective_options_are_checked(tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_text("Ann: 22256 twos\n")
+    both = CliRunner().invoke(cli, ["analyze", str(path), "--target", "200", "--beat", "199"])
+    assert both.exit_code == 2 and "choose one objective" in both.stderr
+    bad = CliRunner().invoke(cli, ["analyze", str(path), "--target", "lots"])
+    assert bad.exit_code == 2 and bad.stderr.count("\n") == 1

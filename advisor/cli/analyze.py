@@ -6,19 +6,24 @@ import sys
 
 import click
 
+from ._advisor_options import objective_options, parse_objective
 from ._base import cli, emit_json, json_option, load_table, table_option
 
 
 @cli.command(short_help="Judge every decision of a recorded game.")
 @click.argument("record_path", metavar="FILE")
+@objective_options
 @json_option
 @table_option
-def analyze(record_path: str, as_json: bool, table_path: str | None) -> None:
+def analyze(record_path: str, target: str | None, beat: str | None, opponent: str | None,
+            as_json: bool, table_path: str | None) -> None:
     """Judge every keep and box of a recorded game (FILE, or - for stdin).
 
     The record is what `yahtzee play --record FILE` writes (format: docs/records.md).
     Each decision is compared with the best one at that moment; per player: errors,
-    loss in expected points (mean per decision: aim below 0.2), and luck.
+    loss in expected points (mean per decision: aim below 0.2), and luck. With --target,
+    --beat or --opponent the best is what maximises that probability, and losses and
+    luck are in probability.
 
     Example: yahtzee analyze game.txt
     """
@@ -27,13 +32,15 @@ def analyze(record_path: str, as_json: bool, table_path: str | None) -> None:
     from advisor.text import decision_lines, review_lines
 
     record = parse_record(sys.stdin.read()) if record_path == "-" else read_record(record_path)
+    objective = parse_objective(target, beat, opponent, record.rules)
     table = load_table(record.rules, table_path)
-    analysis = analyze_record(record, table=table)
+    analysis = analyze_record(record, None if objective.is_ev else objective, table=table)
     if as_json:
         emit_json(analysis.to_json())
         return
-    click.echo(f"rules {analysis.rules} | objective: expected score | "
-               f"new game {analysis.new_game:.2f}")
+    new_game = f"{analysis.new_game:.2f}" if analysis.is_ev else f"{analysis.new_game:.4f}"
+    click.echo(f"rules {analysis.rules} | objective: {objective.describe()} | "
+               f"new game {new_game}")
     click.echo("")
     for line in decision_lines(analysis):
         click.echo(line)
