@@ -29,13 +29,14 @@ import numpy as np
 from numba import njit, prange
 
 from . import _jit_cache
-from ._basics import SIXTH, joker_lowest_tier, next_state
+from ._basics import SIXTH, joker_lowest_tier, next_state, placement_entry
 from .dice import (
     FIRST_ROLL_KEEP,
     KEEP_CHILD,
     KEEP_SUB_COUNT,
     KEEP_SUB_LIST,
     N_KEEPS,
+    N_ROLLS,
     ROLL_FIVE_FACE,
 )
 from .rules import N_UPPER
@@ -44,7 +45,6 @@ _jit_cache.check()  # before any cached kernel is loaded
 
 CHUNK = 16
 """Columns (values of ``a``) per task: 462 x 16 doubles = 59 KB of work."""
-N_ROLL_ROWS = N_KEEPS - FIRST_ROLL_KEEP
 
 
 @njit(cache=True)
@@ -92,28 +92,21 @@ def roll_plan(m, y, rules, src, off, start):
     """The final-roll choices of state (m, y), the same for every column: for roll ``r``,
     entries ``start[r]..start[r + 1]`` of ``src`` (row of ``bufs``: box and variant) and
     ``off`` (points entered + Yahtzee bonus) are the boxes the rules allow."""
-    scores = rules.box_scores
-    joker_tier = rules.joker_tier
     yahtzee_box = rules.yahtzee_box
     n_flags = rules.n_flags
-    n_boxes = scores.shape[0]
-    yahtzee_filled = (m >> yahtzee_box) & 1
+    n_boxes = rules.box_scores.shape[0]
     n = 0
-    for r in range(N_ROLL_ROWS):
+    for r in range(N_ROLLS):
         start[r] = n
         f = ROLL_FIVE_FACE[r]
-        joker = rules.has_joker and yahtzee_filled == 1 and f >= 0
         shift = int(rules.yahtzee_bonus) if (f >= 0 and n_flags == 2 and y == 1) else 0
-        low = joker_lowest_tier(f, m, joker_tier) if joker else 0
+        low = joker_lowest_tier(f, m, rules.joker_tier) if f >= 0 else 0
         for b in range(n_boxes):
             if m >> b & 1:
                 continue
-            if joker:
-                if joker_tier[f, b] != low:
-                    continue
-                p = rules.joker_points[(m >> f) & 1, f, b]
-            else:
-                p = scores[b, r]
+            p = placement_entry(r, b, m, rules, low)
+            if p < 0:
+                continue
             if b < N_UPPER:
                 v = p // (b + 1)
             else:
@@ -121,14 +114,14 @@ def roll_plan(m, y, rules, src, off, start):
             src[n] = 6 * b + v
             off[n] = p + shift
             n += 1
-    start[N_ROLL_ROWS] = n
+    start[N_ROLLS] = n
 
 
 @njit(cache=True, fastmath=True)
 def final_roll_rows(bufs, src, off, start, unit, work):
     """V_0 at the roll rows of ``work`` (CHUNK columns): the best allowed box per column,
     following the state's :func:`roll_plan`."""
-    for r in range(N_ROLL_ROWS):
+    for r in range(N_ROLLS):
         row = work[FIRST_ROLL_KEEP + r]
         k0 = start[r]
         first = bufs[src[k0], off[k0]:off[k0] + CHUNK]
@@ -144,7 +137,7 @@ def final_roll_rows(bufs, src, off, start, unit, work):
 def final_roll_rows_pair(bufs, bufs2, src, off, start, work, work2):
     """As :func:`final_roll_rows`, carrying the secondary vector of the chosen box
     (lexicographic maximum: ties in the primary go to the larger secondary)."""
-    for r in range(N_ROLL_ROWS):
+    for r in range(N_ROLLS):
         row = work[FIRST_ROLL_KEEP + r]
         row2 = work2[FIRST_ROLL_KEEP + r]
         for c in range(CHUNK):
@@ -243,7 +236,7 @@ def roll_expectation(work, roll_probability, out):
     """out[c] = sum_r P(r) work[roll r, c]."""
     for c in range(CHUNK):
         out[c] = 0.0
-    for r in range(N_ROLL_ROWS):
+    for r in range(N_ROLLS):
         p = roll_probability[r]
         row = work[FIRST_ROLL_KEEP + r]
         for c in range(CHUNK):
@@ -264,9 +257,9 @@ def vector_level(task_state, task_c0, lv_m, lv_u, lv_y, lv_start, lv_lo, lv_vals
         work = np.empty((N_KEEPS, CHUNK))
         bufs = np.empty((6 * n_boxes, CHUNK + pmax + 1))
         total = np.empty(CHUNK)
-        src = np.empty(N_ROLL_ROWS * n_boxes, dtype=np.int64)
-        off = np.empty(N_ROLL_ROWS * n_boxes, dtype=np.int64)
-        start = np.empty(N_ROLL_ROWS + 1, dtype=np.int64)
+        src = np.empty(N_ROLLS * n_boxes, dtype=np.int64)
+        off = np.empty(N_ROLLS * n_boxes, dtype=np.int64)
+        start = np.empty(N_ROLLS + 1, dtype=np.int64)
         planned = -1
         # contiguous runs of tasks: consecutive tasks mostly share a state (and its plan)
         for t in range(blk * n_tasks // n_blocks, (blk + 1) * n_tasks // n_blocks):
@@ -303,9 +296,9 @@ def vector_level_pair(task_state, task_c0, lv_m, lv_u, lv_y, lv_start, lv_lo, lv
         bufs = np.empty((6 * n_boxes, CHUNK + pmax + 1))
         bufs2 = np.empty((6 * n_boxes, CHUNK + pmax + 1))
         total = np.empty(CHUNK)
-        src = np.empty(N_ROLL_ROWS * n_boxes, dtype=np.int64)
-        off = np.empty(N_ROLL_ROWS * n_boxes, dtype=np.int64)
-        start = np.empty(N_ROLL_ROWS + 1, dtype=np.int64)
+        src = np.empty(N_ROLLS * n_boxes, dtype=np.int64)
+        off = np.empty(N_ROLLS * n_boxes, dtype=np.int64)
+        start = np.empty(N_ROLLS + 1, dtype=np.int64)
         planned = -1
         for t in range(blk * n_tasks // n_blocks, (blk + 1) * n_tasks // n_blocks):
             i = task_state[t]
@@ -347,9 +340,9 @@ def turn_vectors(m, u, y, c0, slot, nxt_start, nxt_lo, nxt_hi, nxt_vals, nxt_val
     work2 = np.empty((N_KEEPS, CHUNK))
     bufs = np.empty((6 * n_boxes, CHUNK + pmax + 1))
     bufs2 = np.empty((6 * n_boxes, CHUNK + pmax + 1))
-    src = np.empty(N_ROLL_ROWS * n_boxes, dtype=np.int64)
-    off = np.empty(N_ROLL_ROWS * n_boxes, dtype=np.int64)
-    start = np.empty(N_ROLL_ROWS + 1, dtype=np.int64)
+    src = np.empty(N_ROLLS * n_boxes, dtype=np.int64)
+    off = np.empty(N_ROLLS * n_boxes, dtype=np.int64)
+    start = np.empty(N_ROLLS + 1, dtype=np.int64)
     roll_plan(m, y, rules, src, off, start)
     fill_buffers(m, u, y, c0, rules, slot, nxt_start, nxt_lo, nxt_hi, nxt_vals, below, above,
                  bufs)
