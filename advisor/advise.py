@@ -42,16 +42,12 @@ if TYPE_CHECKING:
 TIE = 1e-12
 """Probabilities closer than this are equal: ``expected_final`` decides."""
 
-_DEFAULT_TABLES: dict[str, Table] = {}
-
-
 def default_table(rules_name: str) -> Table:
-    """The cached table of a rule set, loaded once per process (built when missing)."""
-    if rules_name not in _DEFAULT_TABLES:
-        from solver.table import open_table
+    """Same as :func:`solver.table.get_table` (kept for callers written before it; new
+    code calls ``get_table``, the one table factory)."""
+    from solver.table import get_table
 
-        _DEFAULT_TABLES[rules_name] = open_table(rules_name, build=True)
-    return _DEFAULT_TABLES[rules_name]
+    return get_table(rules_name)
 
 
 @cache
@@ -92,7 +88,10 @@ class TurnAdvisor:
     def __init__(self, card: Scorecard, table: Table | None = None,
                  objective: Objective | None = None) -> None:
         card.check_not_full()
-        table = default_table(card.rules_name) if table is None else table
+        if table is None:
+            from solver.table import get_table
+
+            table = get_table(card.rules_name)
         if table.rules.name != card.rules_name:
             raise TableError(f"the table is for rules {table.rules.name!r}, "
                              f"the scorecard for {card.rules_name!r}")

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver.errors import InvalidRecordError
 
-from .advise import TurnAdvisor, default_table
+from .advise import TurnAdvisor
 from .model import Advice, Dice, Option, Scorecard
 from .record import GameRecord
 
@@ -169,7 +169,10 @@ def analyze(record: GameRecord, objective: Any = None, *, table: Table | None = 
     """Judge every decision of ``record`` against the best one; ``objective`` (None: the
     expected score) decides what "best" means, and losses and luck are in its unit
     (points, or probability). ``table`` defaults to the cached table of the rules."""
-    table = default_table(record.rules) if table is None else table
+    if table is None:
+        from solver.table import get_table
+
+        table = get_table(record.rules)
     measure = _Measure(table, objective)
     judged: list[Judged] = []
     luck = {name: 0.0 for name in record.players}

@@ -8,6 +8,7 @@ whose message says what was wrong and what is accepted.
 
 from __future__ import annotations
 
+import itertools
 import operator
 import re
 from collections.abc import Iterable
@@ -16,7 +17,13 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Self
 
 from solver.dice import DICE, FACES, KEEP_INDEX, ROLL_INDEX, counts_of
-from solver.errors import IllegalMoveError, InvalidCardError, InvalidDiceError, InvalidOptionError
+from solver.errors import (
+    IllegalMoveError,
+    InvalidCardError,
+    InvalidDiceError,
+    InvalidOptionError,
+    shown,
+)
 from solver.move import Move
 from solver.rules import (
     DEFAULT_RULES,
@@ -26,28 +33,37 @@ from solver.rules import (
     get_rules,
     upper_subtotal,
 )
+from solver.states import bonus_counts
 
 if TYPE_CHECKING:
     from .objective import Objective
 
 BONUS_KEY = "yahtzee_bonus"
-_SEPARATORS = re.compile(r"[\s,]+")
+_ITEM_SEPARATOR = re.compile(r"[ \t]*,[ \t]*|[ \t]+")
 _NO_DICE = frozenset({"", "-", "none", "nothing"})
-
-
+_FACE = re.compile(r"[1-6]")
+_POINTS = re.compile(r"-?[0-9]{1,4}")
 def parse_faces(text: str, what: str = "dice") -> tuple[int, ...]:
-    """Faces from ``22256``, ``2,2,2,5,6`` or ``2 2 2 5 6`` (any count; not checked)."""
-    cleaned = text.strip()
+    """Faces from ``22256``, ``2,2,2,5,6`` or ``2 2 2 5 6`` (any count; not checked).
+
+    Only the ASCII digits 1 to 6 are faces; items are separated by commas or spaces,
+    and an empty item (``22256,``, ``2,,2``) is refused.
+    """
+    cleaned = text.strip(" \t")
     if cleaned.lower() in _NO_DICE:
         return ()
-    parts = [p for p in _SEPARATORS.split(cleaned) if p]
+    hint = "write dice as 22256, 2,2,2,5,6 or '2 2 2 5 6'"
+    parts = _ITEM_SEPARATOR.split(cleaned)
     if len(parts) == 1:
         parts = list(parts[0])
     faces = []
     for part in parts:
-        if not part.isdigit() or not 1 <= int(part) <= FACES:
-            raise InvalidDiceError(f"{what} {text!r}: {part!r} is not a face; faces are 1 to 6 "
-                                   f"(write dice as 22256, 2,2,2,5,6 or '2 2 2 5 6')")
+        if not part:
+            raise InvalidDiceError(f"{what} {shown(text)}: an empty item (a comma too many); "
+                                   f"{hint}")
+        if not _FACE.fullmatch(part):
+            raise InvalidDiceError(f"{what} {shown(text)}: {shown(part, 20)} is not a face; "
+                                   f"faces are 1 to 6, ASCII digits ({hint})")
         faces.append(int(part))
     return tuple(faces)
 
@@ -55,7 +71,11 @@ def parse_faces(text: str, what: str = "dice") -> tuple[int, ...]:
 def _checked_faces(value: str | Iterable[int], what: str) -> tuple[int, ...]:
     if isinstance(value, str):
         return tuple(sorted(parse_faces(value, what)))
-    given = tuple(value)
+    try:
+        given = tuple(itertools.islice(value, DICE + 1))  # more than five: refused below
+    except TypeError:
+        raise InvalidDiceError(f"{what} {shown(str(value))}: give text such as 22256 or "
+                               f"a sequence of faces 1 to 6") from None
     faces = []
     for f in given:
         try:
@@ -63,7 +83,8 @@ def _checked_faces(value: str | Iterable[int], what: str) -> tuple[int, ...]:
         except TypeError:
             face = 0
         if isinstance(f, bool) or not 1 <= face <= FACES:
-            raise InvalidDiceError(f"{what} {given!r}: {f!r} is not a face; faces are 1 to 6")
+            raise InvalidDiceError(f"{what} {shown(str(given))}: {shown(str(f), 20)} is not a "
+                                   f"face; faces are 1 to 6")
         faces.append(face)
     return tuple(sorted(faces))
 
@@ -101,8 +122,8 @@ class Dice(_Faces):
     def __post_init__(self) -> None:
         faces = _checked_faces(self.faces, "dice")
         if len(faces) != DICE:
-            raise InvalidDiceError(f"dice {self.faces!r}: {len(faces)} dice given, need exactly "
-                                   f"{DICE} faces 1 to 6 (e.g. 22256)")
+            raise InvalidDiceError(f"dice {shown(str(self.faces))}: {len(faces)} dice given, "
+                                   f"need exactly {DICE} faces 1 to 6 (e.g. 22256)")
         object.__setattr__(self, "faces", faces)
 
     @property
@@ -125,7 +146,8 @@ class Keep(_Faces):
     def __post_init__(self) -> None:
         faces = _checked_faces(self.faces, "keep")
         if len(faces) > DICE:
-            raise IllegalMoveError(f"keep {self.faces!r}: {len(faces)} dice, at most {DICE}")
+            raise IllegalMoveError(f"keep {shown(str(self.faces))}: {len(faces)} dice, "
+                                   f"at most {DICE}")
         object.__setattr__(self, "faces", faces)
 
     @property
@@ -186,6 +208,15 @@ class Scorecard:
         if n > others:
             raise InvalidCardError(f"{BONUS_KEY}={n}: each bonus fills another box, but only "
                                    f"{others} other boxes are filled")
+        counts = bonus_counts(rules, self.entries)
+        if not counts >> n & 1:
+            most = counts.bit_length() - 1
+            joker = {"forced": "under the forced Joker a bonus fills the upper box of its "
+                               "face, or, once that box is filled, a lower box for Joker "
+                               "points (an upper box for 0 when the lower ones are full)",
+                     "free": "a bonus fills a box for its Joker points"}.get(rules.joker, "")
+            raise InvalidCardError(f"{BONUS_KEY}={n} cannot occur with these boxes ({joker}); "
+                                   f"at most {max(most, 0)} bonuses fit this card")
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -200,13 +231,16 @@ class Scorecard:
         rules = get_rules(rules)
         entries: list[int | None] = [None] * rules.n_boxes
         bonuses: int | None = None
-        for pair in (p.strip() for p in text.split(",")):
+        hint = "write box=points pairs separated by commas, e.g. twos=6,fours=12,yahtzee=50"
+        pairs = [p.strip(" \t") for p in text.split(",")] if text.strip(" \t") else []
+        for pair in pairs:
             if not pair:
-                continue
-            name, sep, value = (s.strip() for s in pair.partition("="))
-            if not sep or not name or not re.fullmatch(r"[+-]?\d+", value):
-                raise InvalidCardError(f"bad scorecard entry {pair!r}: write box=points pairs "
-                                       f"separated by commas, e.g. twos=6,fours=12,yahtzee=50")
+                raise InvalidCardError(f"scorecard {shown(text)}: an empty entry (a comma too "
+                                       f"many); {hint}")
+            name, sep, value = (s.strip(" \t") for s in pair.partition("="))
+            if not sep or not name or not _POINTS.fullmatch(value):
+                raise InvalidCardError(f"bad scorecard entry {shown(pair, 40)}: {hint} "
+                                       f"(points are whole numbers 0 to 9999)")
             if name.lower().replace("-", "_") == BONUS_KEY:
                 if bonuses is not None:
                     raise InvalidCardError(f"{BONUS_KEY} is given twice")

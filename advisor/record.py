@@ -22,23 +22,23 @@ and :meth:`GameRecord.to_json` write it back; :meth:`GameRecord.positions` walks
 from __future__ import annotations
 
 import json
-import os
 import re
 import stat
-import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from solver.dice import DICE
-from solver.errors import InvalidRecordError, YahtzeeError
+from solver.errors import InvalidRecordError, YahtzeeError, shown
 from solver.move import Move
 from solver.rules import DEFAULT_RULES, get_rules
 
 from .model import Dice, Keep, Scorecard
 
 MAX_PLAYERS = 8
+MAX_RECORD_BYTES = 1_000_000
+"""Largest record file read (a full 8-player game in JSON is about 60 KB)."""
 MAX_NAME = 40
 _NAME_FORBIDDEN = re.compile(r"[:,#\n\r\t]")
 
@@ -228,10 +228,10 @@ def _check_game(record: GameRecord) -> dict[str, Scorecard]:
     for i, turn in enumerate(record.turns):
         where = f"line {turn.line}" if turn.line else f"turn {i + 1}"
         if turn.player not in cards:
-            raise InvalidRecordError(f"{where}: unknown player {turn.player!r}; players are "
-                                     f"{', '.join(record.players)}")
+            raise InvalidRecordError(f"{where}: unknown player {shown(turn.player, 40)}; "
+                                     f"players are {', '.join(record.players)}")
         if turn.player != record.players[i % n]:
-            raise InvalidRecordError(f"{where}: {turn.player!r} plays out of turn; "
+            raise InvalidRecordError(f"{where}: {shown(turn.player, 40)} plays out of turn; "
                                      f"it is {record.players[i % n]}'s turn")
         if not turn.is_finished and i != len(record.turns) - 1:
             raise InvalidRecordError(f"{where}: the turn has no box; only the last turn of a "
@@ -252,8 +252,8 @@ def _check_turn(turn: Turn, card: Scorecard, where: str) -> None:
         raise InvalidRecordError(f"{where}: a turn starts with the dice of the first roll")
     if len(turn.rolls) > rules.rolls_per_turn:
         token = str(turn.rolls[rules.rolls_per_turn])
-        raise InvalidRecordError(f"{where}, token {token!r}: too many rolls; a turn has at "
-                                 f"most {rules.rolls_per_turn} under rules {rules.name!r}")
+        raise InvalidRecordError(f"{where}, token {shown(token, 40)}: too many rolls; a turn "
+                                 f"has at most {rules.rolls_per_turn} under rules {rules.name!r}")
     if not len(turn.rolls) - 1 <= len(turn.keeps) <= len(turn.rolls) or \
             (turn.box is not None and len(turn.keeps) != len(turn.rolls) - 1):
         raise InvalidRecordError(f"{where}: each reroll needs the dice kept and the dice "
@@ -272,7 +272,7 @@ def _check_turn(turn: Turn, card: Scorecard, where: str) -> None:
         try:
             card.place(turn.rolls[-1], turn.box)
         except YahtzeeError as exc:
-            raise InvalidRecordError(f"{where}, token {turn.box!r}: {exc}") from None
+            raise InvalidRecordError(f"{where}, token {shown(turn.box, 40)}: {exc}") from None
 
 
 # ---------------------------------------------------------------------- parsing
@@ -294,7 +294,8 @@ def _parse_text(text: str) -> GameRecord:
         word, _, rest = line.partition(" ")
         if word.lower() in ("rules", "players") and ":" not in word:
             if raw:
-                raise InvalidRecordError(f"line {number}: {word!r} must come before the turns")
+                raise InvalidRecordError(f"line {number}: {shown(word, 40)} must come before "
+                                         f"the turns")
             if word.lower() == "rules":
                 rules_name = _field(number, rest, lambda v: get_rules(v.strip()).name)
             else:
@@ -328,7 +329,7 @@ def _turn_from_tokens(number: int, player: str, tokens: list[str], rules: str) -
     keeps: list[Keep] = []
     box: str | None = None
     for i, token in enumerate(tokens):
-        where = f"line {number}, token {token!r}"
+        where = f"line {number}, token {shown(token, 40)}"
         if box is not None:
             raise InvalidRecordError(f"{where}: nothing may follow the box {box}")
         expect_roll = len(rolls) == len(keeps)
@@ -376,12 +377,12 @@ def _parse_json(text: str) -> GameRecord:
                 not all(isinstance(t, str) for t in [*rolls, *keeps]):
             raise InvalidRecordError(f'{where}: "rolls" and "keeps" are lists of dice text '
                                      f'such as "22256" and "222"')
-        rolled = tuple(_parsed(f"{where}, token {t!r}", Dice.parse, t) for t in rolls)
-        kept = tuple(Keep(_parsed(f"{where}, token {t!r}", Move.keeping, t).keep or ())
+        rolled = tuple(_parsed(f"{where}, token {shown(t, 40)}", Dice.parse, t) for t in rolls)
+        kept = tuple(Keep(_parsed(f"{where}, token {shown(t, 40)}", Move.keeping, t).keep or ())
                      for t in keeps)
         name = None
         if box is not None:
-            name = _parsed(f"{where}, token {box!r}",
+            name = _parsed(f"{where}, token {shown(box, 40)}",
                            lambda t: Move.scoring(_text(t, "box"), rules).box, box)
         turns.append(Turn(player, rolled, kept, name))
     return _built(rules, players, turns)
@@ -417,11 +418,24 @@ def _field(number: int, value: Any, parse: Any) -> Any:
 # ---------------------------------------------------------------------- files
 def read_record(path: str | Path) -> GameRecord:
     """The record in file ``path`` (text or JSON)."""
+    from solver.files import read_limited
+
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidRecordError(f"cannot read the record {str(path)!r}: {exc}") from None
+        text = read_limited(path, MAX_RECORD_BYTES, "game record").decode("utf-8")
+    except (OSError, UnicodeDecodeError, YahtzeeError) as exc:
+        raise InvalidRecordError(f"cannot read the record {shown(path)}: {exc}") from None
     return parse_record(text)
+
+
+def read_stdin() -> str:
+    """A record from standard input, at most :data:`MAX_RECORD_BYTES` characters."""
+    import sys
+
+    text = sys.stdin.read(MAX_RECORD_BYTES + 1)
+    if len(text) > MAX_RECORD_BYTES:
+        raise InvalidRecordError(f"the record on standard input is too large (more than "
+                                 f"{MAX_RECORD_BYTES:,} characters)")
+    return text
 
 
 def write_record(path: str | Path, record: GameRecord, *, as_json: bool = False) -> None:
@@ -431,24 +445,16 @@ def write_record(path: str | Path, record: GameRecord, *, as_json: bool = False)
 
 
 def write_text_file(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically and durably (flushed, fsynced, renamed).
+    """Write ``text`` to ``path`` atomically and durably (:func:`solver.files.atomic_write`).
 
     ``path`` must be a regular file or not exist yet; a symlink, a device or a folder
     is refused, so nothing but an earlier file of ours is ever replaced.
     """
+    from solver.files import atomic_write
+
     path = Path(path)
     check_record_path(path, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write(path, text.encode("utf-8"), force=True)
 
 
 def check_record_path(path: Path, *, exist_ok: bool) -> None:
@@ -467,12 +473,6 @@ def check_record_path(path: Path, *, exist_ok: bool) -> None:
     if not exist_ok:
         raise InvalidRecordError(f"{str(path)!r} already exists; continue it with --resume "
                                  f"{path}, or give a new file name")
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 # ---------------------------------------------------------------------- simulations

@@ -10,24 +10,10 @@ import numpy as np
 
 from . import _kernels as kn
 from .rules import N_UPPER, UPPER_TARGET, RuleSet, get_rules
+from .states import reachable_upper_totals
 
 Progress = Callable[[int, int], None]
 """progress(levels_done, levels_total), called after each level."""
-
-
-def reachable_upper_totals() -> np.ndarray:
-    """(64, 64) bool: ``[upper mask, u]`` is True when the filled upper boxes of
-    ``upper mask`` can add up to ``u`` (capped at 63)."""
-    reach = np.zeros((1 << N_UPPER, UPPER_TARGET + 1), dtype=np.bool_)
-    reach[0, 0] = True
-    for upper_mask in range(1, 1 << N_UPPER):
-        low = (upper_mask & -upper_mask).bit_length() - 1
-        before = reach[upper_mask & ~(1 << low)]
-        face = low + 1
-        for u in np.flatnonzero(before):
-            for k in range(6):
-                reach[upper_mask, min(UPPER_TARGET, int(u) + k * face)] = True
-    return reach
 
 
 def upper_classes(reach: np.ndarray | None = None) -> np.ndarray:

@@ -6,6 +6,16 @@ wrong and what is accepted; the CLI turns them into one line and exit code 2.
 
 from __future__ import annotations
 
+ECHO_LIMIT = 80
+"""Longest piece of the user's input repeated in an error message."""
+
+
+def shown(text: object, limit: int = ECHO_LIMIT) -> str:
+    """``repr(str(text))`` cut to at most ``limit`` characters (ending ``...'``), for
+    quoting the user's input in a message."""
+    quoted = repr(str(text))
+    return quoted if len(quoted) <= limit else quoted[:max(limit - 4, 1)] + "...'"
+
 
 class YahtzeeError(ValueError):
     """Base class of every input error the library raises."""
@@ -59,3 +69,19 @@ class InvalidRecordError(YahtzeeError):
     """A game record that cannot be read or breaks the rules; names the line and token."""
 class ObjectiveError(YahtzeeError):
     """An objective that cannot be used: two at once, a bad target, a bad opponent card."""
+
+
+class WriteError(YahtzeeError):
+    """A file that cannot or must not be written at a path (see :mod:`solver.files`)."""
+
+
+class ReadError(YahtzeeError):
+    """A file that must not be read: a folder, device or FIFO, or one larger than allowed."""
+
+
+class StrategyError(YahtzeeError):
+    """A strategy of the user's that cannot be loaded, or that failed while playing."""
+
+
+class LimitError(YahtzeeError):
+    """A request beyond a documented limit (a number of games, a size of input)."""

@@ -10,10 +10,12 @@ from typing import IO
 import numpy as np
 
 from .errors import TableError
+from .files import atomic_write, check_target
 from .table import Table
-from .tablefile import atomic_write
 
 FORMATS = ("npy", "csv")
+_SIGNATURES = {"npy": b"\x93NUMPY", "csv": b"open_boxes,upper_subtotal,"}
+"""How an earlier export of each format begins: such a file is replaced without force."""
 
 
 def interface_array(table: Table) -> np.ndarray:
@@ -64,15 +66,44 @@ def _write_csv_rows(table: Table, text: io.TextIOWrapper) -> None:
                 writer.writerow([open_names, upper, *flag_cell, repr(float(v))])
 
 
-def export_table(table: Table, path: Path | str, fmt: str) -> None:
-    """Write ``table`` to ``path`` as ``npy`` or ``csv`` (one row per reachable state)."""
-    path = Path(path)
+def _is_export(path: Path, fmt: str) -> bool:
+    """True when ``path`` begins like an export in format ``fmt`` (so may be rewritten)."""
+    signature = _SIGNATURES[fmt]
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(signature)) == signature
+    except OSError:
+        return False
+
+
+def check_export_target(path: Path | str, fmt: str, *, force: bool = False) -> None:
+    """Raise :class:`~solver.errors.WriteError` now if :func:`export_table` would refuse
+    ``path``: it is a symlink, folder or device, or a file other than an earlier export in
+    the same format (unless ``force``)."""
+    _check_format(fmt)
+    check_target(path, force=force, replaceable=lambda p: _is_export(p, fmt))
+
+
+def _check_format(fmt: str) -> None:
+    if fmt not in FORMATS:
+        raise TableError(f"unknown export format {str(fmt)[:20]!r}; formats: "
+                         f"{', '.join(FORMATS)}")
+
+
+def export_table(table: Table, path: Path | str, fmt: str, *, force: bool = False) -> None:
+    """Write ``table`` to ``path`` as ``npy`` or ``csv`` (one row per reachable state).
+
+    Refuses what :func:`check_export_target` refuses; raises
+    :class:`~solver.errors.WriteError` when the file cannot be written.
+    """
+    _check_format(fmt)
     if fmt == "npy":
-        atomic_write(path, lambda out: np.save(out, interface_array(table)))
-    elif fmt == "csv":
-        atomic_write(path, lambda out: _write_csv(table, out))
+        def write(out: IO[bytes]) -> None:
+            np.save(out, interface_array(table))
     else:
-        raise TableError(f"unknown export format {fmt!r}; formats: {', '.join(FORMATS)}")
+        def write(out: IO[bytes]) -> None:
+            _write_csv(table, out)
+    atomic_write(path, write, force=force, replaceable=lambda p: _is_export(p, fmt))
 
 
-__all__ = ["FORMATS", "export_table", "interface_array"]
+__all__ = ["FORMATS", "check_export_target", "export_table", "interface_array"]

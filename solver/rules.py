@@ -26,7 +26,7 @@ import numpy as np
 
 from . import boxes as bx
 from .dice import FACES, N_ROLLS, ROLL_COUNTS, ROLL_FIVE_FACE, ROLL_INDEX, counts_of
-from .errors import IllegalMoveError, InvalidCardError, UnknownRulesError
+from .errors import IllegalMoveError, InvalidCardError, UnknownRulesError, shown
 
 UPPER_TARGET = 63
 N_UPPER = 6
@@ -228,17 +228,18 @@ class RuleSet:
             if key == box.name or key in box.aliases:
                 return i
         valid = ", ".join(b.name for b in self.boxes)
-        raise InvalidCardError(f"unknown box {name!r} for rules {self.name!r}; boxes are: {valid}")
+        raise InvalidCardError(f"unknown box {shown(name, 40)} for rules {self.name!r}; "
+                               f"boxes are: {valid}")
 
     def possible_points(self, box: int) -> frozenset[int]:
-        """Every entry box ``box`` can hold under these rules (0 included)."""
+        """Every entry box ``box`` can hold under these rules (0 unless the box is Chance)."""
         return self._possible_points[box]
 
     @cached_property
     def _possible_points(self) -> tuple[frozenset[int], ...]:
         found = []
         for box in range(self.n_boxes):
-            values = {int(v) for v in np.unique(self.scores[:, box])} | {0}
+            values = {int(v) for v in np.unique(self.scores[:, box])}
             if self.has_joker:
                 values |= {int(v) for v in np.unique(self.joker_points[:, :, box])}
             found.append(frozenset(values))
@@ -351,5 +352,5 @@ def get_rules(name: str | RuleSet = DEFAULT_RULES) -> RuleSet:
     key = str(name).strip().lower().replace("_", "-")
     if key not in _DEFINITIONS:
         raise UnknownRulesError(
-            f"unknown rule set {name!r}; valid rule sets: {', '.join(RULE_NAMES)}")
+            f"unknown rule set {shown(name, 40)}; valid rule sets: {', '.join(RULE_NAMES)}")
     return _named_rules(key)

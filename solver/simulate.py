@@ -32,6 +32,8 @@ Same seed, same games: game ``g`` draws its dice from its own splitmix64 stream 
 
 from __future__ import annotations
 
+import itertools
+import operator
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -53,7 +55,14 @@ from .dice import (
     ROLLS,
     counts_of,
 )
-from .errors import IllegalStrategyMoveError, UnknownStrategyError, YahtzeeError
+from .errors import (
+    IllegalStrategyMoveError,
+    LimitError,
+    StrategyError,
+    UnknownStrategyError,
+    YahtzeeError,
+    shown,
+)
 from .move import Move
 from .rules import N_UPPER, UPPER_TARGET, Placement, RuleSet, filled_mask, upper_subtotal
 from .stats import PERCENTILES
@@ -70,6 +79,9 @@ MYOPIC = frozenset({"greedy-turn"})
 BATCH = 20_000
 CACHED_LEVELS = 3
 MAX_SEED = 2**64 - 1
+MAX_GAMES = 10_000_000
+"""Most games one simulation plays: 24 bytes of results per game (240 MB at the most);
+about 7 minutes for the optimal strategy at 25,000 games/s."""
 
 Progress = Callable[[int, int], None]
 """progress(games_done, games_total), called after each batch."""
@@ -201,14 +213,17 @@ def comparison_json(table: Table, results: list[SimulationResult]) -> dict[str, 
 
 
 def check_games(games: int) -> int:
-    if not isinstance(games, int | np.integer) or games <= 0:
-        raise YahtzeeError(f"the number of games must be a positive integer, not {games!r}")
+    if isinstance(games, bool) or not isinstance(games, int | np.integer) or \
+            not 1 <= games <= MAX_GAMES:
+        raise LimitError(f"the number of games must be an integer 1 to {MAX_GAMES:,}, "
+                         f"not {shown(games, 40)}")
     return int(games)
 
 
 def check_seed(seed: int) -> int:
-    if not isinstance(seed, int | np.integer) or not 0 <= seed <= MAX_SEED:
-        raise YahtzeeError(f"the seed must be an integer in 0..2**64-1, not {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or \
+            not 0 <= seed <= MAX_SEED:
+        raise YahtzeeError(f"the seed must be an integer in 0..2**64-1, not {shown(seed, 40)}")
     return int(seed)
 
 
@@ -377,7 +392,7 @@ def _parse_move(answer: Any, decision: Decision) -> Move:
     """The strategy's answer as a checked :class:`Move` (box names made canonical), or
     raise IllegalStrategyMoveError. Answers: a Move, a box name, or faces to keep."""
     def illegal(why: str) -> IllegalStrategyMoveError:
-        return IllegalStrategyMoveError(f"illegal move {answer!r} ({why}) at "
+        return IllegalStrategyMoveError(f"illegal move {shown(answer, 40)} ({why}) at "
                                         f"{_describe(decision)}")
 
     if isinstance(answer, str):
@@ -394,10 +409,11 @@ def _parse_move(answer: Any, decision: Decision) -> Move:
                 raise illegal("not a box of these rules") from exc
     else:
         try:
-            faces = [int(f) for f in answer]
-        except (TypeError, ValueError) as exc:
+            given = list(itertools.islice(iter(answer), 6))
+            faces = [operator.index(f) for f in given if not isinstance(f, bool)]
+        except Exception as exc:  # noqa: BLE001  (any object a strategy may return)
             raise illegal("neither a box name nor faces to keep") from exc
-        if any(not 1 <= f <= 6 for f in faces):
+        if len(faces) != len(given) or any(not 1 <= f <= 6 for f in faces):
             raise illegal("faces are 1..6")
         if len(faces) > 5:
             raise illegal("the keep is not part of the dice showing")
@@ -412,6 +428,16 @@ def _parse_move(answer: Any, decision: Decision) -> Move:
     if any(c > h for c, h in zip(counts_of(move.keep or ()), have, strict=True)):
         raise illegal("the keep is not part of the dice showing")
     return move
+
+
+def _ask(strategy: UserStrategy, decision: Decision) -> Any:
+    """The strategy's answer; any error it raises becomes a :class:`StrategyError`."""
+    try:
+        return strategy(decision)
+    except (Exception, SystemExit) as exc:  # noqa: BLE001  (the user's code may raise anything)
+        name = getattr(strategy, "__name__", "the strategy")
+        raise StrategyError(f"strategy {shown(name, 40)} failed with {type(exc).__name__}: "
+                            f"{shown(exc, 60)} at {_describe(decision)}") from exc
 
 
 def _placement(move: Move, decision: Decision) -> Placement | None:
@@ -435,7 +461,7 @@ def _play_python(rules: RuleSet, strategy: UserStrategy, stream: _Stream,
         while True:
             decision = Decision(rules, tuple(int(f) for f in ROLLS[roll - FIRST_ROLL_KEEP]),
                                 rolls_left, tuple(entries), bonuses, turn)
-            move = _parse_move(strategy(decision), decision)
+            move = _parse_move(_ask(strategy, decision), decision)
             if move.keep is None:
                 break
             keep = _keep_index(move.keep)

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .errors import TableError, WriteError
+from .files import remove_stale_temporaries
 from .rules import UPPER_TARGET, RuleSet, get_rules
-from .tablefile import check_writable, read_table, write_table
+from .tablefile import check_table_target, read_table, write_table
 
 if TYPE_CHECKING:
     from .builder import Progress
@@ -91,31 +95,117 @@ class Table:
 
 
 def build_table(rules: RuleSet | str = "official", *, path: Path | str | None = None,
-                progress: Progress | None = None) -> tuple[Table, float]:
-    """Solve ``rules``, write the table file atomically; (table, build seconds)."""
+                progress: Progress | None = None, force: bool = False) -> tuple[Table, float]:
+    """Solve ``rules``, write the table file atomically; (table, build seconds).
+
+    The path is checked before the build (:func:`solver.files.check_target`): an existing
+    file is replaced only when it is a table of the same rules, or the default cache
+    file, or with ``force``. Raises :class:`~solver.errors.WriteError`.
+    """
+    rules = get_rules(rules)
+    default = path is None
+    path = Path(path) if path is not None else default_table_path(rules)
+    force = force or default  # the cache file is the program's own
+    check_table_target(path, rules, force=force)
+    table, seconds = build_in_memory(rules, progress)
+    write_table(path, rules, table.values, force=force)
+    return Table(rules, table.values, path), seconds
+
+
+def build_in_memory(rules: RuleSet | str = "official",
+                    progress: Progress | None = None) -> tuple[Table, float]:
+    """Solve ``rules`` without writing anything; (table, build seconds)."""
     from .builder import build_values  # numba: only when building
 
     rules = get_rules(rules)
-    path = Path(path) if path is not None else default_table_path(rules)
-    check_writable(path)
     result = build_values(rules, progress)
-    write_table(path, rules, result.values)
     result.values.flags.writeable = False
-    return Table(rules, result.values, path), result.seconds
+    return Table(rules, result.values, None), result.seconds
 
 
 def open_table(rules: RuleSet | str = "official", *, path: Path | str | None = None,
                build: bool = False, progress: Progress | None = None) -> Table:
-    """Load the table of ``rules`` (checked); with ``build=True`` a missing one is built.
+    """Load the table of ``rules`` (checked, not cached); with ``build=True`` a missing one
+    is built and written. Most callers want :func:`get_table`, which caches.
 
     Raises :class:`~solver.errors.MissingTableError` when it is missing and not built,
     :class:`~solver.errors.CorruptTableError` when it is corrupt or of other rules.
     """
     rules = get_rules(rules)
     path = Path(path) if path is not None else default_table_path(rules)
-    if build and not path.exists():
+    if build and not os.path.lexists(path):
         return build_table(rules, path=path, progress=progress)[0]
     return Table(rules, read_table(path, rules), path)
+
+
+Note = Callable[[str], None]
+"""note(text): tells the user something worth knowing (the CLI prints it on stderr)."""
+
+_CACHE: dict[tuple[str, str], tuple[Table, tuple[int, ...] | None]] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def _signature(path: Path) -> tuple[int, ...] | None:
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def get_table(rules: RuleSet | str = "official", path: Path | str | None = None, *,
+              progress: Progress | None = None, note: Note | None = None) -> Table:
+    """The one table factory: the table of ``rules``, loaded once per process.
+
+    - ``path`` given: that file must exist and be a valid table of ``rules``.
+    - ``path`` None: the cached table (:func:`default_table_path`), built when missing
+      (``progress`` follows the build). When the cache cannot be written (a read-only
+      folder, a full disk), the table built in memory is used and ``note`` says why.
+
+    A file changed on disk since it was loaded is loaded again. Thread-safe.
+    Raises the :class:`~solver.errors.TableError` of :func:`read_table`.
+    """
+    rules = get_rules(rules)
+    default = path is None
+    if path is not None and not os.fspath(path):
+        raise TableError("the table path is empty; give the path of a table file")
+    file = default_table_path(rules) if default else Path(path)  # type: ignore[arg-type]
+    key = (rules.name, os.path.abspath(file))
+    with _CACHE_LOCK:
+        if default:
+            remove_stale_temporaries(file)
+        signature = _signature(file)
+        cached = _CACHE.get(key)
+        if cached is not None and (cached[1] is None and signature is None
+                                   or cached[1] == signature):
+            return cached[0]
+        if not default or os.path.lexists(file):
+            table = Table(rules, read_table(file, rules), file)
+        else:
+            table = _build_cache(rules, file, progress, note)
+        _CACHE[key] = (table, _signature(file) if table.path is not None else None)
+        return table
+
+
+def _build_cache(rules: RuleSet, file: Path, progress: Progress | None,
+                 note: Note | None) -> Table:
+    if note is not None:
+        note(f"note: no table for rules {rules.name!r} yet; building {file} (seconds)")
+    table, _ = build_in_memory(rules, progress)
+    try:
+        write_table(file, rules, table.values, force=True)
+    except WriteError as exc:
+        if note is not None:
+            note(f"note: {exc}; using the table built in memory (it is built again by "
+                 f"the next command)")
+        return table
+    return Table(rules, table.values, file)
+
+
+def clear_table_cache() -> None:
+    """Forget every table loaded by :func:`get_table` (tests, long-running servers)."""
+    with _CACHE_LOCK:
+        _CACHE.clear()
 
 
 def turn_values(table: Table, mask: int, upper: int, flag: int) -> np.ndarray:

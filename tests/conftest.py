@@ -20,24 +20,17 @@ def tables_dir() -> str:
 @pytest.fixture(scope="session")
 def official_table():
     """The solved official table (built once per session)."""
-    from solver.table import open_table
+    from solver.table import get_table
 
-    return open_table("official", build=True)
+    return get_table("official")
 
 
 @pytest.fixture(scope="session")
 def table_of():
     """table_of(name) -> the solved table of any rule set (built once per session)."""
-    from solver.table import open_table
+    from solver.table import get_table
 
-    cache = {}
-
-    def get(name: str):
-        if name not in cache:
-            cache[name] = open_table(name, build=True)
-        return cache[name]
-
-    return get
+    return get_table
 
 
 @pytest.fixture(scope="session")

@@ -89,7 +89,8 @@ def test_aliases_case_and_dashes():
 
 
 def test_grand_total_with_both_bonuses():
-    card = Scorecard.parse("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=24,yahtzee=50,"
+    # Two bonuses the forced Joker allows: 66666 in Sixes, 44444 in Chance after Fours.
+    card = Scorecard.parse("aces=2,twos=6,threes=9,fours=12,fives=10,sixes=30,yahtzee=50,"
                            "chance=20,yahtzee_bonus=2")
     assert card.upper_subtotal == 69 and card.upper == 63 and card.upper_bonus == 35
     assert card.total == 69 + 35 + 70 + 200

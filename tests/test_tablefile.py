@@ -10,9 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver import tablefile
-from solver.errors import CorruptTableError, MissingTableError, TableError
+from solver import files
+from solver.errors import CorruptTableError, MissingTableError, TableError, WriteError
 from solver.rules import RULE_NAMES, RuleSet, get_rules
+from solver.states import reachable_states
 from solver.table import open_table
 from solver.tablefile import read_table, rules_fingerprint, write_table
 
@@ -21,10 +22,10 @@ REBUILD = "yahtzee solve --rules official"
 
 
 def sample_values(rules: RuleSet, seed: int = 0) -> np.ndarray:
-    """Values of the right shape: random, with some NaN (unreachable) states."""
+    """Values of the right shape: random where a state can occur, NaN elsewhere."""
     rng = np.random.default_rng(seed)
     values = rng.uniform(0, 300, rules.table_shape)
-    values[rng.random(rules.table_shape) < 0.3] = np.nan
+    values[~reachable_states(rules)] = np.nan
     return values
 
 
@@ -233,14 +234,14 @@ class FailingFile:
 
 def fail_mid_write(monkeypatch: pytest.MonkeyPatch) -> None:
     real_fdopen = os.fdopen
-    monkeypatch.setattr(tablefile.os, "fdopen", lambda *a, **k: FailingFile(real_fdopen(*a, **k)))
+    monkeypatch.setattr(files.os, "fdopen", lambda *a, **k: FailingFile(real_fdopen(*a, **k)))
 
 
 def test_failed_write_leaves_no_file(tmp_path: Path, values: np.ndarray,
                                      monkeypatch: pytest.MonkeyPatch) -> None:
     fail_mid_write(monkeypatch)
     path = tmp_path / "official.ytable"
-    with pytest.raises(TableError) as err:
+    with pytest.raises(WriteError) as err:
         write_table(path, OFFICIAL, values)
     assert "No space left" in str(err.value)
     assert os.listdir(tmp_path) == []
@@ -249,7 +250,7 @@ def test_failed_write_leaves_no_file(tmp_path: Path, values: np.ndarray,
 def test_failed_write_keeps_the_old_table(table_path: Path, values: np.ndarray,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     fail_mid_write(monkeypatch)
-    with pytest.raises(TableError):
+    with pytest.raises(WriteError):
         write_table(table_path, OFFICIAL, sample_values(OFFICIAL, seed=3))
     monkeypatch.undo()
     assert np.array_equal(read_table(table_path, OFFICIAL), values, equal_nan=True)
@@ -261,17 +262,17 @@ def test_interrupted_write_leaves_no_file(tmp_path: Path, values: np.ndarray,
     def interrupt(fd: int) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(tablefile.os, "fsync", interrupt)
+    monkeypatch.setattr(files.os, "fsync", interrupt)
     path = tmp_path / "official.ytable"
     with pytest.raises(KeyboardInterrupt):
         write_table(path, OFFICIAL, values)
     assert os.listdir(tmp_path) == []
 
 
-def test_unwritable_directory_is_a_table_error(tmp_path: Path, values: np.ndarray) -> None:
+def test_unwritable_directory_is_a_write_error(tmp_path: Path, values: np.ndarray) -> None:
     blocker = tmp_path / "a_file"
     blocker.write_text("not a directory")
-    with pytest.raises(TableError) as err:
+    with pytest.raises(WriteError) as err:
         write_table(blocker / "official.ytable", OFFICIAL, values)
     assert "cannot write" in str(err.value)
     assert os.listdir(tmp_path) == ["a_file"]

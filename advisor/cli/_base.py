@@ -8,41 +8,134 @@ Any input error ends as one line ``Error: ...`` on stderr and exit code 2.
 from __future__ import annotations
 
 import json
+import os
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
 
 import click
 
-from solver.errors import YahtzeeError
+from solver.errors import ECHO_LIMIT, YahtzeeError
 from solver.rules import DEFAULT_RULES, RULE_NAMES
+
+MAX_THREADS = 1024
+"""Largest ``NUMBA_NUM_THREADS`` accepted."""
+PIPE_CLOSED_EXIT = 1
+"""Exit code when the reader of our output went away (silently, as click does)."""
 
 
 class YahtzeeGroup(click.Group):
-    """A click group whose errors are one line on stderr, never a traceback."""
+    """A click group whose errors are one line on stderr and exit code 2, never a traceback.
+
+    Handled: input errors (:class:`~solver.errors.YahtzeeError`, click's usage errors),
+    output that cannot be written (a full disk: ``Error:``; a closed pipe: silent, exit
+    1 as in click), running out of memory, an invalid ``NUMBA_NUM_THREADS``, and SIGTERM (which
+    unwinds like Ctrl-C, so no temporary file is left behind).
+    """
 
     def main(self, args: Any = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
         from solver import _jit_cache
 
         _jit_cache.on_first_compile(_compiling_note)
+        previous = _terminate_as_exit()
         try:
-            rv = super().main(args, prog_name or "yahtzee", complete_var,
-                              standalone_mode=False, **extra)
-        except click.exceptions.Abort:
-            click.echo("Aborted.", err=True)
-            code = 1
-        except click.ClickException as exc:
-            click.echo(f"Error: {exc.format_message()}", err=True)
-            code = exc.exit_code
-        except YahtzeeError as exc:
-            click.echo(f"Error: {exc}", err=True)
-            code = 2
-        else:
-            code = rv if isinstance(rv, int) else 0
+            code = self._run(args, prog_name, complete_var, **extra)
+        finally:
+            _restore_terminate(previous)
         if standalone_mode:
             sys.exit(code)
         return code
+
+    def _run(self, args: Any, prog_name: str | None, complete_var: str | None,
+             **extra: Any) -> int:
+        try:
+            check_environment()
+            rv = super().main(args, prog_name or "yahtzee", complete_var,
+                              standalone_mode=False, **extra)
+            sys.stdout.flush()
+        except click.exceptions.Abort:
+            _error_line("Aborted.")
+            return 1
+        except click.ClickException as exc:
+            _error_line(f"Error: {_cut_long_quotes(exc.format_message())}")
+            return exc.exit_code
+        except YahtzeeError as exc:
+            _error_line(f"Error: {exc}")
+            return 2
+        except BrokenPipeError:
+            _silence_stdout()
+            return PIPE_CLOSED_EXIT
+        except OSError as exc:
+            _silence_stdout()
+            where = f" {exc.filename}" if exc.filename else " the output"
+            _error_line(f"Error: cannot write{where}: {exc.strerror or exc}")
+            return 2
+        except MemoryError:
+            _error_line("Error: out of memory; ask for less (fewer games, one rule set)")
+            return 2
+        return rv if isinstance(rv, int) else 0
+
+
+def check_environment() -> None:
+    """Refuse environment settings the kernels cannot run with, before they load."""
+    threads = os.environ.get("NUMBA_NUM_THREADS")
+    if threads is None or threads == "":
+        return
+    if not re.fullmatch(r"[0-9]{1,6}", threads.strip()) or \
+            not 1 <= int(threads) <= MAX_THREADS:
+        raise click.UsageError(f"NUMBA_NUM_THREADS={threads[:20]!r} is not a thread count; "
+                               f"give a whole number 1 to {MAX_THREADS}, or unset it")
+
+
+_LONG_QUOTE = re.compile("'([^']{" + str(ECHO_LIMIT - 1) + ",})'")
+
+
+def _cut_long_quotes(text: str) -> str:
+    """Cut a quoted input longer than ``ECHO_LIMIT`` characters in a click message (the
+    library's own messages quote input through :func:`solver.errors.shown`)."""
+    return _LONG_QUOTE.sub(lambda m: f"'{m.group(1)[:ECHO_LIMIT - 6]}...'", text)
+
+
+def _error_line(text: str) -> None:
+    """One line on stderr (even if stderr itself is broken)."""
+    text = " ".join(text.splitlines())
+    try:
+        click.echo(text, err=True)
+    except OSError:
+        pass
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real file descriptor (tests)
+        pass
+
+
+def _terminate_as_exit() -> Any:
+    """Make SIGTERM raise SystemExit(143), so cleanups run; returns the old handler."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def terminate(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    return signal.signal(signal.SIGTERM, terminate)
+
+
+def _restore_terminate(previous: Any) -> None:
+    import signal
+
+    if previous is not None:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _compiling_note() -> None:
@@ -80,8 +173,16 @@ def json_option(func: Callable[..., Any]) -> Callable[..., Any]:
 def table_option(func: Callable[..., Any]) -> Callable[..., Any]:
     """``--table PATH``: an explicit table file (must exist and be valid)."""
     return click.option(
-        "--table", "table_path", type=click.Path(dir_okay=False), default=None,
+        "--table", "table_path", default=None, metavar="PATH",
         help="Table file to read (default: the cached one, built if missing).")(func)
+
+
+def force_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--force``: replace an existing regular file that is not what the command writes."""
+    return click.option(
+        "--force", is_flag=True,
+        help="Replace an existing regular file of another kind at the path (a symbolic "
+             "link, folder or device is never replaced).")(func)
 
 
 def emit_json(obj: dict[str, Any]) -> None:
@@ -102,21 +203,27 @@ def progress_bar(desc: str) -> tuple[Callable[[int, int], None], Callable[[], No
     return update, bar.close
 
 
-def load_table(rules_name: str, table_path: str | None = None, *, quiet: bool = False):  # noqa: ANN201
-    """The table of a rule set for a command: an explicit ``--table`` must exist and be
-    valid; the cached default is built when missing, with a note on stderr."""
-    from solver.table import default_table_path, open_table
+def note(text: str) -> None:
+    """A note for the user on stderr (never on stdout, which may be piped)."""
+    click.echo(text, err=True)
 
-    if table_path is not None:
-        return open_table(rules_name, path=table_path)
-    path = default_table_path(rules_name)
-    if path.exists():
-        return open_table(rules_name, path=path)
-    if not quiet:
-        click.echo(f"note: no table for rules {rules_name!r} yet; building {path} (seconds)",
-                   err=True)
-    update, close = progress_bar(f"solving {rules_name}")
+
+def load_table(rules_name: str, table_path: str | None = None, *, quiet: bool = False):  # noqa: ANN201
+    """The table of a rule set for a command, from the one factory
+    (:func:`solver.table.get_table`): an explicit ``--table`` must exist and be valid;
+    the cached default is built when missing, with a note and a progress bar on stderr."""
+    from solver.table import get_table
+
+    bar: list[Any] = []
+
+    def update(done: int, total: int) -> None:
+        if not bar:
+            bar.append(progress_bar(f"solving {rules_name}"))
+        bar[0][0](done, total)
+
     try:
-        return open_table(rules_name, path=path, build=True, progress=update)
+        return get_table(rules_name, table_path, progress=update,
+                         note=None if quiet else note)
     finally:
-        close()
+        if bar:
+            bar[0][1]()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from ._advisor_options import objective_options, parse_objective
@@ -28,10 +26,10 @@ def analyze(record_path: str, target: str | None, beat: str | None, opponent: st
     Example: yahtzee analyze game.txt
     """
     from advisor.analyze import analyze as analyze_record
-    from advisor.record import parse_record, read_record
+    from advisor.record import parse_record, read_record, read_stdin
     from advisor.text import decision_lines, review_lines
 
-    record = parse_record(sys.stdin.read()) if record_path == "-" else read_record(record_path)
+    record = parse_record(read_stdin()) if record_path == "-" else read_record(record_path)
     objective = parse_objective(target, beat, opponent, record.rules)
     table = load_table(record.rules, table_path)
     analysis = analyze_record(record, None if objective.is_ev else objective, table=table)

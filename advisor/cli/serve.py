@@ -57,15 +57,14 @@ def serve(host: str, port: int, rules_name: str) -> None:
     """
     import uvicorn
 
-    from advisor.advise import default_table
     from advisor.web.app import LOOPBACK_HOSTS, create_app
 
     loopback = is_loopback(host)
     if not loopback:
         click.echo(f"warning: listening on {host}, not a loopback address: other machines "
                    "can reach this server (it has no login)", err=True)
-    load_table(rules_name)  # builds a missing table, with a progress bar
-    default_table(rules_name)  # into the server's table cache before the first request
+    load_table(rules_name)  # builds a missing table, with a progress bar, into the
+    # process's table cache (solver.table.get_table) before the first request
     sock = listen(host, port)
     bound = sock.getsockname()[1]
     shown = f"[{host.strip('[]')}]" if ":" in host else host

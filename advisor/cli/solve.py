@@ -9,6 +9,7 @@ import click
 from ._base import (
     cli,
     emit_json,
+    force_option,
     json_option,
     load_table,
     progress_bar,
@@ -19,24 +20,30 @@ from ._base import (
 
 @cli.command(short_help="Build (or load) the table of a rule set.")
 @rules_option
-@click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", "out", default=None, metavar="PATH",
               help="Table file to write (default: <rules>.ytable in the table cache: tables/ in a "
-                   "source checkout, else ~/.cache/yahtzee-solver, or $YAHTZEE_TABLES).")
+                   "source checkout, else ~/.cache/yahtzee-solver, or $YAHTZEE_TABLES). "
+                   "An existing file is replaced only if it is a table of the same rules.")
+@force_option
 @json_option
-def solve(rules_name: str, out: str | None, as_json: bool) -> None:
+def solve(rules_name: str, out: str | None, force: bool, as_json: bool) -> None:
     """Build the table of a rule set and print the new-game expected score.
 
     Example: yahtzee solve --rules yatzy
     """
+    from solver.rules import get_rules
     from solver.table import SolveSummary, build_table, default_table_path
-    from solver.tablefile import check_writable
+    from solver.tablefile import check_table_target
 
-    path = out if out is not None else default_table_path(rules_name)
-    check_writable(path)
+    rules = get_rules(rules_name)
+    if out is not None:
+        check_table_target(out, rules, force=force)
+    else:
+        check_table_target(default_table_path(rules), rules, force=True)
     update, close = progress_bar(f"solving {rules_name}")
     start = time.perf_counter()
     try:
-        table, build_seconds = build_table(rules_name, path=path, progress=update)
+        table, build_seconds = build_table(rules, path=out, progress=update, force=force)
     finally:
         close()
     summary = SolveSummary(table, build_seconds, time.perf_counter() - start)
@@ -54,16 +61,19 @@ def solve(rules_name: str, out: str | None, as_json: bool) -> None:
 @rules_option
 @click.option("--format", "fmt", type=click.Choice(["npy", "csv"]), required=True,
               help="npy: float64 [mask, upper, flag]; csv: one row per reachable state.")
-@click.option("--out", "out", type=click.Path(dir_okay=False), required=True,
-              help="File to write.")
+@click.option("--out", "out", required=True, metavar="PATH",
+              help="File to write. An existing file is replaced only if it is an earlier "
+                   "export in the same format.")
+@force_option
 @table_option
-def export(rules_name: str, fmt: str, out: str, table_path: str | None) -> None:
+def export(rules_name: str, fmt: str, out: str, force: bool, table_path: str | None) -> None:
     """Write the whole table of a rule set (layout: docs/export.md).
 
     Example: yahtzee export --format npy --out official.npy
     """
-    from solver.export import export_table
+    from solver.export import check_export_target, export_table
 
+    check_export_target(out, fmt, force=force)
     table = load_table(rules_name, table_path)
-    export_table(table, out, fmt)
+    export_table(table, out, fmt, force=force)
     click.echo(f"wrote {out} ({fmt}, rules {table.rules.name})", err=True)

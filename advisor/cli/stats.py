@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -133,27 +134,37 @@ def _target_stats(table: Any, card: Any, target: int, as_json: bool) -> None:
         echo(f"  {x:>6}  {100 * p:9.4f}%  {100 * q:10.4f}%")
 
 
-def _resolve_strategy(name: str) -> str | Callable[..., Any]:
+def _resolve_strategy(name: str, option: str) -> str | Callable[..., Any]:
     """A built-in name, or ``module:function`` naming a Python strategy callable (the
-    module is imported from the current folder or the Python path)."""
+    module is imported from the current folder or the Python path). ``option`` names
+    the option the name came from, for the error message."""
+    from solver.errors import shown
+
     key = name.strip()
     if key.lower() in BUILTIN_STRATEGIES:
         return key.lower()
-    if ":" in key:
-        module_name, _, attr = key.partition(":")
-        if os.getcwd() not in sys.path:
-            sys.path.insert(0, os.getcwd())  # modules of the current folder, as `python -m`
-        try:
-            func = getattr(importlib.import_module(module_name), attr)
-        except (ImportError, AttributeError, ValueError) as exc:
-            raise click.BadParameter(f"cannot import strategy {key!r}: {exc}",
-                                     param_hint="--strategy") from exc
-        if not callable(func):
-            raise click.BadParameter(f"{key!r} is not callable", param_hint="--strategy")
-        return func
-    raise click.BadParameter(
-        f"unknown strategy {name!r}; use one of {', '.join(BUILTIN_STRATEGIES)} or "
-        "module:function", param_hint="--strategy")
+    if ":" not in key:
+        raise click.BadParameter(
+            f"unknown strategy {shown(key, 40)}; use one of {', '.join(BUILTIN_STRATEGIES)} "
+            "or module:function", param_hint=option)
+    module_name, _, attr = key.partition(":")
+    if not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", module_name, re.ASCII) or \
+            not re.fullmatch(r"[A-Za-z_]\w*", attr, re.ASCII):
+        raise click.BadParameter(
+            f"{shown(key, 40)} is not module:function (an absolute module name, e.g. "
+            "mystrategies:cautious; relative names are not accepted)", param_hint=option)
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # modules of the current folder, as `python -m`
+    try:
+        func = getattr(importlib.import_module(module_name), attr)
+    except Exception as exc:  # noqa: BLE001  (any error of the user's module)
+        raise click.BadParameter(
+            f"cannot import strategy {shown(key, 40)}: {type(exc).__name__}: "
+            f"{shown(exc, 60)}", param_hint=option) from None
+    if not callable(func) or isinstance(func, type):
+        raise click.BadParameter(f"{shown(key, 40)} is not a strategy function (a callable "
+                                 f"taking one Decision)", param_hint=option)
+    return func
 
 
 def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
@@ -178,10 +189,10 @@ def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
 @cli.command(short_help="Play seeded games with a strategy.")
 @rules_option
 @click.option("--games", type=int, default=10_000, show_default=True,
-              help="Number of games to play (per strategy).")
-@click.option("--strategy", default="optimal", show_default=True,
-              help="optimal, greedy, greedy-turn, heuristic, or module:function "
-                   "(a Python strategy).")
+              help="Number of games to play per strategy, 1 to 10,000,000.")
+@click.option("--strategy", default=None,
+              help="optimal (default), greedy, greedy-turn, heuristic, or module:function "
+                   "(a Python strategy). Not together with --compare.")
 @click.option("--compare", default=None,
               help="Comma-separated strategies to play side by side, e.g. optimal,greedy.")
 @click.option("--seed", type=int, default=0, show_default=True,
@@ -191,31 +202,42 @@ def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
                    "(a new folder; `yahtzee analyze` reads them).")
 @table_option
 @json_option
-def simulate(rules_name: str, games: int, strategy: str, compare: str | None, seed: int,
+def simulate(rules_name: str, games: int, strategy: str | None, compare: str | None, seed: int,
              records_dir: str | None, table_path: str | None, as_json: bool) -> None:
     """Play seeded games with a strategy and report its scores (see solver/simulate.py for
     the strategies and for writing your own).
 
     Example: yahtzee simulate --games 1000 --strategy greedy-turn --records games/
     """
-    from solver.simulate import MAX_SEED
+    from solver.simulate import MAX_GAMES, MAX_SEED
 
-    if games <= 0:
-        raise click.BadParameter(f"must be a positive integer, not {games}",
+    if not 1 <= games <= MAX_GAMES:
+        raise click.BadParameter(f"must be 1 to {MAX_GAMES:,}, not {shown_int(games)}",
                                  param_hint="--games")
     if not 0 <= seed <= MAX_SEED:
-        raise click.BadParameter(f"must be in 0..2**64-1, not {seed}", param_hint="--seed")
-    names = [s.strip() for s in (compare.split(",") if compare else [strategy]) if s.strip()]
-    if not names:
-        raise click.BadParameter("name at least one strategy", param_hint="--compare")
-    if records_dir is not None and len(names) > 1:
-        raise click.BadParameter("records are written for one strategy at a time; use "
-                                 "--strategy, not --compare", param_hint="--records")
+        raise click.BadParameter(f"must be in 0..2**64-1, not {shown_int(seed)}",
+                                 param_hint="--seed")
+    if compare is not None and strategy is not None:
+        raise click.UsageError("give --strategy (one strategy) or --compare (several), "
+                               "not both")
+    if compare is not None and records_dir is not None:
+        raise click.UsageError("records are written for one strategy at a time; use "
+                               "--strategy with --records, not --compare")
+    if compare is not None:
+        items = [s.strip() for s in compare.split(",")]
+        if not any(items) or not all(items):
+            raise click.BadParameter("name strategies separated by single commas, e.g. "
+                                     "optimal,greedy", param_hint="--compare")
+        resolved = [(name, _resolve_strategy(name, "--compare")) for name in items]
+    else:
+        name = "optimal" if strategy is None else strategy.strip()
+        if not name:
+            raise click.BadParameter("name a strategy, e.g. optimal", param_hint="--strategy")
+        resolved = [(name, _resolve_strategy(name, "--strategy"))]
     if records_dir is not None:
         from advisor.record import check_records_folder
 
         check_records_folder(records_dir)
-    resolved = [(name, _resolve_strategy(name)) for name in names]
     table = load_table(rules_name, table_path)
     results = [_run(table, strat, name, games, seed, record=records_dir is not None)
                for name, strat in resolved]
@@ -225,10 +247,16 @@ def simulate(rules_name: str, games: int, strategy: str, compare: str | None, se
         count = write_records(records_dir, records_from_traces(table.rules.name,
                                                                 results[0].traces))
         click.echo(f"wrote {count:,} game records to {records_dir}", err=True)
-    if compare:
+    if compare is not None:
         _print_compare(table, results, games, seed, as_json)
     else:
         _print_one(results[0], as_json)
+
+
+def shown_int(n: int) -> str:
+    """An integer for a message, shortened when it has more than 24 digits."""
+    text = str(n)
+    return text if len(text) <= 24 else f"{text[:10]}...({len(text)} digits)"
 
 
 def _print_one(result: Any, as_json: bool) -> None:

@@ -30,18 +30,17 @@ def state_stats(state: State) -> dict[str, Any]:
     """``optimal_stats(...).to_json()`` from the start of a turn in ``state`` (run in the
     worker; the table comes from the process's table cache)."""
     from solver.stats import optimal_stats
-
-    from ..advise import default_table
+    from solver.table import get_table
 
     rules_name, mask, upper, flag = state
-    return optimal_stats(default_table(rules_name), start=(mask, upper, flag)).to_json()
+    return optimal_stats(get_table(rules_name), start=(mask, upper, flag)).to_json()
 
 
 def build_table(rules_name: str) -> str:
     """The table of ``rules_name`` built and written if missing (run in the worker)."""
-    from ..advise import default_table
+    from solver.table import get_table
 
-    default_table(rules_name)
+    get_table(rules_name)
     return rules_name
 
 

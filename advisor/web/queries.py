@@ -196,12 +196,13 @@ def stats_question(card_text: str, target: str | None, rules_name: str,
 def stats_json(question: tuple[str, str, int | None]) -> dict[str, Any]:
     """``yahtzee stats [--card C] [--target X] --json`` of a checked question (seconds of
     work: run in the worker)."""
-    from ..advise import default_table
+    from solver.table import get_table
+
     from ..target_stats import card_stats, target_stats
 
     rules_name, card_text, goal = question
     card = parsed_card(card_text, rules_name)
-    table = default_table(rules_name)
+    table = get_table(rules_name)
     if goal is not None:
         return target_stats(table, card, goal).to_json()
     data = card_stats(table, card).to_json()
@@ -237,11 +238,12 @@ def read_body(body: bytes) -> Any:
 
 def analyze_json(record: Any) -> dict[str, Any]:
     """``yahtzee analyze - --json`` of a checked record."""
-    from ..advise import default_table
+    from solver.table import get_table
+
     from ..analyze import analyze
 
     with refused():
-        return analyze(record, table=default_table(record.rules)).to_json()
+        return analyze(record, table=get_table(record.rules)).to_json()
 
 
 def record_json(record: Any) -> dict[str, Any]:

@@ -1,0 +1,242 @@
+"""Reading a table checks before it reads; the one table factory and its cache."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solver import table as table_module
+from solver.errors import CorruptTableError, MissingTableError, TableError
+from solver.rules import RULE_NAMES, get_rules
+from solver.states import reachable_states
+from solver.table import clear_table_cache, get_table, open_table
+from solver.tablefile import read_table, write_table
+
+OFFICIAL = get_rules("official")
+
+
+def sample_values(rules=OFFICIAL, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    values = rng.uniform(0, 300, rules.table_shape)
+    values[~reachable_states(rules)] = np.nan
+    return values
+
+
+@pytest.fixture
+def table_path(tmp_path: Path) -> Path:
+    path = tmp_path / "official.ytable"
+    write_table(path, OFFICIAL, sample_values())
+    return path
+
+
+def rewrite_header(path: Path, **fields: object) -> None:
+    raw = path.read_bytes()
+    end = raw.index(b"\n")
+    header = json.loads(raw[:end])
+    header.update(fields)
+    path.write_bytes(json.dumps(header).encode() + raw[end:])
+
+
+# ---------------------------------------------------------------- reachable states
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=[] if n == "official"
+                                               else [pytest.mark.slow]) for n in RULE_NAMES])
+def test_reachable_states_are_where_the_solver_has_values(table_of, name: str) -> None:
+    table = table_of(name)
+    assert np.array_equal(~np.isnan(table.values), reachable_states(table.rules))
+
+
+# ---------------------------------------------------------------- header fields
+
+@pytest.mark.parametrize("field, value", [
+    ("shape", 5), ("shape", None), ("shape", "8192,64,2"), ("shape", [8192, 64, "2"]),
+    ("shape", [8192, 64, 2.0]), ("shape", [True, 64, 2]), ("shape", [-1]), ("shape", []),
+    ("shape", [[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]), ("shape", {"a": 1}),
+    ("version", None), ("version", "1"), ("version", True), ("version", [1]),
+    ("rules", None), ("rules", 7), ("rules", ["official"]), ("fingerprint", None),
+    ("fingerprint", 12), ("dtype", None), ("dtype", ["<f8"]), ("sha256", None),
+    ("sha256", 0), ("sha256", {"x": "y"}),
+])
+def test_malformed_header_field_is_a_corrupt_table(table_path: Path, field: str,
+                                                   value: object) -> None:
+    rewrite_header(table_path, **{field: value})
+    with pytest.raises(CorruptTableError) as err:
+        read_table(table_path, OFFICIAL)
+    assert "\n" not in str(err.value) and len(str(err.value)) < 400
+
+
+@pytest.mark.parametrize("depth", [50, 1000, 100_000])
+def test_deeply_nested_header_is_refused(tmp_path: Path, depth: int) -> None:
+    path = tmp_path / "deep.ytable"
+    path.write_bytes(b"[" * depth + b"]" * depth + b"\n" + b"\0" * 64)
+    with pytest.raises(CorruptTableError, match="not a yahtzee table"):
+        read_table(path, OFFICIAL)
+
+
+def test_missing_header_field_is_a_corrupt_table(table_path: Path) -> None:
+    raw = table_path.read_bytes()
+    end = raw.index(b"\n")
+    header = json.loads(raw[:end])
+    del header["sha256"]
+    table_path.write_bytes(json.dumps(header).encode() + raw[end:])
+    with pytest.raises(CorruptTableError, match="sha256"):
+        read_table(table_path, OFFICIAL)
+
+
+# ---------------------------------------------------------------- values
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf, -1.0])
+@pytest.mark.parametrize("where", [(0, 0, 0), (8191, 63, 1), (5, 3, 0)])
+def test_bad_value_in_a_reachable_state_is_refused(tmp_path: Path, bad: float,
+                                                   where: tuple[int, int, int]) -> None:
+    values = sample_values()
+    assert reachable_states(OFFICIAL)[where]
+    values[where] = bad
+    write_table(tmp_path / "t.ytable", OFFICIAL, values)  # a valid checksum
+    with pytest.raises(CorruptTableError, match="NaN, infinite or negative"):
+        read_table(tmp_path / "t.ytable", OFFICIAL)
+
+
+def test_value_in_an_impossible_state_is_refused(tmp_path: Path) -> None:
+    values = sample_values()
+    assert not reachable_states(OFFICIAL)[0, 5, 0]  # no upper box filled, subtotal 5
+    values[0, 5, 0] = 100.0
+    write_table(tmp_path / "t.ytable", OFFICIAL, values)
+    with pytest.raises(CorruptTableError, match="no state can occur"):
+        read_table(tmp_path / "t.ytable", OFFICIAL)
+
+
+# ---------------------------------------------------------------- check before reading
+
+def test_huge_file_is_refused_after_reading_only_its_header(table_path: Path) -> None:
+    """A 3 GB (sparse) file with a good header: refused by its size, before the body."""
+    with open(table_path, "r+b") as f:
+        f.truncate(3 * 2**30)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with pytest.raises(CorruptTableError, match="extra bytes"):
+        read_table(table_path, OFFICIAL)
+    grown_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert grown_kb < 64 * 1024  # far below the 3 GB it would take to read it
+
+
+def test_huge_file_without_header_is_refused_from_4kb(tmp_path: Path) -> None:
+    path = tmp_path / "big.ytable"
+    with open(path, "wb") as f:
+        f.truncate(3 * 2**30)  # zeros: no header line in the first 4 KB
+    with pytest.raises(CorruptTableError, match="not a yahtzee table"):
+        read_table(path, OFFICIAL)
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/null", "/dev/urandom"])
+def test_device_is_refused_without_reading_it(device: str) -> None:
+    with pytest.raises(TableError, match="a device") as err:
+        read_table(device, OFFICIAL)
+    assert f"--out {device}" not in str(err.value)  # never a rebuild onto the device
+
+
+def test_fifo_and_folder_are_refused_without_blocking(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe")
+    with pytest.raises(TableError, match="FIFO"):
+        read_table(tmp_path / "pipe", OFFICIAL)
+    with pytest.raises(TableError, match="folder"):
+        read_table(tmp_path, OFFICIAL)
+
+
+# ---------------------------------------------------------------- rebuild hints
+
+def test_hint_for_a_table_of_other_rules_names_them_and_keeps_the_file(tmp_path: Path) -> None:
+    yatzy = get_rules("yatzy")
+    path = tmp_path / "yatzy.ytable"
+    write_table(path, yatzy, sample_values(yatzy))
+    with pytest.raises(CorruptTableError) as err:
+        read_table(path, OFFICIAL)
+    message = str(err.value)
+    assert "--rules yatzy" in message
+    assert f"--out {path}" not in message  # would overwrite a good yatzy table
+    assert "yahtzee solve --rules official" in message
+
+
+def test_hint_for_a_damaged_table_rebuilds_it_in_place(table_path: Path) -> None:
+    rewrite_header(table_path, sha256="0" * 64)
+    with pytest.raises(CorruptTableError) as err:
+        read_table(table_path, OFFICIAL)
+    assert f"yahtzee solve --rules official --out {table_path}" in str(err.value)
+
+
+def test_hint_for_a_file_that_is_no_table_does_not_point_at_it(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("my notes\n" * 100)
+    with pytest.raises(CorruptTableError) as err:
+        read_table(path, OFFICIAL)
+    assert "not a yahtzee table" in str(err.value)
+    assert str(path) + " " not in str(err.value).split("; ", 1)[1]
+
+
+# ---------------------------------------------------------------- the factory and its cache
+
+@pytest.fixture
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, official_table) -> Path:
+    """An empty table cache folder; the in-process cache is emptied around the test."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("YAHTZEE_TABLES", str(folder))
+    clear_table_cache()
+    yield folder
+    clear_table_cache()
+
+
+def test_get_table_loads_once_per_process(table_path: Path, cache_dir: Path) -> None:
+    first = get_table("official", table_path)
+    assert get_table("official", str(table_path)) is first
+    write_table(table_path, OFFICIAL, sample_values(seed=5))  # changed on disk: reloaded
+    second = get_table("official", table_path)
+    assert second is not first and second.values[0, 0, 0] != first.values[0, 0, 0]
+
+
+def test_get_table_builds_and_writes_a_missing_cache(cache_dir: Path, official_table) -> None:
+    notes: list[str] = []
+    table = get_table("official", note=notes.append)
+    assert table.path == cache_dir / "official.ytable"
+    assert np.array_equal(table.values, official_table.values, equal_nan=True)
+    assert get_table("official") is table
+    assert len(notes) == 1 and "building" in notes[0]
+
+
+def test_get_table_explicit_path_must_exist(tmp_path: Path, cache_dir: Path) -> None:
+    with pytest.raises(MissingTableError):
+        get_table("official", tmp_path / "none.ytable")
+    assert not (tmp_path / "none.ytable").exists()
+
+
+def test_unwritable_cache_builds_in_memory_with_a_note(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       official_table) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("a file where the cache folder should be")
+    monkeypatch.setenv("YAHTZEE_TABLES", str(blocker / "tables"))
+    clear_table_cache()
+    notes: list[str] = []
+    try:
+        table = get_table("official", note=notes.append)
+        assert table.path is None
+        assert table.expected_score == official_table.expected_score
+        assert get_table("official") is table  # built once per process
+    finally:
+        clear_table_cache()
+    assert any("in memory" in n for n in notes)
+
+
+def test_open_table_and_the_advisor_use_the_same_factory(cache_dir: Path) -> None:
+    from advisor.advise import advise
+    from advisor.model import Dice, Scorecard
+
+    advice = advise(Scorecard.new(), Dice("22256"))
+    assert get_table("official") is not None
+    assert (cache_dir / "official.ytable").is_file()
+    assert advice.best.describe() == "keep 2 2 2"
+    assert open_table("official").path == cache_dir / "official.ytable"
+    assert not hasattr(table_module, "default_table")
