@@ -215,7 +215,7 @@ class GameSession:
         per_turn = self.rules.rolls_per_turn
         return [f"{self.player}: dice {advice.dice.spaced()} | "
                 f"{rolls_left_phrase(advice.rolls_left, per_turn)}",
-                *advice_table(advice, top)]
+                *advice_table(advice, top, more_hint="type 'more' to see them all")]
 
     def card_lines(self, names: list[str] | None = None) -> list[str]:
         cards = self.record.cards()

@@ -22,9 +22,10 @@ def probability_text(p: float) -> str:
     return f"{100 * p:.4f} %"
 
 
-def advice_table(advice: Advice, top: int | None = None) -> list[str]:
+def advice_table(advice: Advice, top: int | None = None, *,
+                 more_hint: str = "--top 0 shows all") -> list[str]:
     """The ranked options as aligned lines, best first (with the objective's
-    probabilities when it has some)."""
+    probabilities when it has some); ``more_hint`` says how to see the hidden ones."""
     options = advice.top(top)
     kind = advice.objective.kind
     width = max(24, *(len(o.describe()) for o in options))
@@ -42,7 +43,7 @@ def advice_table(advice: Advice, top: int | None = None) -> list[str]:
                      f"  {option.expected_final:>14.2f}  {option.loss:>8.2f}")
     hidden = len(advice.options) - len(options)
     if hidden:
-        lines.append(f"     ... {hidden} more (--top 0 shows all)")
+        lines.append(f"     ... {hidden} more ({more_hint})")
     return lines
 
 
