@@ -42,14 +42,6 @@ if TYPE_CHECKING:
 TIE = 1e-12
 """Probabilities closer than this are equal: ``expected_final`` decides."""
 
-def default_table(rules_name: str) -> Table:
-    """Same as :func:`solver.table.get_table` (kept for callers written before it; new
-    code calls ``get_table``, the one table factory)."""
-    from solver.table import get_table
-
-    return get_table(rules_name)
-
-
 @cache
 def _rerolls_of(roll: int) -> tuple[tuple[int, Keep], ...]:
     """(keep index, Keep) of every distinct keep of 0 to 4 dice of roll ``roll``."""
