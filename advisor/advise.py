@@ -36,6 +36,8 @@ from .model import Advice, Dice, Keep, Option, Scorecard
 from .objective import Objective
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from solver.table import Table
     from solver.target import TurnVectors, Vectors
 
@@ -78,7 +80,9 @@ class TurnAdvisor:
     """
 
     def __init__(self, card: Scorecard, table: Table | None = None,
-                 objective: Objective | None = None) -> None:
+                 objective: Objective | None = None, *,
+                 progress: Callable[[int, int], None] | None = None) -> None:
+        """``progress(levels_done, levels_total)`` follows the objective's solve."""
         card.check_not_full()
         if table is None:
             from solver.table import get_table
@@ -91,6 +95,7 @@ class TurnAdvisor:
         self.table = table
         self.rules = card.rules
         self.objective = Objective() if objective is None else objective
+        self.progress = progress
         self._turn: np.ndarray | None = None
         self._vectors: Vectors | None = None
         self._turn_vectors: TurnVectors | None = None
@@ -114,7 +119,7 @@ class TurnAdvisor:
             card = self.card
             self._vectors = solve_vectors(self.table, self.objective.utility(self.table),
                                           start=(card.mask, card.upper, card.flag),
-                                          total=card.total)
+                                          total=card.total, progress=self.progress)
         return self._vectors
 
     @property

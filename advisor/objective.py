@@ -6,7 +6,10 @@ An :class:`Objective` is a small value (INTERFACE.md, "Objectives"):
 - ``Objective.target(x)``: P(final score >= x); ``Objective.beat(n)`` is ``target(n + 1)``;
 - ``Objective.win(card)``: P(my final > the opponent's), the opponent playing on from
   ``card`` for the highest expected score (their exact final-score distribution); a full
-  card is a finished opponent.
+  card is a finished opponent;
+- ``Objective.win_against(cards)``: P(my final > the best of several opponents' finals),
+  each playing on independently from their card (the distribution of the maximum is the
+  product of their distribution functions); one card is exactly ``Objective.win(card)``.
 
 :meth:`Objective.parse_options` builds one from the command-line options and raises
 :class:`~solver.errors.ObjectiveError` for two objectives at once or a bad value.
@@ -15,7 +18,9 @@ An :class:`Objective` is a small value (INTERFACE.md, "Objectives"):
 from __future__ import annotations
 
 import operator
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -47,19 +52,22 @@ def _whole_points(value: Any, what: str) -> int:
 
 @dataclass(frozen=True)
 class Objective:
-    """One objective; ``target`` is set for kind ``target``, ``opponent`` for ``win``."""
+    """One objective; ``target`` is set for kind ``target``; for ``win`` either
+    ``opponent`` (one opponent) or ``opponents`` (two or more: beat the best of them)."""
 
     kind: str = "ev"
     target: int | None = None
     opponent: Scorecard | None = None
+    opponents: tuple[Scorecard, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ObjectiveError(f"objective {self.kind!r}: use one of {', '.join(KINDS)}")
+        against = (self.opponent is not None) + (len(self.opponents) >= 2)
         if (self.kind == "target") != (self.target is not None) or \
-                (self.kind == "win") != (self.opponent is not None):
+                (self.kind == "win") != (against == 1) or len(self.opponents) == 1:
             raise ObjectiveError("a target objective needs target=..., a win objective "
-                                 "opponent=...")
+                                 "opponent=... or two or more opponents=...")
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -84,7 +92,22 @@ class Objective:
                 opponent = Scorecard.parse(opponent, rules)
             except YahtzeeError as exc:
                 raise ObjectiveError(f"opponent card: {exc}") from exc
-        return cls("win", opponent=opponent)
+        return cls("win", opponent=_as_opponent(opponent, rules))
+
+    @classmethod
+    def win_against(cls, opponents: Sequence[Scorecard | str],
+                    rules: str | RuleSet = DEFAULT_RULES) -> Objective:
+        """P(my final > the best of the opponents' finals), each opponent's card given as
+        text or a card (a full card: a finished opponent). One card gives exactly
+        ``Objective.win(card)``."""
+        cards = tuple(_as_opponent(card, rules) for card in opponents)
+        if not cards:
+            raise ObjectiveError("a win objective needs at least one opponent's card")
+        if len({card.rules_name for card in cards}) > 1:
+            raise ObjectiveError("the opponents' cards are for different rule sets")
+        if len(cards) == 1:
+            return cls("win", opponent=cards[0])
+        return cls("win", opponents=cards)
 
     @classmethod
     def parse_options(cls, *, target: int | str | None = None, beat: int | str | None = None,
@@ -111,6 +134,11 @@ class Objective:
         return self.kind == "ev"
 
     @property
+    def against(self) -> tuple[Scorecard, ...]:
+        """The opponents' cards of a win objective (one or more), () otherwise."""
+        return (self.opponent,) if self.opponent is not None else self.opponents
+
+    @property
     def key(self) -> str | None:
         """The per-option key: ``p_target``, ``p_win`` or None (expected score)."""
         return {"ev": None, "target": "p_target", "win": "p_win"}[self.kind]
@@ -119,46 +147,39 @@ class Objective:
         """``the expected final score``, ``P(final score >= 300)`` or ``P(beating ...)``."""
         if self.kind == "target":
             return f"P(final score >= {self.target})"
-        if self.kind == "win":
-            assert self.opponent is not None
+        if self.kind == "win" and self.opponent is not None:
             if self.opponent.is_full:
                 return f"P(final score > {self.opponent.total}, the opponent's final score)"
-            return (f"P(final score > the opponent's), opponent at {self.opponent.total} "
-                    f"with {len(self.opponent.open_boxes())} boxes open")
+            return (f"P(final score > the opponent's), opponent at {standing(self.opponent)}")
+        if self.kind == "win":
+            return (f"P(final score > the best of {len(self.opponents)} opponents'), "
+                    f"opponents at {'; '.join(standing(c) for c in self.opponents)}")
         return "the expected final score"
 
     def __str__(self) -> str:
         if self.kind == "target":
             return f"target {self.target}"
         if self.kind == "win":
-            return f"win against {self.opponent}"
+            return f"win against {' and '.join(str(c) for c in self.against)}"
         return "ev"
 
     def to_json(self) -> dict[str, Any]:
         if self.kind == "target":
             return {"kind": "target", "target": self.target}
-        if self.kind == "win":
+        if self.kind == "win" and self.opponent is not None:
             return {"kind": "win", "opponent": str(self.opponent)}
+        if self.kind == "win":
+            return {"kind": "win", "opponents": [str(c) for c in self.opponents]}
         return {"kind": "ev"}
 
     # ------------------------------------------------------------------ solving
     def opponent_distribution(self, table: Table) -> np.ndarray:
-        """P(opponent's final score = x) for x = 0.. (win objective): exact, from their
-        card, assuming they play on for the highest expected score."""
-        card = self.opponent
-        if card is None:
+        """P(x = the best opponent's final score) for x = 0.. (win objective): exact, from
+        each opponent's card (:func:`final_distribution`), independent of each other
+        (:func:`max_distribution`); one opponent: their own distribution."""
+        if self.kind != "win":
             raise ObjectiveError("only a win objective has an opponent")
-        if card.rules_name != table.rules.name:
-            raise ObjectiveError(f"the opponent's card is for rules {card.rules_name!r}, "
-                                 f"the table for {table.rules.name!r}")
-        if card.is_full:
-            dist = np.zeros(card.total + 1)
-            dist[card.total] = 1.0
-            return dist
-        from solver.stats import optimal_stats
-
-        to_come = optimal_stats(table, start=(card.mask, card.upper, card.flag)).distribution
-        return np.concatenate((np.zeros(card.total), to_come))
+        return max_distribution([final_distribution(card, table) for card in self.against])
 
     def utility(self, table: Table) -> Utility:
         """The terminal utility of the target / win DP (not for the expected score)."""
@@ -170,3 +191,61 @@ class Objective:
         if self.kind == "win":
             return Utility.beat_distribution(self.opponent_distribution(table))
         raise ObjectiveError("the expected score needs no utility")
+
+
+def _as_opponent(card: Scorecard | str, rules: str | RuleSet) -> Scorecard:
+    """An opponent's card: itself, or parsed from text under ``rules``."""
+    if isinstance(card, Scorecard):
+        return card
+    try:
+        return Scorecard.parse(card, rules)
+    except YahtzeeError as exc:
+        raise ObjectiveError(f"opponent card: {exc}") from exc
+
+
+def standing(card: Scorecard) -> str:
+    """Where a card stands: ``250 (finished)`` or ``180 with 3 boxes open``."""
+    if card.is_full:
+        return f"{card.total} (finished)"
+    n_open = len(card.open_boxes())
+    return f"{card.total} with {n_open} box{'es' if n_open > 1 else ''} open"
+
+
+def final_distribution(card: Scorecard, table: Table) -> np.ndarray:
+    """P(final score = x) for x = 0..: exact, from ``card`` at the start of its next turn,
+    playing on for the highest expected score (a full card: its total, surely)."""
+    if card.rules_name != table.rules.name:
+        raise ObjectiveError(f"the opponent's card is for rules {card.rules_name!r}, "
+                             f"the table for {table.rules.name!r}")
+    if card.is_full:
+        dist = np.zeros(card.total + 1)
+        dist[card.total] = 1.0
+        return dist
+    to_come = _points_to_come(table, card.mask, card.upper, card.flag)
+    return np.concatenate((np.zeros(card.total), to_come))
+
+
+@lru_cache(maxsize=16)
+def _points_to_come(table: Table, mask: int, upper: int, flag: int) -> np.ndarray:
+    """The distribution of the points still to come from a turn-start state under
+    expected-score play (cached: in a game the same cards come back turn after turn)."""
+    from solver.stats import optimal_stats
+
+    return optimal_stats(table, start=(mask, upper, flag)).distribution
+
+
+def max_distribution(distributions: Sequence[np.ndarray]) -> np.ndarray:
+    """P(max = x) of independent scores, ``distributions[i][x]`` = P(score i = x): the
+    product of their distribution functions, differenced. One distribution: itself
+    (a float64 copy, so one opponent gives exactly the one-opponent numbers)."""
+    if not distributions:
+        raise ObjectiveError("the maximum of no distribution")
+    dists = [np.asarray(d, dtype=np.float64) for d in distributions]
+    if len(dists) == 1:
+        return dists[0].copy()
+    size = max(d.shape[0] for d in dists)
+    cdf = np.ones(size)
+    for d in dists:
+        own = np.cumsum(d)
+        cdf *= np.concatenate((own, np.full(size - own.shape[0], own[-1])))
+    return np.diff(cdf, prepend=0.0)

@@ -15,14 +15,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from solver.dice import DICE
-from solver.errors import IllegalMoveError, InvalidDiceError
+from solver.errors import IllegalMoveError, InvalidDiceError, ObjectiveError
 from solver.move import Move
 from solver.rules import UPPER_TARGET, RuleSet
 
 from .advise import TurnAdvisor
 from .model import Advice, Dice, Keep, Option, Scorecard, parse_faces
+from .play_win import WinEachTurn
 from .record import GameRecord
-from .text import advice_table, card_lines, rolls_left_phrase
+from .text import advice_table, card_lines, probability_text, rolls_left_phrase
 
 if TYPE_CHECKING:
     from solver.table import Table
@@ -31,6 +32,8 @@ ACCEPT = frozenset({"", "y", "yes", "ok", "best", "advice"})
 QUIT = frozenset({"q", "quit", "exit"})
 HELP = ("enter: follow the advice | N: option N | keep 222 | reroll all | score twos | "
         "undo | card | more | help | quit")
+ADVISORS_KEPT = 4
+"""Turn advisors kept by a session (an undo into the previous turn needs no new solve)."""
 HELP_WORDS = frozenset({"help", "?", "h", "commands"})
 COMMANDS = (
     "commands (at any prompt):",
@@ -116,18 +119,30 @@ class GameSession:
 
     ``save(record)`` is called after every change (a roll, a move, an undo). Each call
     of :meth:`handle` returns the lines to print; :meth:`prompt` says what is asked.
-    ``objective`` is handed to the advisor (``None``: expected score).
+    ``objective`` is handed to the advisor (``None``: expected score); ``win`` instead
+    gives each turn its own objective (:class:`~advisor.play_win.WinEachTurn`): then
+    ``notify(line)`` is told before a turn's DP starts, which ``progress`` follows
+    (``progress(description)`` returns a level callback and a close function).
     """
 
     def __init__(self, record: GameRecord, table: Table, *, top: int = 3,
-                 objective: Any = None, save: Callable[[GameRecord], None] | None = None
+                 objective: Any = None, save: Callable[[GameRecord], None] | None = None,
+                 win: WinEachTurn | None = None,
+                 notify: Callable[[str], None] | None = None,
+                 progress: Callable[[str], tuple[Callable[[int, int], None],
+                                                 Callable[[], None]]] | None = None
                  ) -> None:
+        if win is not None and objective is not None:
+            raise ObjectiveError("give objective=... or win=..., not both")
         self.record = record
         self.table = table
         self.top = top
         self.objective = objective
+        self.win = win
         self.save = save
-        self._advisor: TurnAdvisor | None = None
+        self.notify = notify
+        self.progress = progress
+        self._advisors: dict[tuple[Scorecard, Any], TurnAdvisor] = {}
 
     # ------------------------------------------------------------------ state
     @property
@@ -157,11 +172,42 @@ class GameSession:
             return "roll"
         return "reroll" if len(turn.keeps) == len(turn.rolls) else "move"
 
+    def turn_objective(self) -> Any:
+        """The objective of the player to move (None: expected score)."""
+        if self.win is None:
+            return self.objective
+        return self.win.objective(self.record, self.player)
+
     def advisor(self) -> TurnAdvisor:
-        card = self.card
-        if self._advisor is None or self._advisor.card != card:
-            self._advisor = TurnAdvisor(card, self.table, self.objective)
-        return self._advisor
+        """The advisor of this turn: one per (card, objective), so a turn's decisions
+        (and an undo back into it) share one solve."""
+        key = (self.card, self.turn_objective())
+        advisor = self._advisors.get(key)
+        if advisor is None:
+            advisor = self._new_advisor(*key)
+            if len(self._advisors) >= ADVISORS_KEPT:
+                del self._advisors[next(iter(self._advisors))]
+            self._advisors[key] = advisor
+        return advisor
+
+    def _new_advisor(self, card: Scorecard, objective: Any) -> TurnAdvisor:
+        if self.win is None or objective is None:
+            return TurnAdvisor(card, self.table, objective)
+        if self.notify is not None:
+            self.notify(self.win.working_line(self.record, self.player))
+        bar = self.progress("chance to win") if self.progress is not None else None
+        advisor = TurnAdvisor(card, self.table, objective,
+                              progress=None if bar is None else bar[0])
+        try:
+            advisor.probability()  # the whole DP now, while the user is told
+        except KeyboardInterrupt:  # the player would rather not wait: expected score
+            advisor = TurnAdvisor(card, self.table)
+            if self.notify is not None:
+                self.notify("  stopped: this turn's advice is by expected score")
+        finally:
+            if bar is not None:
+                bar[1]()
+        return advisor
 
     def advice(self) -> Advice:
         """The advice for the dice showing (stage ``move``)."""
@@ -213,8 +259,16 @@ class GameSession:
     def _advice_lines(self, top: int | None) -> list[str]:
         advice = self.advice()
         per_turn = self.rules.rolls_per_turn
+        ranked = []
+        if self.win is not None and advice.objective.is_ev and self.turn_objective():
+            ranked = ["ranked by the expected final score (working out the chance to win "
+                      "was stopped with Ctrl-C)"]
+        elif self.win is not None:
+            ranked = [self.win.ranked_line(self.record, self.player)]
+        elif not advice.objective.is_ev:
+            ranked = [f"ranked by {advice.objective.describe()}"]
         return [f"{self.player}: dice {advice.dice.spaced()} | "
-                f"{rolls_left_phrase(advice.rolls_left, per_turn)}",
+                f"{rolls_left_phrase(advice.rolls_left, per_turn)}", *ranked,
                 *advice_table(advice, top, more_hint="type 'more' to see them all")]
 
     def card_lines(self, names: list[str] | None = None) -> list[str]:
@@ -261,7 +315,7 @@ class GameSession:
         advice = self.advice()
         move = parse_action(text, advice)
         chosen = next(o for o in advice.options if o.move == move)
-        note = deviation_note(chosen, advice.best, self.objective)
+        note = deviation_note(chosen, advice.best, advice.objective)
         card = self.card
         lines = self._step(self.record.with_move(move), announce=False)
         if move.box is not None:
@@ -307,11 +361,13 @@ def deviation_note(chosen: Option, best: Option, objective: Any = None) -> str:
     the best move. Under a probability objective the cost is in that probability."""
     key = None if objective is None or objective.kind == "ev" else objective.key
     if key is not None:
-        drop = float(getattr(best, key)) - float(getattr(chosen, key))
-        if drop <= 1e-12:
+        high, low = float(getattr(best, key)), float(getattr(chosen, key))
+        if high - low <= 1e-12:
             return ""
-        return (f"  {chosen.describe()} lowers {objective.describe()} by {drop:.4f} "
-                f"(best: {best.describe()}; {chosen.loss:.2f} points on average)")
+        what = "the chance to win" if objective.kind == "win" else objective.describe()
+        return (f"  {chosen.describe()} lowers {what} from {probability_text(high)} to "
+                f"{probability_text(low)} (best: {best.describe()}; "
+                f"{chosen.loss:.2f} points on average)")
     if chosen.loss <= 1e-9:
         return ""
     return (f"  {chosen.describe()} costs {chosen.loss:.2f} points on average "

@@ -6,16 +6,20 @@ what the session answers, saves the record and ends the game (cards, winner, rev
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
+from advisor.play_win import DEFAULT_OPEN_BOXES
+
 from ._advisor_options import objective_options, parse_objective, table_option
-from ._base import cli, load_table, rules_option
+from ._base import cli, load_table, progress_bar, rules_option
 
 if TYPE_CHECKING:
     from advisor.play import GameSession
+    from advisor.play_win import WinEachTurn
     from advisor.record import GameRecord
 
 STOPPED = 1
@@ -62,6 +66,37 @@ def _start(n_players: int | None, names_text: str | None, rules_name: str,
     return record, path
 
 
+def _win_each_turn(objective_name: str, win_from: int | None, record: GameRecord,
+                   objective_options: tuple[str | None, ...]) -> WinEachTurn | None:
+    """``--objective win`` checked against the players and the other objective options."""
+    from advisor.play_win import WinEachTurn
+
+    if objective_name != "win":
+        if win_from is not None:
+            raise click.UsageError("--win-from applies only with --objective win")
+        return None
+    given = [name for name, value in zip(("--target", "--beat", "--opponent"),
+                                         objective_options, strict=True) if value is not None]
+    if given:
+        raise click.UsageError(f"--objective win and {given[0]} given: choose one objective "
+                               f"(--objective win plays against the other players)")
+    if len(record.players) < 2:
+        raise click.UsageError("--objective win needs two or more players (--players N or "
+                               "--names A,B); alone, use --target X or --opponent CARD")
+    return WinEachTurn(DEFAULT_OPEN_BOXES if win_from is None else win_from)
+
+
+def _objective_comment(objective: Any, win: WinEachTurn | None) -> str:
+    """The record's first line naming the objective of the advice (a ``#`` comment, which
+    readers of records ignore), or "" for the expected score."""
+    if win is not None:
+        return (f"# objective: win (each player against the best of the others, from "
+                f"{win.open_boxes} open boxes on)\n")
+    if objective.is_ev:
+        return ""
+    return f"# objective: {json.dumps(objective.to_json())}\n"
+
+
 def _finish(session: GameSession, complete: bool, path: Path | None) -> None:
     from advisor.analyze import analyze
     from advisor.play import winners
@@ -86,6 +121,9 @@ def _finish(session: GameSession, complete: bool, path: Path | None) -> None:
             click.echo(str(session.record).rstrip("\n"))
         return
     click.echo("\n== review (yahtzee analyze)")
+    if session.win is not None:
+        click.echo("(by expected score: under --objective win the objective changed "
+                   "from turn to turn)")
     for line in review_lines(analyze(session.record, session.objective, table=session.table)):
         click.echo(line)
     click.echo("")
@@ -131,12 +169,24 @@ def _run(session: GameSession) -> bool:
               help="Write the game to FILE as it goes (a new file; see docs/records.md).")
 @click.option("--resume", "resume_path", default=None, metavar="FILE",
               help="Continue the game recorded in FILE where it stopped.")
+@click.option("--objective", "objective_name", type=click.Choice(["ev", "win"]),
+              default="ev", show_default=True,
+              help="What each player's advice maximises: ev, the expected final score; win "
+                   "(two or more players), the chance to beat the best of the others, "
+                   "exactly, from their cards as they stand at each turn.")
+@click.option("--win-from", "win_from", type=click.IntRange(min=0), default=None,
+              metavar="N",
+              help=f"With --objective win: work out the chance to win once the player to "
+                   f"move has N or fewer boxes open; before that the advice is by expected "
+                   f"score (the exact win DP takes minutes early in a game).  "
+                   f"[default: {DEFAULT_OPEN_BOXES}]")
 @objective_options
 @rules_option
 @table_option
 def play(n_players: int | None, names_text: str | None, top: int, record_path: str | None,
-         resume_path: str | None, target: str | None, beat: str | None,
-         opponent: str | None, rules_name: str, table_path: str | None) -> None:
+         resume_path: str | None, objective_name: str, win_from: int | None,
+         target: str | None, beat: str | None, opponent: str | None, rules_name: str,
+         table_path: str | None) -> None:
     """A guided game: type the dice you threw, see the best choices, type what you did.
 
     Each move is a line: enter follows the advice; a number picks a listed option;
@@ -145,22 +195,30 @@ def play(n_players: int | None, names_text: str | None, top: int, record_path: s
     that is not the best says at once what it costs. Boxes by name or short name: 1s-6s,
     3k, 4k, fh, ss, ls, yz, ch. Reads stdin, so a game can be scripted.
 
+    With two or more players, --objective win makes every player's advice maximise the
+    chance of beating the best of the others (their total when finished, else the exact
+    distribution of their final score), from --win-from open boxes on.
+
     Example: yahtzee play --names Ann,Bob --record game.txt
     """
     from advisor.play import GameSession
-    from advisor.record import write_record
 
     record, path = _start(n_players, names_text, rules_name, record_path, resume_path)
+    win = _win_each_turn(objective_name, win_from, record, (target, beat, opponent))
     objective = parse_objective(target, beat, opponent, record.rules)
     table = load_table(record.rules, table_path)
+    comment = _objective_comment(objective, win)
 
     def save(new: GameRecord) -> None:
         if path is not None:
-            write_record(path, new)
+            from advisor.record import write_text_file
+
+            write_text_file(path, comment + str(new))
 
     save(record)
     session = GameSession(record, table, top=top, save=save,
-                          objective=None if objective.is_ev else objective)
+                          objective=None if objective.is_ev else objective, win=win,
+                          notify=click.echo, progress=progress_bar)
     try:
         complete = _run(session)
     except click.exceptions.Abort:  # end of input or Ctrl-C

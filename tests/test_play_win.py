@@ -1,0 +1,216 @@
+"""`yahtzee play --objective win`: each player's advice maximises P(beating the best of
+the others), checked against independent computations on late-game cards (fast DPs)."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from advisor.advise import advise
+from advisor.cli import cli
+from advisor.model import Dice, Keep, Scorecard
+from advisor.objective import Objective, max_distribution
+from advisor.record import parse_record, read_record
+from advisor.text import advice_table
+from solver.errors import ObjectiveError
+from solver.stats import optimal_stats
+from solver.target import Utility, solve_vectors, turn_at
+
+# Ten turns each: three boxes open per player.
+ANN = ["11123 aces", "22256 twos", "44456 fours", "55561 fives", "66612 sixes",
+       "12345 ss", "22333 fh", "44441 4k", "66654 3k", "12346 chance"]
+BOB = ["11111 aces", "22245 twos", "33345 threes", "44412 fours", "12345 ls",
+       "23456 ss", "55566 fh", "11123 3k", "22221 4k", "66666 sixes"]
+CY = ["11112 aces", "22236 twos", "33356 threes", "55552 fives", "12345 ss",
+      "23456 ls", "44466 fh", "66123 3k", "33331 4k", "61234 chance"]
+MORE = "type 'more' to see them all"
+
+
+def late_record(tmp_path, players: dict[str, list[str]]):
+    lines = ["rules official", f"players {','.join(players)}"]
+    for turns in zip(*players.values(), strict=True):
+        lines += [f"{name}: {turn}" for name, turn in zip(players, turns, strict=True)]
+    path = tmp_path / "game.txt"
+    path.write_text("\n".join(lines) + "\n")
+    return path, parse_record(path.read_text()).cards()
+
+
+def play(text: str, *args: str):
+    return CliRunner().invoke(cli, ["play", *args], input=text)
+
+
+def shown_options(out: str, player: str, dice: str) -> list[tuple[str, float, float]]:
+    """(choice, P(win), P(tie)) of the options listed for ``player``'s ``dice``."""
+    start = out.index(f"{player}: dice {' '.join(dice)} |")
+    rows = []
+    for line in out[start:].splitlines()[3:]:
+        found = re.match(r"\s+\d+\s+(.+?)\s+([\d.]+) %\s+([\d.]+) %\s+[\d.]+\s+[\d.]+$", line)
+        if not found:
+            break
+        rows.append((found[1], float(found[2]) / 100, float(found[3]) / 100))
+    return rows
+
+
+@pytest.fixture(scope="module")
+def table(official_table):
+    return official_table
+
+
+# ---------------------------------------------------------------------- the objective
+def test_max_distribution_is_the_distribution_of_the_larger_of_independent_scores():
+    rng = np.random.default_rng(8)
+    p, q = rng.random(7), rng.random(11)
+    p[[0, 2]] = 0.0
+    p, q = p / p.sum(), q / q.sum()
+    by_hand = np.zeros(11)
+    for i, pi in enumerate(p):
+        for j, qj in enumerate(q):
+            by_hand[max(i, j)] += pi * qj
+    assert np.allclose(max_distribution([p, q]), by_hand, rtol=0, atol=1e-15)
+    assert np.allclose(max_distribution([q, p]), by_hand, rtol=0, atol=1e-15)
+    three = np.bincount(np.maximum.outer(np.arange(11), np.arange(7)).ravel(),
+                        weights=np.outer(by_hand, p).ravel())
+    assert np.allclose(max_distribution([p, q, p]), three, rtol=0, atol=1e-15)
+    assert np.array_equal(max_distribution([p]), p)
+    with pytest.raises(ObjectiveError):
+        max_distribution([])
+
+
+def test_one_opponent_is_exactly_the_opponent_objective():
+    bob = Scorecard.parse("twos=6,chance=20")
+    assert Objective.win_against([bob]) == Objective.win(bob)
+    assert Objective.win_against(["twos=6,chance=20"]).to_json() == \
+        {"kind": "win", "opponent": str(bob)}
+    two = Objective.win_against([bob, "sixes=24"])
+    assert two.to_json() == {"kind": "win", "opponents": [str(bob), "sixes=24"]}
+    assert two.key == "p_win" and len(two.against) == 2
+    assert "best of 2 opponents" in two.describe()
+    with pytest.raises(ObjectiveError, match="at least one"):
+        Objective.win_against([])
+    with pytest.raises(ObjectiveError, match="opponent card"):
+        Objective.win_against(["twos=7", "sixes=24"])
+
+
+# ---------------------------------------------------------------------- games
+def test_two_players_see_the_same_numbers_as_opponent_card(tmp_path, table):
+    path, cards = late_record(tmp_path, {"Ann": ANN, "Bob": BOB})
+    result = play("33412\nthrees\n55512\nquit\n", "--resume", str(path),
+                  "--objective", "win", "--win-from", "3")
+    out = result.stdout
+    assert result.exit_code == 0, result.output
+    assert "working out Ann's exact chance to beat Bob (3 boxes open; Ctrl-C: " \
+           "expected-score advice instead)..." in out
+    assert "ranked by P(final score > Bob): Bob 174 with 3 boxes open" in out
+    ann = advise(cards["Ann"], "33412", objective=Objective.win(cards["Bob"]), table=table)
+    assert "\n".join(advice_table(ann, 3, more_hint=MORE)) in out
+    ann_after = cards["Ann"].place(Dice("33412"), "threes")
+    bob = advise(cards["Bob"], "55512", objective=Objective.win(ann_after), table=table)
+    assert "\n".join(advice_table(bob, 3, more_hint=MORE)) in out
+    assert f"ranked by P(final score > Ann): Ann {ann_after.total} with 2 boxes open" in out
+    assert shown_options(out, "Ann", "12334")[0][1] == pytest.approx(ann.best.p_win, abs=6e-7)
+    assert read_record(path).turns[-1].rolls[0] == Dice("55512")
+    assert path.read_text().startswith("# objective: win (each player against the best")
+
+
+def test_three_players_beat_the_best_of_two_exact_distributions(tmp_path, table):
+    path, cards = late_record(tmp_path, {"Ann": ANN, "Bob": BOB, "Cy": CY})
+    result = play("33412\nquit\n", "--resume", str(path), "--objective", "win")
+    out = result.stdout
+    assert result.exit_code == 0, result.output
+    assert "ranked by P(final score > the best of Bob, Cy): Bob 174 with 3 boxes open, " \
+           f"Cy {cards['Cy'].total} with 3 boxes open" in out
+    # by hand: each opponent's exact final-score distribution, then P(max = x)
+    finals = []
+    for name in ("Bob", "Cy"):
+        card = cards[name]
+        to_come = optimal_stats(table, start=(card.mask, card.upper, card.flag)).distribution
+        finals.append(np.concatenate((np.zeros(card.total), to_come)))
+    bob, cy = finals
+    best = np.bincount(np.maximum.outer(np.arange(bob.size), np.arange(cy.size)).ravel(),
+                       weights=np.outer(bob, cy).ravel())
+    ann = cards["Ann"]
+    vectors = solve_vectors(table, Utility.beat_distribution(best),
+                            start=(ann.mask, ann.upper, ann.flag), total=ann.total)
+    turn = turn_at(vectors, ann.mask, ann.upper, ann.flag, ann.total)
+    shown = shown_options(out, "Ann", "12334")
+    assert len(shown) == 3
+    for choice, p_win, p_tie in shown:
+        k = Keep(choice.removeprefix("keep ").replace(" ", "")).index
+        assert p_win == pytest.approx(turn.keep_values[2][k], abs=6e-7)
+        assert p_tie == pytest.approx(turn.keep_values2[2][k], abs=6e-7)
+    # and to full precision through the library
+    exact = advise(ann, "33412", table=table,
+                   objective=Objective.win_against([cards["Bob"], cards["Cy"]]))
+    for option in exact.options[:3]:
+        k = option.keep.index
+        assert abs(option.p_win - turn.keep_values[2][k]) < 1e-12
+        assert abs(option.p_tie - turn.keep_values2[2][k]) < 1e-12
+
+
+def test_before_win_from_the_advice_is_by_expected_score_and_says_so(tmp_path):
+    path, _ = late_record(tmp_path, {"Ann": ANN, "Bob": BOB})
+    result = play("33412\nquit\n", "--resume", str(path), "--objective", "win",
+                  "--win-from", "2")
+    out = result.stdout
+    assert result.exit_code == 0, result.output
+    assert "ranked by the expected final score: the chance to win is worked out from 2 " \
+           "open boxes on (--win-from)" in out
+    assert "P(win)" not in out and "working out" not in out
+    assert "(by expected score: under --objective win" not in out  # game not finished
+
+
+def test_a_new_record_names_the_objective_and_stays_readable(tmp_path):
+    path = tmp_path / "new.txt"
+    result = play("22256\nquit\n", "--names", "Ann,Bob", "--objective", "win",
+                  "--record", str(path))
+    assert result.exit_code == 0, result.output
+    assert "ranked by the expected final score" in result.stdout   # 13 open > 8
+    text = path.read_text()
+    assert text.splitlines()[0] == ("# objective: win (each player against the best of the "
+                                    "others, from 8 open boxes on)")
+    assert read_record(path).players == ("Ann", "Bob")
+
+
+def test_ctrl_c_while_working_out_gives_expected_score_advice(tmp_path, table, monkeypatch):
+    from advisor.advise import TurnAdvisor
+    from advisor.play import GameSession
+    from advisor.play_win import WinEachTurn
+
+    def interrupted(self):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(TurnAdvisor, "probability", interrupted)
+    path, _ = late_record(tmp_path, {"Ann": ANN, "Bob": BOB})
+    told: list[str] = []
+    session = GameSession(read_record(path), table, win=WinEachTurn(), notify=told.append)
+    lines = session.handle("33412")
+    assert told[-1] == "  stopped: this turn's advice is by expected score"
+    assert lines[1] == ("ranked by the expected final score (working out the chance to win "
+                        "was stopped with Ctrl-C)")
+    assert "P(win)" not in lines[2] and "expected final" in lines[2]
+    assert session.handle("") == []  # keep 3 3 by expected score: asks for the dice
+    with pytest.raises(ObjectiveError):
+        GameSession(read_record(path), table, win=WinEachTurn(), objective=Objective.ev())
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--objective", "win"], "--objective win needs two or more players"),
+    (["--players", "2", "--objective", "win", "--target", "300"],
+     "--objective win and --target given"),
+    (["--players", "2", "--objective", "win", "--opponent", "twos=6"],
+     "--objective win and --opponent given"),
+    (["--players", "2", "--objective", "win", "--beat", "200"],
+     "--objective win and --beat given"),
+    (["--players", "2", "--win-from", "5"], "--win-from applies only with --objective win"),
+    (["--players", "2", "--objective", "best"], "'best' is not one of 'ev', 'win'"),
+    (["--players", "2", "--objective", "win", "--win-from", "-1"], "--win-from"),
+])
+def test_bad_objective_options_are_one_line_and_exit_2(args, message):
+    result = play("22256\n", *args)
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error:") and message in lines[0]
+    assert "Traceback" not in result.output
