@@ -13,10 +13,9 @@ points reads the next state's vector at ``a + p``; every maximum is taken entry 
 
 A state's vector is stored on ``[lo, hi]`` only: below ``lo`` it is ``below`` (0: the
 utility cannot be reached, or ``a`` cannot occur there), above ``hi`` it is ``above``
-(1 for a target: already reached). Columns are processed ``CHUNK`` at a time (a task is
-one state and one chunk of its ``a`` range), so every inner loop runs over ``CHUNK``
-contiguous doubles (a compile-time constant: unrolled, vectorised) and the work array of
-462 x CHUNK stays in L1/L2.
+(1 for a target: already reached). A task is one state and at most ``WIDE`` columns of
+its range; the reroll steps are the shared ``_basics.expect_keeps`` / ``best_sub_keeps``
+of the expected-score solver, unchanged, with the task's columns as their width.
 
 Pair mode (win objective): a second vector (P(tie)) is carried along and every maximum
 becomes a lexicographic one on (primary, secondary): the secondary follows the choice
@@ -29,10 +28,9 @@ import numpy as np
 from numba import njit, prange
 
 from . import _jit_cache
-from ._basics import SIXTH, joker_lowest_tier, next_state, placement_entry
+from ._basics import best_sub_keeps, expect_keeps, joker_lowest_tier, next_state, placement_entry
 from .dice import (
     FIRST_ROLL_KEEP,
-    KEEP_CHILD,
     KEEP_SUB_COUNT,
     KEEP_SUB_LIST,
     N_KEEPS,
@@ -43,18 +41,24 @@ from .rules import N_UPPER
 
 _jit_cache.check()  # before any cached kernel is loaded
 
-CHUNK = 16
-"""Columns (values of ``a``) per task: 462 x 16 doubles = 59 KB of work."""
+WIDE = 128
+"""Columns (values of ``a``) per task at most: the work array, 462 x 128 doubles = 473 KB,
+stays in L2. The width is a run-time value, so LLVM's loop vectoriser turns every inner
+loop into full-width SIMD (a compile-time width of 16 is unrolled into scalar code)."""
+
+STEP = 16
+"""A state's stored range of ``a`` is padded to a multiple of STEP columns."""
 
 
 @njit(cache=True)
-def fill_buffers(m, u, y, c0, rules, slot, nxt_start, nxt_lo, nxt_hi, nxt_vals, below, above,
-                 bufs):
+def fill_buffers(m, u, y, c0, width, rules, slot, nxt_start, nxt_lo, nxt_hi, nxt_vals, below,
+                 above, bufs):
     """``bufs[6 b + k, i]`` = V of the state after entering variant ``k`` in open box ``b``,
-    at ``a = c0 + i`` (+ the upper bonus that entry earns). Upper box b: variant k = k
-    dice of its face; lower box: variant 0 (entry 0 or any entry) / 1 (a Yahtzee of 50)."""
+    at ``a = c0 + i`` (+ the upper bonus that entry earns), for ``i < width + pmax + 1``.
+    Upper box b: variant k = k dice of its face; lower box: variant 0 (entry 0 or any
+    entry) / 1 (a Yahtzee of 50)."""
     n_boxes = bufs.shape[0] // 6
-    length = bufs.shape[1]
+    length = width + bufs.shape[1] - WIDE
     yahtzee_box = rules.yahtzee_box
     n_flags = rules.n_flags
     for b in range(n_boxes):
@@ -118,252 +122,168 @@ def roll_plan(m, y, rules, src, off, start):
 
 
 @njit(cache=True, fastmath=True)
-def final_roll_rows(bufs, src, off, start, unit, work):
-    """V_0 at the roll rows of ``work`` (CHUNK columns): the best allowed box per column,
-    following the state's :func:`roll_plan`."""
+def final_roll_rows(bufs, src, off, start, unit, work, width):
+    """V_0 at the roll rows of ``work`` (columns ``0..width-1``): the best allowed box per
+    column, following the state's :func:`roll_plan`."""
     for r in range(N_ROLLS):
         row = work[FIRST_ROLL_KEEP + r]
         k0 = start[r]
-        first = bufs[src[k0], off[k0]:off[k0] + CHUNK]
-        for c in range(CHUNK):
+        first = bufs[src[k0], off[k0]:off[k0] + width]
+        for c in range(width):
             row[c] = first[c]
         for k in range(k0 + 1, start[r + 1]):
-            other = bufs[src[k], off[k]:off[k] + CHUNK]
-            for c in range(CHUNK):
+            other = bufs[src[k], off[k]:off[k] + width]
+            for c in range(width):
                 row[c] = max(row[c], other[c]) * unit
 
 
 @njit(cache=True)
-def final_roll_rows_pair(bufs, bufs2, src, off, start, work, work2):
-    """As :func:`final_roll_rows`, carrying the secondary vector of the chosen box
-    (lexicographic maximum: ties in the primary go to the larger secondary)."""
+def lexicographic_max(out, out2, one, two, width):
+    """``(out, out2) = max((out, out2), (one, two))`` entry by entry, lexicographically:
+    the secondary follows the larger primary; equal primaries keep the larger secondary."""
+    for c in range(width):
+        x = one[c]
+        x2 = two[c]
+        better = x > out[c] or (x == out[c] and x2 > out2[c])
+        out[c] = x if better else out[c]
+        out2[c] = x2 if better else out2[c]
+
+
+@njit(cache=True)
+def final_roll_rows_pair(bufs, bufs2, src, off, start, work, work2, width):
+    """As :func:`final_roll_rows`, carrying the secondary vector of the chosen box."""
     for r in range(N_ROLLS):
         row = work[FIRST_ROLL_KEEP + r]
         row2 = work2[FIRST_ROLL_KEEP + r]
-        for c in range(CHUNK):
+        for c in range(width):
             row[c] = -1.0
             row2[c] = -1.0
         for k in range(start[r], start[r + 1]):
-            one = bufs[src[k], off[k]:off[k] + CHUNK]
-            two = bufs2[src[k], off[k]:off[k] + CHUNK]
-            for c in range(CHUNK):
-                x = one[c]
-                x2 = two[c]
-                better = x > row[c] or (x == row[c] and x2 > row2[c])
-                row[c] = x if better else row[c]
-                row2[c] = x2 if better else row2[c]
+            lexicographic_max(row, row2, bufs[src[k], off[k]:off[k] + width],
+                              bufs2[src[k], off[k]:off[k] + width], width)
 
 
 @njit(cache=True)
-def expect_keeps_chunk(work):
-    """``_basics.expect_keeps`` for the compile-time width CHUNK (unrolled, vectorised)."""
-    for k in range(FIRST_ROLL_KEEP - 1, -1, -1):
-        out = work[k]
-        a0 = work[KEEP_CHILD[k, 0]]
-        a1 = work[KEEP_CHILD[k, 1]]
-        a2 = work[KEEP_CHILD[k, 2]]
-        a3 = work[KEEP_CHILD[k, 3]]
-        a4 = work[KEEP_CHILD[k, 4]]
-        a5 = work[KEEP_CHILD[k, 5]]
-        for c in range(CHUNK):
-            out[c] = (a0[c] + a1[c] + a2[c] + a3[c] + a4[c] + a5[c]) * SIXTH
-
-
-@njit(cache=True)
-def best_sub_keeps_chunk(work, unit):
-    """B(k) = max(K(k), B(k - f)) in place, smallest keeps first; roll rows become V.
-
-    ``_basics.best_sub_keeps`` for a compile-time width, with the sub-keeps of a keep
-    combined in registers (one load and one store of ``out`` per keep, not per sub-keep):
-    1.3x faster on the vectors' long runs of columns."""
+def best_sub_keeps_pair(work, work2, width):
+    """:func:`_basics.best_sub_keeps` with lexicographic maxima of (primary, secondary)."""
     for k in range(1, N_KEEPS):
-        out = work[k]
-        n = KEEP_SUB_COUNT[k]
-        s0 = work[KEEP_SUB_LIST[k, 0]]
-        if n == 1:
-            for c in range(CHUNK):
-                out[c] = max(out[c], s0[c]) * unit
-        elif n == 2:
-            s1 = work[KEEP_SUB_LIST[k, 1]]
-            for c in range(CHUNK):
-                out[c] = max(max(out[c], s0[c]), s1[c]) * unit
-        elif n == 3:
-            s1 = work[KEEP_SUB_LIST[k, 1]]
-            s2 = work[KEEP_SUB_LIST[k, 2]]
-            for c in range(CHUNK):
-                out[c] = max(max(out[c], s0[c]), max(s1[c], s2[c])) * unit
-        elif n == 4:
-            s1 = work[KEEP_SUB_LIST[k, 1]]
-            s2 = work[KEEP_SUB_LIST[k, 2]]
-            s3 = work[KEEP_SUB_LIST[k, 3]]
-            for c in range(CHUNK):
-                out[c] = max(max(out[c], s0[c]), max(max(s1[c], s2[c]), s3[c])) * unit
-        else:
-            s1 = work[KEEP_SUB_LIST[k, 1]]
-            s2 = work[KEEP_SUB_LIST[k, 2]]
-            s3 = work[KEEP_SUB_LIST[k, 3]]
-            s4 = work[KEEP_SUB_LIST[k, 4]]
-            for c in range(CHUNK):
-                out[c] = max(max(max(out[c], s0[c]), max(s1[c], s2[c])),
-                             max(s3[c], s4[c])) * unit
-
-
-@njit(cache=True)
-def expect_keeps_pair(work, work2):
-    expect_keeps_chunk(work)
-    expect_keeps_chunk(work2)
-
-
-@njit(cache=True)
-def best_sub_keeps_pair(work, work2):
-    """Lexicographic running maximum of (primary, secondary) over the sub-keeps."""
-    for k in range(1, N_KEEPS):
-        out = work[k]
-        out2 = work2[k]
         for j in range(KEEP_SUB_COUNT[k]):
-            src = work[KEEP_SUB_LIST[k, j]]
-            src2 = work2[KEEP_SUB_LIST[k, j]]
-            for c in range(CHUNK):
-                x = src[c]
-                x2 = src2[c]
-                better = x > out[c] or (x == out[c] and x2 > out2[c])
-                out[c] = x if better else out[c]
-                out2[c] = x2 if better else out2[c]
+            sub = KEEP_SUB_LIST[k, j]
+            lexicographic_max(work[k], work2[k], work[sub], work2[sub], width)
 
 
-@njit(cache=True)
-def roll_expectation(work, roll_probability, out):
-    """out[c] = sum_r P(r) work[roll r, c]."""
-    for c in range(CHUNK):
+@njit(cache=True, fastmath=True)
+def roll_expectation(work, roll_probability, out, width):
+    """out[c] = sum_r P(r) work[roll r, c], for c < width."""
+    for c in range(width):
         out[c] = 0.0
     for r in range(N_ROLLS):
         p = roll_probability[r]
         row = work[FIRST_ROLL_KEEP + r]
-        for c in range(CHUNK):
+        for c in range(width):
             out[c] += p * row[c]
 
 
+@njit(cache=True)
+def turn_columns(m, u, y, c0, width, slot, nxt_start, nxt_lo, nxt_hi, nxt_vals, nxt_vals2,
+                 below, above, above2, pair, rules, roll_probability, src, off, start, bufs,
+                 bufs2, work, work2, value, out, out2):
+    """One state's turn at columns ``c0 .. c0 + width - 1``: ``value[0, :width]`` = V of
+    the state, ``value[1, :width]`` its secondary (pair mode). ``src/off/start``: the
+    state's :func:`roll_plan`. When ``out`` has rows (n_rerolls + 1, 462, >= width), the
+    turn's stages are kept: ``out[0]`` = V_0 at the roll rows, ``out[j]`` = K_j (the
+    value of each keep with ``j`` rolls left); ``out2``: the same for the secondary."""
+    keep = out.shape[0] > 0
+    fill_buffers(m, u, y, c0, width, rules, slot, nxt_start, nxt_lo, nxt_hi, nxt_vals, below,
+                 above, bufs)
+    if pair:
+        fill_buffers(m, u, y, c0, width, rules, slot, nxt_start, nxt_lo, nxt_hi, nxt_vals2,
+                     below, above2, bufs2)
+        final_roll_rows_pair(bufs, bufs2, src, off, start, work, work2, width)
+    else:
+        final_roll_rows(bufs, src, off, start, rules.unit, work, width)
+    if keep:
+        out[0, :, :width] = work[:, :width]
+        out2[0, :, :width] = work2[:, :width]
+    for j in range(1, rules.n_rerolls + 1):
+        expect_keeps(work, width)
+        if pair:
+            expect_keeps(work2, width)
+        if keep:
+            out[j, :, :width] = work[:, :width]
+            out2[j, :, :width] = work2[:, :width]
+        if pair:
+            best_sub_keeps_pair(work, work2, width)
+        else:
+            best_sub_keeps(work, width, rules.unit)
+    roll_expectation(work, roll_probability, value[0], width)
+    if pair:
+        roll_expectation(work2, roll_probability, value[1], width)
+
+
 @njit(cache=True, parallel=True)
-def vector_level(task_state, task_c0, lv_m, lv_u, lv_y, lv_start, lv_lo, lv_vals,
-                 slot, nxt_start, nxt_lo, nxt_hi, nxt_vals, below, above, rules,
-                 roll_probability, pmax):
-    """Every task (state ``task_state[t]``, columns ``task_c0[t]`` + 0..CHUNK-1) of one
-    level: writes ``lv_vals[lv_start[i] + a - lv_lo[i]]``. ``slot[m, u, y]`` indexes the
-    next level's ``nxt_*`` arrays (CSR offsets, ranges, flat values)."""
+def vector_level(task_state, task_c0, task_width, lv_m, lv_u, lv_y, lv_start, lv_lo, lv_vals,
+                 lv_vals2, slot, nxt_start, nxt_lo, nxt_hi, nxt_vals, nxt_vals2, below, above,
+                 above2, pair, rules, roll_probability, pmax):
+    """Every task (state ``task_state[t]``, columns ``task_c0[t]`` + 0..task_width[t]-1)
+    of one level: writes ``lv_vals[lv_start[i] + a - lv_lo[i]]`` (and ``lv_vals2`` in pair
+    mode). ``slot[m, u, y]`` indexes the next level's ``nxt_*`` arrays (CSR offsets,
+    ranges, flat values)."""
     n_tasks = task_state.shape[0]
     n_blocks = min(n_tasks, 256)
     n_boxes = rules.box_scores.shape[0]
+    n_second = WIDE if pair else 1
     for blk in prange(n_blocks):
-        work = np.empty((N_KEEPS, CHUNK))
-        bufs = np.empty((6 * n_boxes, CHUNK + pmax + 1))
-        total = np.empty(CHUNK)
+        work = np.empty((N_KEEPS, WIDE))
+        work2 = np.empty((N_KEEPS, n_second))
+        bufs = np.empty((6 * n_boxes, WIDE + pmax + 1))
+        bufs2 = np.empty((6 * n_boxes, n_second + pmax + 1))
+        value = np.empty((2, WIDE))
         src = np.empty(N_ROLLS * n_boxes, dtype=np.int64)
         off = np.empty(N_ROLLS * n_boxes, dtype=np.int64)
         start = np.empty(N_ROLLS + 1, dtype=np.int64)
+        no_stages = np.empty((0, N_KEEPS, 1))
         planned = -1
         # contiguous runs of tasks: consecutive tasks mostly share a state (and its plan)
         for t in range(blk * n_tasks // n_blocks, (blk + 1) * n_tasks // n_blocks):
             i = task_state[t]
             c0 = task_c0[t]
+            width = task_width[t]
             m = lv_m[i]
             y = lv_y[i]
             if i != planned:
                 roll_plan(m, y, rules, src, off, start)
                 planned = i
-            fill_buffers(m, lv_u[i], y, c0, rules, slot, nxt_start, nxt_lo, nxt_hi, nxt_vals,
-                         below, above, bufs)
-            final_roll_rows(bufs, src, off, start, rules.unit, work)
-            for _ in range(rules.n_rerolls):
-                expect_keeps_chunk(work)
-                best_sub_keeps_chunk(work, rules.unit)
-            roll_expectation(work, roll_probability, total)
+            turn_columns(m, lv_u[i], y, c0, width, slot, nxt_start, nxt_lo, nxt_hi, nxt_vals,
+                         nxt_vals2, below, above, above2, pair, rules, roll_probability, src,
+                         off, start, bufs, bufs2, work, work2, value, no_stages, no_stages)
             base = lv_start[i] + c0 - lv_lo[i]
-            for c in range(CHUNK):
-                lv_vals[base + c] = total[c]
-
-
-@njit(cache=True, parallel=True)
-def vector_level_pair(task_state, task_c0, lv_m, lv_u, lv_y, lv_start, lv_lo, lv_vals,
-                      lv_vals2, slot, nxt_start, nxt_lo, nxt_hi, nxt_vals, nxt_vals2, below,
-                      above, above2, rules, roll_probability, pmax):
-    """:func:`vector_level` with a secondary vector (lexicographic maxima)."""
-    n_tasks = task_state.shape[0]
-    n_blocks = min(n_tasks, 256)
-    n_boxes = rules.box_scores.shape[0]
-    for blk in prange(n_blocks):
-        work = np.empty((N_KEEPS, CHUNK))
-        work2 = np.empty((N_KEEPS, CHUNK))
-        bufs = np.empty((6 * n_boxes, CHUNK + pmax + 1))
-        bufs2 = np.empty((6 * n_boxes, CHUNK + pmax + 1))
-        total = np.empty(CHUNK)
-        src = np.empty(N_ROLLS * n_boxes, dtype=np.int64)
-        off = np.empty(N_ROLLS * n_boxes, dtype=np.int64)
-        start = np.empty(N_ROLLS + 1, dtype=np.int64)
-        planned = -1
-        for t in range(blk * n_tasks // n_blocks, (blk + 1) * n_tasks // n_blocks):
-            i = task_state[t]
-            c0 = task_c0[t]
-            m = lv_m[i]
-            y = lv_y[i]
-            if i != planned:
-                roll_plan(m, y, rules, src, off, start)
-                planned = i
-            fill_buffers(m, lv_u[i], y, c0, rules, slot, nxt_start, nxt_lo, nxt_hi, nxt_vals,
-                         below, above, bufs)
-            fill_buffers(m, lv_u[i], y, c0, rules, slot, nxt_start, nxt_lo, nxt_hi, nxt_vals2,
-                         below, above2, bufs2)
-            final_roll_rows_pair(bufs, bufs2, src, off, start, work, work2)
-            for _ in range(rules.n_rerolls):
-                expect_keeps_pair(work, work2)
-                best_sub_keeps_pair(work, work2)
-            base = lv_start[i] + c0 - lv_lo[i]
-            roll_expectation(work, roll_probability, total)
-            for c in range(CHUNK):
-                lv_vals[base + c] = total[c]
-            roll_expectation(work2, roll_probability, total)
-            for c in range(CHUNK):
-                lv_vals2[base + c] = total[c]
+            for c in range(width):
+                lv_vals[base + c] = value[0, c]
+            if pair:
+                for c in range(width):
+                    lv_vals2[base + c] = value[1, c]
 
 
 @njit(cache=True)
 def turn_vectors(m, u, y, c0, slot, nxt_start, nxt_lo, nxt_hi, nxt_vals, nxt_vals2, below,
                  above, above2, pair, rules, roll_probability, pmax, out, out2, value):
-    """The whole turn of one state at columns ``c0`` + 0..CHUNK-1, for the advisor.
+    """The whole turn of one state at column ``c0``, for the advisor.
 
-    ``out`` (n_rerolls + 1, 462, CHUNK): ``out[0, roll rows]`` = V_0; ``out[j, k]`` for
+    ``out`` (n_rerolls + 1, 462, 1): ``out[0, roll rows]`` = V_0; ``out[j, k]`` for
     j >= 1 = K_j(k), the value of keeping ``k`` with ``j`` rolls left. ``out2``: the
-    secondary vector in pair mode (else untouched). ``value`` (2, CHUNK): V of the state
-    (row 0) and its secondary (row 1).
+    secondary vector in pair mode. ``value`` (2, 1): V of the state (row 0) and its
+    secondary (row 1).
     """
     n_boxes = rules.box_scores.shape[0]
-    work = np.empty((N_KEEPS, CHUNK))
-    work2 = np.empty((N_KEEPS, CHUNK))
-    bufs = np.empty((6 * n_boxes, CHUNK + pmax + 1))
-    bufs2 = np.empty((6 * n_boxes, CHUNK + pmax + 1))
     src = np.empty(N_ROLLS * n_boxes, dtype=np.int64)
     off = np.empty(N_ROLLS * n_boxes, dtype=np.int64)
     start = np.empty(N_ROLLS + 1, dtype=np.int64)
     roll_plan(m, y, rules, src, off, start)
-    fill_buffers(m, u, y, c0, rules, slot, nxt_start, nxt_lo, nxt_hi, nxt_vals, below, above,
-                 bufs)
-    if pair:
-        fill_buffers(m, u, y, c0, rules, slot, nxt_start, nxt_lo, nxt_hi, nxt_vals2, below,
-                     above2, bufs2)
-        final_roll_rows_pair(bufs, bufs2, src, off, start, work, work2)
-    else:
-        final_roll_rows(bufs, src, off, start, rules.unit, work)
-    out[0] = work
-    out2[0] = work2
-    for j in range(1, rules.n_rerolls + 1):
-        if pair:
-            expect_keeps_pair(work, work2)
-            out[j] = work
-            out2[j] = work2
-            best_sub_keeps_pair(work, work2)
-        else:
-            expect_keeps_chunk(work)
-            out[j] = work
-            best_sub_keeps_chunk(work, rules.unit)
-    roll_expectation(work, roll_probability, value[0])
-    if pair:
-        roll_expectation(work2, roll_probability, value[1])
+    work = np.empty((N_KEEPS, 1))
+    work2 = np.empty((N_KEEPS, 1))
+    bufs = np.empty((6 * n_boxes, WIDE + pmax + 1))
+    bufs2 = np.empty((6 * n_boxes, WIDE + pmax + 1))
+    turn_columns(m, u, y, c0, 1, slot, nxt_start, nxt_lo, nxt_hi, nxt_vals, nxt_vals2, below,
+                 above, above2, pair, rules, roll_probability, src, off, start, bufs, bufs2,
+                 work, work2, value, out, out2)

@@ -35,7 +35,8 @@ from .table import Table
 
 Progress = Callable[[int, int], None]
 """progress(levels_done, levels_total), called after each level."""
-CHUNK = tk.CHUNK
+STEP = tk.STEP
+WIDE = tk.WIDE
 _EMPTY_LO = 1 << 40
 
 
@@ -237,7 +238,7 @@ class _Plan:
 def _make_level(m: np.ndarray, u: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np.ndarray,
                 pair: bool) -> Level:
     n = m.shape[0]
-    lengths = np.where(hi >= lo, -(-(hi - lo + 1) // CHUNK) * CHUNK, 0)
+    lengths = np.where(hi >= lo, -(-(hi - lo + 1) // STEP) * STEP, 0)
     start = np.zeros(n + 2, dtype=np.int64)
     np.cumsum(lengths, out=start[1:n + 1])
     start[n + 1] = start[n]
@@ -248,13 +249,18 @@ def _make_level(m: np.ndarray, u: np.ndarray, y: np.ndarray, lo: np.ndarray, hi:
     return Level(m, u, y, start, lo, hi, vals, vals2)
 
 
-def _tasks(level: Level) -> tuple[np.ndarray, np.ndarray]:
+def _tasks(level: Level) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(state, first column, width) of every task: each state's range in pieces of at
+    most WIDE columns."""
     n = level.m.shape[0]
-    counts = (level.start[1:n + 1] - level.start[:n]) // CHUNK
+    lengths = level.start[1:n + 1] - level.start[:n]
+    counts = -(-lengths // WIDE)
     state = np.repeat(np.arange(n, dtype=np.int64), counts)
-    # lengths are multiples of CHUNK, so task t starts at flat position t * CHUNK
-    flat = np.arange(state.shape[0], dtype=np.int64) * CHUNK
-    return state, level.lo[state] + flat - level.start[state]
+    first = np.cumsum(counts) - counts
+    piece = np.arange(state.shape[0], dtype=np.int64) - first[state]
+    offset = piece * WIDE
+    width = np.minimum(lengths[state] - offset, WIDE)
+    return state, level.lo[state] + offset, width
 
 
 def _point_slots(slot: np.ndarray, plan: _Plan, level: Level) -> None:
@@ -310,20 +316,15 @@ def solve_vectors(table: Table, utility: Utility, *, start: tuple[int, int, int]
         mine = slot[levels[n]]
         mine[mine < 0] = m.shape[0]  # the empty placeholder: never read by a solved state
         slot[levels[n]] = mine
-        state, c0 = _tasks(here)
-        entries += state.shape[0] * CHUNK
-        operations += float(task_operations(rules, np.full(state.shape[0], rules.n_boxes - n))
-                            .sum()) * CHUNK
+        state, c0, width = _tasks(here)
+        columns = int(width.sum())
+        entries += columns
+        operations += float(task_operations(rules, np.array([rules.n_boxes - n]))[0]) * columns
         if state.shape[0]:
-            if pair:
-                tk.vector_level_pair(state, c0, here.m, here.u, here.y, here.start, here.lo,
-                                     here.vals, here.vals2, slot, last.start, last.lo,
-                                     last.hi, last.vals, last.vals2, 0.0, utility.above,
-                                     utility.above2, arrays, ROLL_PROBABILITY, pmax)
-            else:
-                tk.vector_level(state, c0, here.m, here.u, here.y, here.start, here.lo,
-                                here.vals, slot, last.start, last.lo, last.hi, last.vals,
-                                0.0, utility.above, arrays, ROLL_PROBABILITY, pmax)
+            tk.vector_level(state, c0, width, here.m, here.u, here.y, here.start, here.lo,
+                            here.vals, here.vals2, slot, last.start, last.lo, last.hi,
+                            last.vals, last.vals2, 0.0, utility.above, utility.above2, pair,
+                            arrays, ROLL_PROBABILITY, pmax)
         if n in keep or n == first_level:
             kept[n] = here
         last = here
@@ -353,9 +354,9 @@ def turn_at(vectors: Vectors, m: int, u: int, y: int, a: int) -> TurnVectors:
     nxt = vectors.levels[bin(m).count("1") + 1]
     utility = vectors.utility
     n_rerolls = rules.rolls_per_turn - 1
-    out = np.empty((n_rerolls + 1, N_KEEPS, CHUNK))
-    out2 = np.zeros((n_rerolls + 1, N_KEEPS, CHUNK))
-    value = np.zeros((2, CHUNK))
+    out = np.empty((n_rerolls + 1, N_KEEPS, 1))
+    out2 = np.zeros((n_rerolls + 1, N_KEEPS, 1))
+    value = np.zeros((2, 1))
     vals2 = nxt.vals2 if utility.pair else nxt.vals
     tk.turn_vectors(m, min(u, UPPER_TARGET), y, a, vectors.slot, nxt.start, nxt.lo, nxt.hi,
                     nxt.vals, vals2, 0.0, utility.above, utility.above2, utility.pair,
