@@ -36,7 +36,7 @@ solve_vectors(table, Utility.target(20), start=(table.rules.full_mask >> 3 << 3,
 wall, cpu = time.perf_counter(), time.process_time()
 vectors = solve_vectors(table, Utility.target(top))
 wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-p = {x: turn_at(vectors, 0, 0, 0, top - x).value for x in (200, 250, 300) if x <= top}
+p = {x: turn_at(vectors, 0, 0, 0, top - x).value for x in (200, 201, 250, 300, 301) if x <= top}
 print(json.dumps({"wall": wall, "cpu": cpu, "entries": vectors.entries,
                   "ops": vectors.operations, "p": p,
                   "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
@@ -85,7 +85,7 @@ def main() -> int:
               f"{r['ops'] / r['wall'] / 1e9:.1f} G ops/s wall, "
               f"{r['ops'] / r['cpu'] / 1e9:.1f} G ops/s per busy core")
         if r["p"]:
-            print("  new-game p_target: " + ", ".join(f"{x}: {p:.10f}"
+            print("  new game, best play for each X: " + ", ".join(f"P(>= {x}) {p:.10f}"
                                                      for x, p in r["p"].items()))
     q = _run(_QUESTIONS)
     print(f"target question, six open boxes (warm, median): {q['target']:.3f} s "
