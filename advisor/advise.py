@@ -112,14 +112,12 @@ class TurnAdvisor:
 
     @property
     def vectors(self) -> Vectors:
-        """The objective's vectors of the states this card can reach (solved once)."""
+        """The objective's vectors of the states this card can reach (solved once per
+        game: see :mod:`advisor.vector_cache`)."""
         if self._vectors is None:
-            from solver.target import solve_vectors
+            from .vector_cache import vectors_for
 
-            card = self.card
-            self._vectors = solve_vectors(self.table, self.objective.utility(self.table),
-                                          start=(card.mask, card.upper, card.flag),
-                                          total=card.total, progress=self.progress)
+            self._vectors = vectors_for(self.card, self.table, self.objective, self.progress)
         return self._vectors
 
     @property

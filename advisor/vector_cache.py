@@ -1,0 +1,79 @@
+"""The objective's vectors of one game, solved once and reused by the turns that follow.
+
+A question under a target or win objective solves every state the card can reach
+(:func:`solver.target.solve_vectors`): from a new game, the whole game. The next turns
+of the same game are reachable from that card, and each state's range of points
+covers every total they can have, so the same vectors answer them exactly. The last
+objective's vectors are kept, every level of them, for the process: a later card is
+answered from them when its state was solved and its total lies in that state's range,
+else the vectors are solved again from that card.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from solver.table import Table
+from solver.target import Vectors, solve_vectors
+
+from .model import Scorecard
+from .objective import Objective
+
+
+@dataclass(frozen=True, eq=False)
+class _Solved:
+    table: Table
+    objective: str
+    start: tuple[int, int, int]
+    total: int
+    vectors: Vectors
+
+
+_last: _Solved | None = None
+_lock = threading.Lock()
+
+
+def _state(card: Scorecard) -> tuple[int, int, int]:
+    return card.mask, card.upper, card.flag
+
+
+def answers(solved: Vectors, start: tuple[int, int, int], total: int, card: Scorecard) -> bool:
+    """True when vectors solved from (``start``, ``total``) hold every value a turn of
+    ``card`` needs: the same card, or a later card of the same game (its mask contains
+    the start's, its state was solved, its total is in that state's range)."""
+    state = _state(card)
+    if state == start and card.total == total:
+        return True
+    m0 = start[0]
+    if card.mask & m0 != m0 or card.mask == m0 or card.total < total:
+        return False
+    filled = bin(card.mask).count("1")
+    level = solved.levels.get(filled)
+    if level is None or filled + 1 not in solved.levels:
+        return False
+    i = int(solved.slot[state])
+    return 0 <= i < level.m.shape[0] and card.total <= int(level.hi[i])
+
+
+def vectors_for(card: Scorecard, table: Table, objective: Objective,
+                progress: Callable[[int, int], None] | None = None) -> Vectors:
+    """The objective's vectors for a turn of ``card``: the kept ones when they answer it,
+    else solved from ``card`` (every level kept for the turns to come)."""
+    global _last
+    key = json.dumps(objective.to_json(), sort_keys=True)
+    with _lock:
+        last = _last
+    if (last is not None and last.table is table and last.objective == key
+            and answers(last.vectors, last.start, last.total, card)):
+        return last.vectors
+    with _lock:
+        _last = None  # let the old vectors go before the new ones are built
+    vectors = solve_vectors(table, objective.utility(table), start=_state(card),
+                            total=card.total, keep=tuple(range(table.rules.n_boxes + 1)),
+                            progress=progress)
+    with _lock:
+        _last = _Solved(table, key, _state(card), card.total, vectors)
+    return vectors

@@ -1,0 +1,86 @@
+"""advisor.vector_cache: the vectors solved at one turn answer the later turns of the same
+game exactly (compared with vectors solved afresh from each later card), and a card they
+cannot answer is solved anew."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from advisor import vector_cache
+from advisor.advise import TurnAdvisor
+from advisor.model import Dice, Scorecard
+from advisor.objective import Objective
+from solver.target import solve_vectors, turn_at
+
+
+def _fresh_probability(card: Scorecard, table, objective: Objective) -> float:
+    vectors = solve_vectors(table, objective.utility(table),
+                            start=(card.mask, card.upper, card.flag), total=card.total)
+    return turn_at(vectors, card.mask, card.upper, card.flag, card.total).value
+
+
+def _options(card: Scorecard, table, objective: Objective, dice: Dice) -> list[tuple]:
+    advice = TurnAdvisor(card, table, objective).advise(dice, 0)
+    return [(o.describe(), o.probability) for o in advice.options]
+
+
+def _play_on(card: Scorecard, table, objective: Objective, seed: int) -> None:
+    """Play ``card`` to the end with random dice and boxes (a Yahtzee now and then); at
+    every turn the kept vectors must give what vectors solved from that card give."""
+    rng = random.Random(seed)
+    TurnAdvisor(card, table, objective).probability()
+    kept = vector_cache._last
+    assert kept is not None and kept.start == (card.mask, card.upper, card.flag)
+    rules = table.rules
+    while not card.is_full:
+        face = rng.randint(1, 6)
+        dice = Dice((face,) * 5) if rng.random() < 0.3 else \
+            Dice(tuple(sorted(rng.randint(1, 6) for _ in range(5))))
+        allowed = rules.placements(dice.faces, card.mask, card.yahtzee_holds_50)
+        card = card.place(dice, rng.choice(allowed).box)
+        if card.is_full:
+            break
+        vector_cache._last = kept
+        cached = TurnAdvisor(card, table, objective).probability()[0]
+        cached_options = _options(card, table, objective, dice)
+        assert vector_cache._last is kept, "a later card of the same game was solved again"
+        assert cached == pytest.approx(_fresh_probability(card, table, objective), abs=1e-12)
+        vector_cache._last = None
+        fresh_options = _options(card, table, objective, dice)
+        assert [o[0] for o in cached_options] == [o[0] for o in fresh_options]
+        for (_, p), (_, q) in zip(cached_options, fresh_options, strict=True):
+            assert p == pytest.approx(q, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_target_vectors_answer_the_rest_of_the_game(official_table, seed):
+    card = Scorecard.parse("aces=2,threes=9,fives=15,3k=21,ss=30,chance=22")
+    _play_on(card, official_table, Objective.for_target(card.total + 120), seed)
+
+
+def test_yatzy_target_vectors_answer_the_rest_of_the_game(table_of):
+    card = Scorecard.parse("ones=2,threes=9,fives=15,one_pair=10,two_pairs=14,three_of_a_kind=12,"
+                          "small_straight=15,chance=22", "yatzy")
+    _play_on(card, table_of("yatzy"), Objective.for_target(card.total + 90), 4)
+
+
+def test_win_vectors_answer_the_rest_of_the_game(official_table):
+    card = Scorecard.parse("aces=3,twos=6,fives=15,4k=24,ls=40,yahtzee=50,chance=20")
+    opponent = Scorecard.parse("aces=2,twos=8,threes=9,fours=16,fives=10,sixes=24,4k=22")
+    _play_on(card, official_table, Objective.win(opponent), 5)
+
+
+def test_a_card_the_kept_vectors_cannot_answer_is_solved_anew(official_table):
+    objective = Objective.for_target(200)
+    first = Scorecard.parse("aces=2,threes=9,fives=15,3k=21,ss=30,chance=22,fh=25")
+    TurnAdvisor(first, official_table, objective).probability()
+    kept = vector_cache._last
+    other = Scorecard.parse("twos=4,fours=12,sixes=24,4k=20,ls=40,yahtzee=0,chance=25")
+    p = TurnAdvisor(other, official_table, objective).probability()[0]
+    assert vector_cache._last is not kept
+    assert p == pytest.approx(_fresh_probability(other, official_table, objective), abs=1e-12)
+    # another objective is not answered by the kept vectors either
+    TurnAdvisor(other, official_table, Objective.for_target(201)).probability()
+    assert vector_cache._last.objective != kept.objective
