@@ -4,9 +4,10 @@ A question under a target or win objective solves every state the card can reach
 (:func:`solver.target.solve_vectors`): from a new game, the whole game. The next turns
 of the same game are reachable from that card, and each state's range of points
 covers every total they can have, so the same vectors answer them exactly. The last
-objective's vectors are kept, every level of them, for the process: a later card is
-answered from them when its state was solved and its total lies in that state's range,
-else the vectors are solved again from that card.
+vectors of the last ``KEPT`` games asked about (two: both players of a two-player game) are
+kept, every level of them, for the process: a later card is answered from them when its
+state was solved and its total lies in that state's range, else the vectors are solved
+again from that card.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ class _Solved:
     vectors: Vectors
 
 
-_last: _Solved | None = None
+KEPT = 2
+_kept: list[_Solved] = []
+"""Most recently used first."""
 _lock = threading.Lock()
 
 
@@ -62,18 +65,24 @@ def vectors_for(card: Scorecard, table: Table, objective: Objective,
                 progress: Callable[[int, int], None] | None = None) -> Vectors:
     """The objective's vectors for a turn of ``card``: the kept ones when they answer it,
     else solved from ``card`` (every level kept for the turns to come)."""
-    global _last
     key = json.dumps(objective.to_json(), sort_keys=True)
     with _lock:
-        last = _last
-    if (last is not None and last.table is table and last.objective == key
-            and answers(last.vectors, last.start, last.total, card)):
-        return last.vectors
-    with _lock:
-        _last = None  # let the old vectors go before the new ones are built
+        for i, solved in enumerate(_kept):
+            if (solved.table is table and solved.objective == key
+                    and answers(solved.vectors, solved.start, solved.total, card)):
+                _kept.insert(0, _kept.pop(i))
+                return solved.vectors
+        del _kept[KEPT - 1:]  # let the oldest go before new vectors are built
     vectors = solve_vectors(table, objective.utility(table), start=_state(card),
                             total=card.total, keep=tuple(range(table.rules.n_boxes + 1)),
                             progress=progress)
     with _lock:
-        _last = _Solved(table, key, _state(card), card.total, vectors)
+        _kept.insert(0, _Solved(table, key, _state(card), card.total, vectors))
+        del _kept[KEPT:]
     return vectors
+
+
+def clear() -> None:
+    """Forget every kept solve (frees their memory)."""
+    with _lock:
+        _kept.clear()

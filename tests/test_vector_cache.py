@@ -30,8 +30,9 @@ def _play_on(card: Scorecard, table, objective: Objective, seed: int) -> None:
     """Play ``card`` to the end with random dice and boxes (a Yahtzee now and then); at
     every turn the kept vectors must give what vectors solved from that card give."""
     rng = random.Random(seed)
+    vector_cache.clear()
     TurnAdvisor(card, table, objective).probability()
-    kept = vector_cache._last
+    kept = vector_cache._kept[0]
     assert kept is not None and kept.start == (card.mask, card.upper, card.flag)
     rules = table.rules
     while not card.is_full:
@@ -42,12 +43,12 @@ def _play_on(card: Scorecard, table, objective: Objective, seed: int) -> None:
         card = card.place(dice, rng.choice(allowed).box)
         if card.is_full:
             break
-        vector_cache._last = kept
+        vector_cache._kept[:] = [kept]
         cached = TurnAdvisor(card, table, objective).probability()[0]
         cached_options = _options(card, table, objective, dice)
-        assert vector_cache._last is kept, "a later card of the same game was solved again"
+        assert vector_cache._kept == [kept], "a later card of the same game was solved again"
         assert cached == pytest.approx(_fresh_probability(card, table, objective), abs=1e-12)
-        vector_cache._last = None
+        vector_cache.clear()
         fresh_options = _options(card, table, objective, dice)
         assert [o[0] for o in cached_options] == [o[0] for o in fresh_options]
         for (_, p), (_, q) in zip(cached_options, fresh_options, strict=True):
@@ -73,14 +74,19 @@ def test_win_vectors_answer_the_rest_of_the_game(official_table):
 
 
 def test_a_card_the_kept_vectors_cannot_answer_is_solved_anew(official_table):
+    vector_cache.clear()
     objective = Objective.for_target(200)
     first = Scorecard.parse("aces=2,threes=9,fives=15,3k=21,ss=30,chance=22,fh=25")
     TurnAdvisor(first, official_table, objective).probability()
-    kept = vector_cache._last
+    kept = vector_cache._kept[0]
     other = Scorecard.parse("twos=4,fours=12,sixes=24,4k=20,ls=40,yahtzee=0,chance=25")
     p = TurnAdvisor(other, official_table, objective).probability()[0]
-    assert vector_cache._last is not kept
+    assert vector_cache._kept[0] is not kept and vector_cache._kept[1] is kept
     assert p == pytest.approx(_fresh_probability(other, official_table, objective), abs=1e-12)
-    # another objective is not answered by the kept vectors either
+    # two games at once (two players): both stay kept; a third game pushes the oldest out
+    TurnAdvisor(first, official_table, objective).probability()
+    assert vector_cache._kept[0] is kept
     TurnAdvisor(other, official_table, Objective.for_target(201)).probability()
-    assert vector_cache._last.objective != kept.objective
+    assert len(vector_cache._kept) == vector_cache.KEPT
+    assert vector_cache._kept[0].objective != kept.objective
+    assert vector_cache._kept[1] is kept
