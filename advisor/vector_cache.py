@@ -34,6 +34,10 @@ class _Solved:
 
 
 KEPT = 2
+KEEP_BYTES = 1 << 30
+"""The most memory one game's kept levels may take (1 GiB: the official rules' whole game
+for a target of 300 takes 367 MB). A solve that needs more keeps only the level its
+own card needs, and later cards of that game are solved again."""
 _kept: list[_Solved] = []
 """Most recently used first."""
 _lock = threading.Lock()
@@ -75,7 +79,7 @@ def vectors_for(card: Scorecard, table: Table, objective: Objective,
         del _kept[KEPT - 1:]  # let the oldest go before new vectors are built
     vectors = solve_vectors(table, objective.utility(table), start=_state(card),
                             total=card.total, keep=tuple(range(table.rules.n_boxes + 1)),
-                            progress=progress)
+                            keep_bytes=KEEP_BYTES, progress=progress)
     with _lock:
         _kept.insert(0, _Solved(table, key, _state(card), card.total, vectors))
         del _kept[KEPT:]

@@ -276,14 +276,15 @@ def _point_slots(slot: np.ndarray, plan: _Plan, level: Level) -> None:
 
 def solve_vectors(table: Table, utility: Utility, *, start: tuple[int, int, int] = (0, 0, 0),
                   total: int | None = None, keep: tuple[int, ...] = (),
-                  progress: Progress | None = None) -> Vectors:
+                  keep_bytes: int | None = None, progress: Progress | None = None) -> Vectors:
     """``V`` of every state reachable from ``start`` (filled mask, capped upper subtotal,
     flag), from full cards back to the level after the start's.
 
     ``total``: the grand total of the start card (ranges then only cover what that card
     can reach); None solves every ``a`` that any card can need (``a < A``). ``keep``:
     levels (numbers of filled boxes) whose vectors are returned besides the one after
-    the start's.
+    the start's; ``keep_bytes``: once the kept levels pass this many bytes, they are let
+    go and only the level after the start's is returned (memory stays at two levels).
     """
     began = time.perf_counter()
     rules = table.rules
@@ -327,6 +328,10 @@ def solve_vectors(table: Table, utility: Utility, *, start: tuple[int, int, int]
                             arrays, ROLL_PROBABILITY, pmax)
         if n in keep or n == first_level:
             kept[n] = here
+            if keep_bytes is not None and sum(level.vals.nbytes + level.vals2.nbytes
+                                              for level in kept.values()) > keep_bytes:
+                kept = {n: here} if n == first_level else {}
+                keep = ()
         last = here
         if progress is not None:
             progress(done, n_done)

@@ -90,3 +90,18 @@ def test_a_card_the_kept_vectors_cannot_answer_is_solved_anew(official_table):
     assert len(vector_cache._kept) == vector_cache.KEPT
     assert vector_cache._kept[0].objective != kept.objective
     assert vector_cache._kept[1] is kept
+
+
+def test_past_the_memory_budget_only_the_needed_level_is_kept(official_table, monkeypatch):
+    vector_cache.clear()
+    monkeypatch.setattr(vector_cache, "KEEP_BYTES", 1000)
+    card = Scorecard.parse("aces=2,threes=9,fives=15,3k=21,ss=30,chance=22")
+    objective = Objective.for_target(card.total + 120)
+    p = TurnAdvisor(card, official_table, objective).probability()[0]
+    kept = vector_cache._kept[0]
+    assert sorted(kept.vectors.levels) == [bin(card.mask).count("1") + 1]
+    assert p == pytest.approx(_fresh_probability(card, official_table, objective), abs=1e-12)
+    later = card.place(Dice((6, 6, 6, 6, 6)), "sixes")
+    q = TurnAdvisor(later, official_table, objective).probability()[0]
+    assert vector_cache._kept[0] is not kept  # solved again: its levels were let go
+    assert q == pytest.approx(_fresh_probability(later, official_table, objective), abs=1e-12)
