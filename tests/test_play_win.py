@@ -162,6 +162,19 @@ def test_before_win_from_the_advice_is_by_expected_score_and_says_so(tmp_path):
     assert "(by expected score: under --objective win" not in out  # game not finished
 
 
+def test_a_finished_game_names_the_winner_and_reviews_by_expected_score(tmp_path):
+    path, _ = late_record(tmp_path, {"Ann": [*ANN, "33312 threes", "12345 ls"],
+                                     "Bob": [*BOB, "55512 fives", "12346 chance"]})
+    result = play("11111\n\n66666\n\n", "--resume", str(path), "--objective", "win")
+    out = result.stdout
+    assert result.exit_code == 0, result.output
+    assert "ranked by P(final score > Ann): Ann 303 (finished)" in out  # out of reach
+    assert re.search(r"\n  1  score Yahtzee 50 +0\.0000 % +0\.0000 % +290\.00 ", out)
+    assert "(by expected score: under --objective win the objective changed from turn " \
+           "to turn)" in out
+    assert out.strip().endswith("winner: Ann with 303")
+
+
 def test_a_new_record_names_the_objective_and_stays_readable(tmp_path):
     path = tmp_path / "new.txt"
     result = play("22256\nquit\n", "--names", "Ann,Bob", "--objective", "win",
@@ -206,7 +219,7 @@ def test_ctrl_c_while_working_out_gives_expected_score_advice(tmp_path, table, m
      "--objective win and --beat given"),
     (["--players", "2", "--win-from", "5"], "--win-from applies only with --objective win"),
     (["--players", "2", "--objective", "best"], "'best' is not one of 'ev', 'win'"),
-    (["--players", "2", "--objective", "win", "--win-from", "-1"], "--win-from"),
+    (["--players", "2", "--objective", "win", "--win-from", "0"], "--win-from"),
 ])
 def test_bad_objective_options_are_one_line_and_exit_2(args, message):
     result = play("22256\n", *args)

@@ -174,7 +174,7 @@ def _run(session: GameSession) -> bool:
               help="What each player's advice maximises: ev, the expected final score; win "
                    "(two or more players), the chance to beat the best of the others, "
                    "exactly, from their cards as they stand at each turn.")
-@click.option("--win-from", "win_from", type=click.IntRange(min=0), default=None,
+@click.option("--win-from", "win_from", type=click.IntRange(min=1), default=None,
               metavar="N",
               help=f"With --objective win: work out the chance to win once the player to "
                    f"move has N or fewer boxes open; before that the advice is by expected "
