@@ -2,7 +2,9 @@
 
 - :func:`next_state`, :func:`joker_lowest_tier` and :func:`placement_entry`: the rules'
   transition after a box is filled, the Joker's allowed tier and the entry of a final
-  roll in a box, compiled from their one Python definition in :mod:`solver.rules`.
+  roll in a box, compiled from their one Python definition in :mod:`solver.rules`;
+  :func:`roll_entries` (the boxes a final roll may go in) and :func:`entry_variant`
+  (which successor an entry leads to) built on them for the final-roll gathers.
 - :func:`expect_keeps` and :func:`best_sub_keeps`: the two reroll steps of a turn, on a
   work array ``work`` (462, >= width) holding one value per keep and *column*. What a
   column is belongs to the caller: a state's expected points (``_kernels``), or the
@@ -20,7 +22,15 @@ from numba import njit
 
 from . import _jit_cache
 from . import rules as _rules
-from .dice import FACES, FIRST_ROLL_KEEP, KEEP_CHILD, KEEP_SUB_COUNT, KEEP_SUB_LIST
+from .dice import (
+    FACES,
+    FIRST_ROLL_KEEP,
+    KEEP_CHILD,
+    KEEP_SUB_COUNT,
+    KEEP_SUB_LIST,
+    ROLL_FIVE_FACE,
+)
+from .rules import N_UPPER
 
 _jit_cache.check()  # before any cached kernel is loaded
 
@@ -37,6 +47,34 @@ this tier."""
 placement_entry = njit(cache=True)(_rules.placement_entry)
 """Compiled :func:`solver.rules.placement_entry`: the entry of final roll ``r`` in open box
 ``b``, or -1 when the Joker forbids the box."""
+
+
+@njit(cache=True)
+def roll_entries(r, m, rules, box, entry):
+    """The open boxes final roll ``r`` may go in under filled mask ``m`` (the Joker
+    applied), in box order: returns ``n`` and fills ``box[:n]`` and ``entry[:n]``."""
+    f = ROLL_FIVE_FACE[r]
+    low = joker_lowest_tier(f, m, rules.joker_tier) if f >= 0 else 0
+    n = 0
+    for b in range(rules.box_scores.shape[0]):
+        if m >> b & 1:
+            continue
+        p = placement_entry(r, b, m, rules, low)
+        if p >= 0:
+            box[n] = b
+            entry[n] = p
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def entry_variant(b, p, rules):
+    """Which successor an entry of ``p`` in box ``b`` leads to, among the box's at most six:
+    an upper box, the number of dice of its face (``p // face``); the Yahtzee box of a
+    rule set that pays bonuses, 1 for a 50 (the flag is set); any other entry, 0."""
+    if b < N_UPPER:
+        return p // (b + 1)
+    return 1 if (b == rules.yahtzee_box and p > 0 and rules.n_flags == 2) else 0
 
 
 @njit(cache=True, fastmath=True)

@@ -24,13 +24,7 @@ import numpy as np
 from numba import njit, prange
 
 from . import _jit_cache
-from ._basics import (
-    best_sub_keeps,
-    expect_keeps,
-    joker_lowest_tier,
-    next_state,
-    placement_entry,
-)
+from ._basics import best_sub_keeps, entry_variant, expect_keeps, next_state, roll_entries
 from .dice import FIRST_ROLL_KEEP, N_KEEPS, ROLL_FIVE_FACE, ROLL_PROBABILITY
 from .rules import N_UPPER, UPPER_TARGET
 
@@ -74,27 +68,23 @@ def final_roll_columns(m, cols_u, cols_y, values, rules, work, gathered):
                                                rules.upper_bonus, yahtzee_box, n_flags)
                     gathered[b, hit, c] = values[nm, nu, ny]
     n_rolls = scores.shape[1]
+    boxes = np.empty(n_boxes, dtype=np.int64)
+    entries = np.empty(n_boxes, dtype=np.int64)
     for r in range(n_rolls):
         row = work[FIRST_ROLL_KEEP + r]
         for c in range(width):
             row[c] = -np.inf
-        f = ROLL_FIVE_FACE[r]
-        low = joker_lowest_tier(f, m, rules.joker_tier) if f >= 0 else 0
-        for b in range(n_boxes):
-            if m >> b & 1:
-                continue
-            p = placement_entry(r, b, m, rules, low)
-            if p < 0:
-                continue
+        for i in range(roll_entries(r, m, rules, boxes, entries)):
+            b = boxes[i]
+            p = entries[i]
+            src = gathered[b, entry_variant(b, p, rules)]
             if b < N_UPPER:
-                src = gathered[b, p // (b + 1)]
                 for c in range(width):
                     row[c] = max(row[c], src[c]) * unit
             else:
-                src = gathered[b, 1 if (b == yahtzee_box and p > 0 and n_flags == 2) else 0]
                 for c in range(width):
                     row[c] = max(row[c], src[c] + p) * unit
-        if f >= 0 and n_flags == 2:
+        if ROLL_FIVE_FACE[r] >= 0 and n_flags == 2:
             for c in range(width):
                 if cols_y[c] == 1:
                     row[c] += rules.yahtzee_bonus

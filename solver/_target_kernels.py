@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit, prange
 
 from . import _jit_cache
-from ._basics import best_sub_keeps, expect_keeps, joker_lowest_tier, next_state, placement_entry
+from ._basics import best_sub_keeps, entry_variant, expect_keeps, next_state, roll_entries
 from .dice import (
     FIRST_ROLL_KEEP,
     KEEP_SUB_COUNT,
@@ -96,28 +96,18 @@ def roll_plan(m, y, rules, src, off, start):
     """The final-roll choices of state (m, y), the same for every column: for roll ``r``,
     entries ``start[r]..start[r + 1]`` of ``src`` (row of ``bufs``: box and variant) and
     ``off`` (points entered + Yahtzee bonus) are the boxes the rules allow."""
-    yahtzee_box = rules.yahtzee_box
-    n_flags = rules.n_flags
-    n_boxes = rules.box_scores.shape[0]
     n = 0
     for r in range(N_ROLLS):
         start[r] = n
-        f = ROLL_FIVE_FACE[r]
-        shift = int(rules.yahtzee_bonus) if (f >= 0 and n_flags == 2 and y == 1) else 0
-        low = joker_lowest_tier(f, m, rules.joker_tier) if f >= 0 else 0
-        for b in range(n_boxes):
-            if m >> b & 1:
-                continue
-            p = placement_entry(r, b, m, rules, low)
-            if p < 0:
-                continue
-            if b < N_UPPER:
-                v = p // (b + 1)
-            else:
-                v = 1 if (b == yahtzee_box and p > 0 and n_flags == 2) else 0
-            src[n] = 6 * b + v
-            off[n] = p + shift
-            n += 1
+        shift = rules.yahtzee_bonus if (ROLL_FIVE_FACE[r] >= 0 and rules.n_flags == 2
+                                        and y == 1) else 0
+        found = roll_entries(r, m, rules, src[n:], off[n:])
+        for i in range(n, n + found):
+            b = src[i]
+            p = off[i]
+            src[i] = 6 * b + entry_variant(b, p, rules)
+            off[i] = p + int(shift)
+        n += found
     start[N_ROLLS] = n
 
 
