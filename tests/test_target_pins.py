@@ -44,3 +44,13 @@ def test_new_game_p_target(table_of, rules_name):
     assert np.all(np.diff(w) >= -1e-13)
     for a, value in zip(range(0, TOP + 1, 10), w, strict=True):
         assert value >= float(tail[TOP - a]) - 1e-12
+
+
+def test_readme_table_shows_the_pinned_figures():
+    """The README's table of new-game p_target is the pinned figures, to 10 decimals."""
+    from readme import table
+
+    rows = {k: v for k, v in table("Playing for a target or to win").items() if k != "rules"}
+    assert sorted(rows) == sorted(PINNED)
+    for rules_name, pins in PINNED.items():
+        assert rows[rules_name] == [f"{pins[x]:.10f}" for x in (200, 250, 300)], rules_name
