@@ -19,6 +19,12 @@ Built-in strategies (``STRATEGIES``):
   pace for the bonus); for another box, the mean points of a whole turn aimed at that
   box alone.
 
+- ``target:X``: every decision maximises P(final score >= X), exactly as
+  ``advise(..., target=X)`` ranks the options (ties within 1e-12: the higher expected
+  final score), from the target DP's vectors (:mod:`solver.simulate_target`). The
+  result adds ``p_target``, the exact new-game probability of reaching X under that
+  strategy, beside the rate of games that reached it.
+
 A strategy of your own is a Python callable ``strategy(decision: Decision)`` (slower):
 while ``decision.rolls_left > 0`` it returns the faces to keep (any iterable of ints, a
 sub-multiset of ``decision.dice``; all five keeps the dice as they are) or a box name to
@@ -150,6 +156,12 @@ class SimulationResult:
     entries: np.ndarray
     """(games, n_boxes) int8: the entry of each box."""
     seconds: float = field(default=0.0)
+    target: int | None = None
+    """X of a ``target:X`` strategy, else None."""
+    p_target: float | None = None
+    """The exact new-game P(final >= target) of the ``target:X`` strategy."""
+    solve_seconds: float = 0.0
+    """Part of ``seconds`` spent solving the target vectors (before any game)."""
     traces: np.ndarray | None = None
     """With ``record=True``: (games, n_boxes, 2 * rerolls + 2) int16, each game's turns in
     playing order as keep indices (``dice.KEEP_COUNTS``): roll, keep, roll, ..., box;
@@ -171,6 +183,22 @@ class SimulationResult:
     def stderr(self) -> float:
         return self.sd / float(np.sqrt(self.games))
 
+    def reached(self, x: int) -> tuple[float, float]:
+        """(fraction of games scoring at least ``x``, its standard error
+        sqrt(rate (1 - rate) / games))."""
+        rate = float((self.scores >= x).mean())
+        return rate, float(np.sqrt(rate * (1.0 - rate) / self.games))
+
+    @property
+    def reached_rate(self) -> float | None:
+        """The fraction of games scoring at least ``target`` (None without a target)."""
+        return None if self.target is None else self.reached(self.target)[0]
+
+    @property
+    def reached_stderr(self) -> float | None:
+        """The standard error of :attr:`reached_rate` (None without a target)."""
+        return None if self.target is None else self.reached(self.target)[1]
+
     def percentile(self, q: float) -> int:
         """Smallest score x with (games scoring <= x) >= q% of games."""
         ordered = np.sort(self.scores)
@@ -179,8 +207,15 @@ class SimulationResult:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready figures (INTERFACE.md keys ``games``, ``strategy``, ``mean``, ``sd``,
-        ``stderr`` and more)."""
-        rate = self.games / self.seconds if self.seconds > 0 else None
+        ``stderr`` and more; a target strategy adds ``target``, ``p_target``,
+        ``reached_rate``, ``reached_stderr`` and ``solve_seconds``). ``games_per_second``
+        counts the time playing, not solving."""
+        playing = self.seconds - self.solve_seconds
+        rate = self.games / playing if playing > 0 else None
+        extra = {} if self.target is None else {
+            "target": self.target, "p_target": self.p_target,
+            "reached_rate": self.reached_rate, "reached_stderr": self.reached_stderr,
+            "solve_seconds": self.solve_seconds}
         return {
             "games": self.games,
             "strategy": self.strategy,
@@ -198,6 +233,7 @@ class SimulationResult:
             "yahtzee_bonuses_per_game": float(self.yahtzee_bonuses.mean()),
             "box_means": {box.name: float(self.entries[:, b].mean())
                           for b, box in enumerate(self.rules.boxes)},
+            **extra,
             "seconds": self.seconds,
             "games_per_second": rate,
         }
@@ -231,7 +267,8 @@ def strategy_code(name: str) -> int:
     key = name.strip().lower()
     if key not in STRATEGIES:
         raise UnknownStrategyError(
-            f"unknown strategy {name!r}; built-in strategies: {', '.join(STRATEGIES)}")
+            f"unknown strategy {name!r}; built-in strategies: {', '.join(STRATEGIES)} "
+            "and target:X")
     return STRATEGIES[key]
 
 
@@ -261,16 +298,32 @@ def _pars(rules: RuleSet) -> np.ndarray:
 
 def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int = 10_000,
              seed: int = 0, *, progress: Progress | None = None,
-             name: str | None = None, record: bool = False) -> SimulationResult:
-    """Play ``games`` games of the table's rule set with ``strategy`` (a built-in name or
-    a :data:`UserStrategy` callable) from seed ``seed``; with ``record`` keep every
-    game's moves in ``traces`` (same games either way)."""
+             name: str | None = None, record: bool = False,
+             solve_progress: Progress | None = None) -> SimulationResult:
+    """Play ``games`` games of the table's rule set with ``strategy`` (a built-in name,
+    ``target:X`` or a :data:`UserStrategy` callable) from seed ``seed``; with ``record``
+    keep every game's moves in ``traces`` (same games either way). ``target:X`` first
+    solves its vectors, reporting ``solve_progress(levels_done, levels_total)``."""
+    from . import simulate_target as stg
+
     games = check_games(games)
     seed = check_seed(seed)
+    target = None
+    if isinstance(strategy, str) and stg.is_target_strategy(strategy):
+        target = stg.parse_target(strategy)
     start = time.perf_counter()
     rules = table.rules
     traces = np.full((games if record else 0, rules.n_boxes, 2 * rules.rolls_per_turn),
                      -1, dtype=np.int16)
+    if target is not None:
+        plan = stg.target_plan(table, target, solve_progress)
+        out = stg.play_target(table, plan, games, seed, progress, traces)
+        scores, upper, fives, bonuses, entries = out
+        return SimulationResult(rules, f"{stg.PREFIX}{target}", seed, scores, upper, fives,
+                                bonuses, entries, seconds=time.perf_counter() - start,
+                                target=target, p_target=plan.p_target,
+                                solve_seconds=plan.seconds,
+                                traces=traces if record else None)
     if callable(strategy):
         label = str(name or getattr(strategy, "__name__", "custom"))
         out = _simulate_python(rules, strategy, label, games, seed, progress, traces)

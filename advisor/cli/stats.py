@@ -140,13 +140,20 @@ def _resolve_strategy(name: str, option: str) -> str | Callable[..., Any]:
     the option the name came from, for the error message."""
     from solver.errors import shown
 
+    from solver.simulate_target import PREFIX, is_target_strategy, parse_target
+
     key = name.strip()
     if key.lower() in BUILTIN_STRATEGIES:
         return key.lower()
+    if is_target_strategy(key):
+        try:
+            return f"{PREFIX}{parse_target(key)}"
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint=option) from None
     if ":" not in key:
         raise click.BadParameter(
-            f"unknown strategy {shown(key, 40)}; use one of {', '.join(BUILTIN_STRATEGIES)} "
-            "or module:function", param_hint=option)
+            f"unknown strategy {shown(key, 40)}; use one of {', '.join(BUILTIN_STRATEGIES)}, "
+            "target:X or module:function", param_hint=option)
     module_name, _, attr = key.partition(":")
     if not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", module_name, re.ASCII) or \
             not re.fullmatch(r"[A-Za-z_]\w*", attr, re.ASCII):
@@ -173,17 +180,29 @@ def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
 
     from solver.simulate import simulate
 
-    bar = tqdm(total=games, desc=label, unit="game", unit_scale=True, file=sys.stderr,
-               leave=False)
+    from solver.simulate_target import is_target_strategy
 
-    def update(done: int, total: int) -> None:
-        bar.update(done - bar.n)
+    bars: dict[str, Any] = {}
 
+    def bar_of(desc: str, total: int, unit: str) -> Callable[[int, int], None]:
+        def update(done: int, _total: int) -> None:
+            if desc not in bars:  # the solve's bar ends when the games' starts
+                for other in bars.values():
+                    other.close()
+                bars[desc] = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr,
+                                  unit_scale=unit == "game", leave=False)
+            bars[desc].update(done - bars[desc].n)
+        return update
+
+    solving = None
+    if isinstance(strategy, str) and is_target_strategy(strategy):
+        solving = bar_of(f"{label} vectors", table.rules.n_boxes - 1, "level")
     try:
-        return simulate(table, strategy, games, seed, progress=update, name=label,
-                        record=record)
+        return simulate(table, strategy, games, seed, progress=bar_of(label, games, "game"),
+                        name=label, record=record, solve_progress=solving)
     finally:
-        bar.close()
+        for bar in bars.values():
+            bar.close()
 
 
 @cli.command(short_help="Play seeded games with a strategy.")
@@ -191,10 +210,12 @@ def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
 @click.option("--games", type=int, default=10_000, show_default=True,
               help="Number of games to play per strategy, 1 to 10,000,000.")
 @click.option("--strategy", default=None,
-              help="optimal (default), greedy, greedy-turn, heuristic, or module:function "
-                   "(a Python strategy). Not together with --compare.")
+              help="optimal (default), greedy, greedy-turn, heuristic, target:X (every move "
+                   "maximises P(final score >= X); solves the target vectors first), or "
+                   "module:function (a Python strategy). Not together with --compare.")
 @click.option("--compare", default=None,
-              help="Comma-separated strategies to play side by side, e.g. optimal,greedy.")
+              help="Comma-separated strategies to play side by side on the same dice, e.g. "
+                   "optimal,greedy or optimal,target:300.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the dice (0..2**64-1): same seed, same games.")
 @click.option("--records", "records_dir", default=None, metavar="FOLDER",
@@ -205,9 +226,11 @@ def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
 def simulate(rules_name: str, games: int, strategy: str | None, compare: str | None, seed: int,
              records_dir: str | None, table_path: str | None, as_json: bool) -> None:
     """Play seeded games with a strategy and report its scores (see solver/simulate.py for
-    the strategies and for writing your own).
+    the strategies and for writing your own). target:X also reports how often the games
+    reached X against the exact probability (docs/objectives.md).
 
-    Example: yahtzee simulate --games 1000 --strategy greedy-turn --records games/
+    Example: yahtzee simulate --games 1000 --strategy greedy-turn --records games/;
+    yahtzee simulate --strategy target:300 --games 20000
     """
     from solver.simulate import MAX_GAMES, MAX_SEED
 
@@ -267,8 +290,10 @@ def _print_one(result: Any, as_json: bool) -> None:
         emit_json(data)
         return
     echo = click.echo
+    solving = (f"vectors {result.solve_seconds:.1f} s, " if result.target is not None
+               else "")
     echo(f"Strategy {result.strategy}, rules {result.rules.name}: {result.games:,} games, "
-         f"seed {result.seed} ({result.seconds:.2f} s, "
+         f"seed {result.seed} ({result.seconds:.2f} s, {solving}"
          f"{data['games_per_second']:,.0f} games/s)")
     echo(f"  mean score       {result.mean:.4f} +- {result.stderr:.4f} (standard error)")
     echo(f"  standard dev.    {result.sd:.4f}")
@@ -277,6 +302,16 @@ def _print_one(result: Any, as_json: bool) -> None:
     echo(f"  Yahtzees         {data['yahtzees_per_game']:.4f} per game "
          f"(at least one in {100 * data['any_yahtzee_rate']:.3f} % of games)")
     echo(f"  Yahtzee bonuses  {data['yahtzee_bonuses_per_game']:.4f} per game")
+    if result.target is not None:
+        echo(f"  reached {result.target:<8} {_reach_text(result, result.target)}")
+        echo(f"  exact p_target   {100 * result.p_target:.4f} % (this strategy, new game)")
+
+
+def _reach_text(result: Any, target: int) -> str:
+    """``17.830 % +- 0.383 of games``: the games of ``result`` scoring at least ``target``
+    and the standard error."""
+    rate, stderr = result.reached(target)
+    return f"{100 * rate:.3f} % +- {100 * stderr:.3f} of games"
 
 
 def _print_compare(table: Any, results: list[Any], games: int, seed: int,
@@ -298,3 +333,8 @@ def _print_compare(table: Any, results: list[Any], games: int, seed: int,
         echo(f"  {r.strategy:<14} {r.mean:9.4f} {r.stderr:7.4f} {r.sd:7.4f} "
              f"{r.mean - exact:9.4f} {100 * d['upper_bonus_rate']:8.3f} "
              f"{d['yahtzees_per_game']:9.4f}")
+    for target in sorted({r.target for r in results if r.target is not None}):
+        p = next(r.p_target for r in results if r.target == target)
+        echo(f"Reached {target} (exact for target:{target}: {100 * p:.4f} %):")
+        for r in results:
+            echo(f"  {r.strategy:<14} {_reach_text(r, target)}")
