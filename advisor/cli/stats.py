@@ -139,7 +139,6 @@ def _resolve_strategy(name: str, option: str) -> str | Callable[..., Any]:
     module is imported from the current folder or the Python path). ``option`` names
     the option the name came from, for the error message."""
     from solver.errors import shown
-
     from solver.simulate_target import PREFIX, is_target_strategy, parse_target
 
     key = name.strip()
@@ -179,7 +178,6 @@ def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
     from tqdm import tqdm
 
     from solver.simulate import simulate
-
     from solver.simulate_target import is_target_strategy
 
     bars: dict[str, Any] = {}
