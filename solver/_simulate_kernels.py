@@ -224,13 +224,22 @@ def play_games(strategy, seed, first_game, values, rules, par, cache, scores,
         trace = np.empty((n_boxes, 2 * n_rerolls + 2), dtype=np.int16)
         for i in range(c * chunk, min(n, (c + 1) * chunk)):
             stream = game_stream(seed, first_game + np.uint64(i))
-            total, ub, f, yb = play_game(strategy, stream, values, rules, par, cache, row, gain,
-                                         final_value, keep_value, roll_best, trace)
-            scores[i] = int(total)
-            upper_bonus_earned[i] = ub
-            fives[i] = f
-            bonuses[i] = yb
-            for b in range(n_boxes):
-                entries[i, b] = row[b]
-            if traces.shape[0] == n:
-                traces[i] = trace
+            result = play_game(strategy, stream, values, rules, par, cache, row, gain,
+                               final_value, keep_value, roll_best, trace)
+            store_game(i, result, row, trace, scores, upper_bonus_earned, fives, bonuses,
+                       entries, traces)
+
+
+@njit(cache=True)
+def store_game(i, result, row, trace, scores, upper_bonus_earned, fives, bonuses, entries,
+               traces):
+    """Write game ``i``'s ``result`` (score, upper bonus earned, turns five alike, Yahtzee
+    bonuses), its entries ``row`` and, when ``traces`` has a row per game, its ``trace``."""
+    total, ub, f, yb = result
+    scores[i] = int(total)
+    upper_bonus_earned[i] = ub
+    fives[i] = f
+    bonuses[i] = yb
+    entries[i, :] = row
+    if traces.shape[0] == scores.shape[0]:
+        traces[i] = trace

@@ -30,9 +30,9 @@ from numba import njit, prange
 
 from . import _jit_cache
 from . import _turn_policy as tp
-from ._basics import joker_lowest_tier, next_state, placement_entry
+from ._basics import next_state, roll_entries
 from ._kernels import turn_snapshots
-from ._simulate_kernels import bin_count, game_stream, roll_from
+from ._simulate_kernels import bin_count, game_stream, roll_from, store_game
 from .dice import (
     FIRST_ROLL_KEEP,
     KEEP_SIZE,
@@ -41,6 +41,7 @@ from .dice import (
     ROLL_FIVE_FACE,
     ROLL_SUB_KEEP_START,
     ROLL_SUB_KEEPS,
+    YAHTZEE_ROLLS,
 )
 from .rules import N_UPPER, UPPER_TARGET
 
@@ -82,13 +83,28 @@ def yahtzee_shift(r, y, rules):
 
 
 @njit(cache=True)
-def target_turn(m, u, y, a, vec, rules, box_p, final_value,
-                keep_value, roll_best):
+def box_options(r, m, u, y, a, box_p, vec, rules, opt_box, opt_entry, opt_p):
+    """The boxes the rules allow for final roll ``r``: ``opt_box``, ``opt_entry`` and
+    ``opt_p`` (P after entering it, Yahtzee bonus included); returns their number."""
+    n = roll_entries(r, m, rules, opt_box, opt_entry)
+    shift = yahtzee_shift(r, y, rules)
+    for i in range(n):
+        b = opt_box[i]
+        e = opt_entry[i]
+        opt_p[i] = box_p[b, e] if shift == 0 else box_probability(m, u, y, a, b, e, shift,
+                                                                  vec, rules)
+    return n
+
+
+@njit(cache=True)
+def target_turn(m, u, y, a, vec, rules, box_p, final_value, keep_value, roll_best, opt_box,
+                opt_entry, opt_p):
     """The turn of state (m, u, y) at ``a`` points so far under the target objective.
 
     ``box_p[b, e]`` (n_boxes, 51): P after entering ``e`` in open box ``b`` (no Yahtzee
     bonus); ``final_value`` (252,): V_0; ``keep_value[j]`` (n_rerolls + 1, 462): K_j
-    (``roll_best`` is scratch, see ``_turn_policy.keep_values``)."""
+    (``roll_best``, ``opt_*``: scratch, see ``_turn_policy.keep_values`` and
+    :func:`box_options`)."""
     n_boxes = box_p.shape[0]
     for b in range(n_boxes):
         if m >> b & 1:
@@ -100,46 +116,22 @@ def target_turn(m, u, y, a, vec, rules, box_p, final_value,
         else:
             for e in range(tp.MAX_ENTRY):
                 box_p[b, e] = box_probability(m, u, y, a, b, e, 0, vec, rules)
-    for r in range(N_ROLLS):
-        f = ROLL_FIVE_FACE[r]
-        low = joker_lowest_tier(f, m, rules.joker_tier) if f >= 0 else 0
-        shift = yahtzee_shift(r, y, rules)
-        best = -1.0
-        for b in range(n_boxes):
-            if m >> b & 1:
-                continue
-            e = placement_entry(r, b, m, rules, low)
-            if e < 0:
-                continue
-            if shift == 0:
-                p = box_p[b, e]
-            else:
-                p = box_probability(m, u, y, a, b, e, shift, vec, rules)
-            best = max(best, p)
-        final_value[r] = best
-    tp.keep_values(final_value, rules.n_rerolls, keep_value, roll_best, False)
-
-
-@njit(cache=True)
-def box_options(r, m, u, y, a, box_p, vec, rules, opt_box, opt_entry, opt_p):
-    """The boxes the rules allow for final roll ``r``: ``opt_box``, ``opt_entry`` and
-    ``opt_p`` (P after entering it, Yahtzee bonus included); returns their number."""
-    f = ROLL_FIVE_FACE[r]
-    low = joker_lowest_tier(f, m, rules.joker_tier) if f >= 0 else 0
-    shift = yahtzee_shift(r, y, rules)
-    n = 0
-    for b in range(box_p.shape[0]):
+    scores = rules.box_scores
+    final_value[:] = -1.0
+    for b in range(n_boxes):
         if m >> b & 1:
             continue
-        e = placement_entry(r, b, m, rules, low)
-        if e < 0:
-            continue
-        opt_box[n] = b
-        opt_entry[n] = e
-        opt_p[n] = box_p[b, e] if shift == 0 else box_probability(m, u, y, a, b, e, shift,
-                                                                  vec, rules)
-        n += 1
-    return n
+        row = box_p[b]
+        entries = scores[b]
+        for r in range(N_ROLLS):  # five alike (Joker, bonus) are redone below
+            final_value[r] = max(final_value[r], row[entries[r]])
+    for r in YAHTZEE_ROLLS:
+        n = box_options(r, m, u, y, a, box_p, vec, rules, opt_box, opt_entry, opt_p)
+        best = -1.0
+        for i in range(n):
+            best = max(best, opt_p[i])
+        final_value[r] = best
+    tp.keep_values(final_value, rules.n_rerolls, keep_value, roll_best, False)
 
 
 @njit(cache=True)
@@ -203,17 +195,36 @@ def choose(r, j, m, u, y, a, box_p, keep_value, vec, values, rules, ev_turn, ev_
 
 
 @njit(cache=True)
-def play_target_game(stream, vec, values, rules, entries, box_p, final_value, keep_value,
-                     roll_best, ev_turn, trace):
+def new_scratch(n_boxes, n_rerolls):
+    """Work arrays of one turn: (box_p, final_value, keep_value, roll_best, ev_turn,
+    opt_box, opt_entry, opt_p) (see :func:`target_turn` and :func:`choose`)."""
+    return (np.zeros((n_boxes, tp.MAX_ENTRY)), np.empty(N_ROLLS),
+            np.empty((n_rerolls + 1, N_KEEPS)), np.empty((n_rerolls + 1, N_KEEPS)),
+            np.empty((n_rerolls + 1, N_KEEPS)), np.empty(n_boxes, dtype=np.int64),
+            np.empty(n_boxes, dtype=np.int64), np.empty(n_boxes))
+
+
+@njit(cache=True)
+def first_turn(vec, values, rules):
+    """The scratch of a new game's first turn, the same in every game: the target turn
+    and the expected-score turn filled in."""
+    scratch = new_scratch(rules.box_scores.shape[0], rules.n_rerolls)
+    box_p, final_value, keep_value, roll_best, ev_turn, opt_box, opt_entry, opt_p = scratch
+    target_turn(0, 0, 0, 0, vec, rules, box_p, final_value, keep_value, roll_best, opt_box,
+                opt_entry, opt_p)
+    turn_snapshots(0, 0, 0, values, rules, ev_turn)
+    return scratch
+
+
+@njit(cache=True)
+def play_target_game(stream, vec, values, rules, first, scratch, entries, trace):
     """Play one game for the target; fills ``entries`` (n_boxes,) and ``trace`` (as
     ``_simulate_kernels.play_game``: scoring before the last roll is recorded as a keep of
     all five dice) and returns (score, upper bonus earned 0/1, turns ending five alike,
-    Yahtzee bonuses)."""
+    Yahtzee bonuses). ``first``: :func:`first_turn` (read only); ``scratch``:
+    :func:`new_scratch` for the other turns."""
     n_boxes = rules.box_scores.shape[0]
     n_rerolls = rules.n_rerolls
-    opt_box = np.empty(n_boxes, dtype=np.int64)
-    opt_entry = np.empty(n_boxes, dtype=np.int64)
-    opt_p = np.empty(n_boxes)
     ev_ready = np.zeros(1, dtype=np.bool_)
     m = 0
     u = 0
@@ -223,8 +234,16 @@ def play_target_game(stream, vec, values, rules, entries, box_p, final_value, ke
     fives = 0
     bonuses = 0
     for _ in range(n_boxes):
-        target_turn(m, u, y, score, vec, rules, box_p, final_value, keep_value, roll_best)
-        ev_ready[0] = False
+        if m == 0:
+            turn = first
+            ev_ready[0] = True
+        else:
+            turn = scratch
+            ev_ready[0] = False
+        box_p, final_value, keep_value, roll_best, ev_turn, opt_box, opt_entry, opt_p = turn
+        if m != 0:
+            target_turn(m, u, y, score, vec, rules, box_p, final_value, keep_value, roll_best,
+                        opt_box, opt_entry, opt_p)
         t = bin_count(m)
         trace[t, :] = -1
         roll, stream = roll_from(0, stream)
@@ -233,8 +252,8 @@ def play_target_game(stream, vec, values, rules, entries, box_p, final_value, ke
         e = -1
         for j in range(n_rerolls, -1, -1):
             b, e, keep = choose(roll - FIRST_ROLL_KEEP, j, m, u, y, score, box_p, keep_value,
-                                vec, values, rules, ev_turn, ev_ready, opt_box, opt_entry,
-                                opt_p)
+                                vec, values, rules, ev_turn, ev_ready, scratch[5], scratch[6],
+                                scratch[7])
             s = 2 * (n_rerolls - j) + 1
             if keep < 0:
                 if j > 0:  # scores now: recorded as keeping all five dice
@@ -268,25 +287,14 @@ def play_target_games(seed, first_game, vec, values, rules, scores, upper_bonus_
     n = scores.shape[0]
     n_boxes = rules.box_scores.shape[0]
     n_rerolls = rules.n_rerolls
+    first = first_turn(vec, values, rules)
     chunk = 16
     for c in prange((n + chunk - 1) // chunk):
-        box_p = np.zeros((n_boxes, tp.MAX_ENTRY))
-        final_value = np.empty(N_ROLLS)
-        keep_value = np.empty((n_rerolls + 1, N_KEEPS))
-        roll_best = np.empty((n_rerolls + 1, N_KEEPS))
-        ev_turn = np.empty((n_rerolls + 1, N_KEEPS))
+        scratch = new_scratch(n_boxes, n_rerolls)
         row = np.empty(n_boxes, dtype=np.int64)
         trace = np.empty((n_boxes, 2 * n_rerolls + 2), dtype=np.int16)
         for i in range(c * chunk, min(n, (c + 1) * chunk)):
             stream = game_stream(seed, first_game + np.uint64(i))
-            total, ub, f, yb = play_target_game(stream, vec, values, rules, row, box_p,
-                                                final_value, keep_value, roll_best, ev_turn,
-                                                trace)
-            scores[i] = total
-            upper_bonus_earned[i] = ub
-            fives[i] = f
-            bonuses[i] = yb
-            for b in range(n_boxes):
-                entries[i, b] = row[b]
-            if traces.shape[0] == n:
-                traces[i] = trace
+            result = play_target_game(stream, vec, values, rules, first, scratch, row, trace)
+            store_game(i, result, row, trace, scores, upper_bonus_earned, fives, bonuses,
+                       entries, traces)

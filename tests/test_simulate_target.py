@@ -15,7 +15,7 @@ from advisor.cli import cli
 from advisor.model import Dice, Scorecard
 from advisor.objective import Objective
 from solver import _simulate_target as st
-from solver.dice import KEEP_COUNTS, KEEP_SIZE, N_KEEPS, N_ROLLS, ROLLS, faces_of
+from solver.dice import KEEP_COUNTS, KEEP_SIZE, N_ROLLS, ROLLS, faces_of
 from solver.errors import UnknownStrategyError
 from solver.simulate import simulate
 from solver.simulate_target import flatten, highest_score
@@ -92,21 +92,18 @@ def test_kernel_choices_equal_advise_on_late_cards(table_of, rules_name, card_te
                             keep=tuple(range(n0 + 1, rules.n_boxes + 1)))
     vec = (*flatten(vectors), -1.0)
     arrays, values = rules.arrays, np.ascontiguousarray(table.values)
-    n_boxes, rolls = rules.n_boxes, rules.rolls_per_turn
-    box_p = np.zeros((n_boxes, 51))
-    keep_value = np.empty((rolls, N_KEEPS))
+    scratch = st.new_scratch(rules.n_boxes, rules.rolls_per_turn - 1)
+    box_p, final_value, keep_value, roll_best, ev_turn, opt_box, opt_entry, opt_p = scratch
     st.target_turn(card.mask, card.upper, card.flag, card.total, vec, arrays, box_p,
-                   np.empty(N_ROLLS), keep_value, np.empty((rolls, N_KEEPS)))
+                   final_value, keep_value, roll_best, opt_box, opt_entry, opt_p)
     advisor = TurnAdvisor(card, table, Objective.for_target(target))
     open_ended = 0
     for r in range(N_ROLLS):
         dice = Dice(tuple(int(f) for f in ROLLS[r]))
-        for j in range(rolls):
+        for j in range(rules.rolls_per_turn):
             b, _, keep = st.choose(r, j, card.mask, card.upper, card.flag, card.total, box_p,
-                                   keep_value, vec, values, arrays,
-                                   np.empty((rolls, N_KEEPS)), np.zeros(1, dtype=np.bool_),
-                                   np.empty(n_boxes, dtype=np.int64),
-                                   np.empty(n_boxes, dtype=np.int64), np.empty(n_boxes))
+                                   keep_value, vec, values, arrays, ev_turn,
+                                   np.zeros(1, dtype=np.bool_), opt_box, opt_entry, opt_p)
             mine = ("keep", faces_of(KEEP_COUNTS[keep])) if keep >= 0 else \
                 ("score", rules.boxes[b].name)
             assert mine == _best_move(advisor, dice, j), (str(dice), j)
