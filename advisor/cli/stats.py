@@ -182,8 +182,8 @@ def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
 
     bars: dict[str, Any] = {}
 
-    def bar_of(desc: str, total: int, unit: str) -> Callable[[int, int], None]:
-        def update(done: int, _total: int) -> None:
+    def bar_of(desc: str, unit: str) -> Callable[[int, int], None]:
+        def update(done: int, total: int) -> None:
             if desc not in bars:  # the solve's bar ends when the games' starts
                 for other in bars.values():
                     other.close()
@@ -194,9 +194,9 @@ def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
 
     solving = None
     if isinstance(strategy, str) and is_target_strategy(strategy):
-        solving = bar_of(f"{label} vectors", table.rules.n_boxes - 1, "level")
+        solving = bar_of(f"{label} vectors", "level")
     try:
-        return simulate(table, strategy, games, seed, progress=bar_of(label, games, "game"),
+        return simulate(table, strategy, games, seed, progress=bar_of(label, "game"),
                         name=label, record=record, solve_progress=solving)
     finally:
         for bar in bars.values():
