@@ -13,7 +13,7 @@ A turn of state (m, u, y) with ``a`` points so far, from the next level's vector
     V_0(r) = max over allowed boxes,   K_j and V_j: ``_turn_policy.keep_values`` on V_0
 
 Dice come from the same per-game streams as ``_simulate_kernels`` (same seed, same
-dice for the same keeps), so ``target:X`` and ``optimal`` play the same games.
+dice for the same keeps), so strategies compared see the same rolls.
 
 The vectors of every level come as one CSR set of arrays (the levels of
 ``solver.target.Vectors`` one after the other): state ``j = slot[m, u, y]`` holds ``V`` at

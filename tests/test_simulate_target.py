@@ -192,6 +192,6 @@ def test_rate_of_reaching_the_target_agrees_with_p_target(two_rolls_200):
 @pytest.mark.slow
 def test_moves_equal_advise_under_a_target(two_rolls_200):
     table, run = two_rolls_200
-    compared, open_ended = _check_against_advise(table, run.traces[:4], 200, first_turn=9)
-    assert compared >= 30
-    assert open_ended >= compared // 3
+    compared, open_ended = _check_against_advise(table, run.traces[:8], 200, first_turn=6)
+    assert compared >= 100
+    assert open_ended >= compared // 2  # the probabilities decided, not only the tie-break
