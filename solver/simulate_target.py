@@ -1,7 +1,8 @@
 """The simulator's ``target:X`` strategy: every decision maximises P(final score >= X).
 
-The target DP (:func:`solver.target.solve_vectors`, every level kept: about 8 bytes per
-vector entry, some 650 MB for the official rules and X = 300) gives each option its
+The target DP from a new game (:func:`solver.target.solve_vectors`, every level kept,
+each state's range only the points a game can have there: 8 bytes per vector entry,
+367 MB for the official rules and X = 300) gives each option its
 probability, read for the game's own points so far; the kernels
 (:mod:`solver._simulate_target`) pick the move ``advise(..., target=X)`` ranks first
 (ties within 1e-12: the higher expected final score). ``p_target`` is the exact
@@ -86,7 +87,8 @@ def target_plan(table: Table, target: int, progress: Progress | None = None) -> 
     if target <= 0 or target > highest_score(table):
         return TargetPlan(target, 1.0 if target <= 0 else 0.0, 0.0)
     rules = table.rules
-    vectors = solve_vectors(table, Utility.target(target),
+    # total 0: each state's range covers the points a game from a new card can have there
+    vectors = solve_vectors(table, Utility.target(target), total=0,
                             keep=tuple(range(1, rules.n_boxes + 1)), progress=progress)
     p = min(max(turn_at(vectors, 0, 0, 0, 0).value, 0.0), 1.0)
     arrays = flatten(vectors)
