@@ -267,11 +267,11 @@ def _point_slots(slot: np.ndarray, plan: _Plan, level: Level) -> None:
     """slot[m, u, y] of every member of each representative's class (the placeholder
     index for states that the start cannot reach)."""
     n = level.m.shape[0]
-    classes = plan.classes
-    for i in range(n):
-        m, rep, y = int(level.m[i]), int(level.u[i]), int(level.y[i])
-        members = np.flatnonzero(classes[m & ((1 << N_UPPER) - 1)] == rep)
-        slot[m, members, y] = i
+    if n == 0:
+        return
+    rows = plan.classes[level.m & ((1 << N_UPPER) - 1)]  # (n, 64): class of each u
+    state, u = np.nonzero(rows == level.u[:, None])
+    slot[level.m[state], u, level.y[state]] = state
 
 
 def solve_vectors(table: Table, utility: Utility, *, start: tuple[int, int, int] = (0, 0, 0),
