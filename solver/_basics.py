@@ -34,6 +34,13 @@ from .rules import N_UPPER
 
 _jit_cache.check()  # before any cached kernel is loaded
 
+FAST_MATH = {"nnan", "ninf", "nsz"}
+"""The fast-math flags of the arithmetic kernels: no NaN, no infinity, no signed zero (so
+``max`` is one vector instruction), but no reassociation and no fused multiply-add. Those
+two would let LLVM round differently wherever a step is inlined, and a cached kernel is
+linked without inlining: the same question gave results one unit apart in the last place
+depending on which kernels a process had compiled itself."""
+
 SIXTH = 1.0 / FACES
 
 next_state = njit(cache=True)(_rules.next_state)
@@ -77,7 +84,7 @@ def entry_variant(b, p, rules):
     return 1 if (b == rules.yahtzee_box and p > 0 and rules.n_flags == 2) else 0
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=True, fastmath=FAST_MATH)
 def expect_keeps(work, width):
     """K(k) = mean over the six faces of K(k + f), for every keep of fewer than five dice,
     in columns ``0..width-1`` of ``work`` (462, >= width); the roll rows are read."""
@@ -93,7 +100,7 @@ def expect_keeps(work, width):
             out[c] = (a0[c] + a1[c] + a2[c] + a3[c] + a4[c] + a5[c]) * SIXTH
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=True, fastmath=FAST_MATH)
 def best_sub_keeps(work, width, unit):
     """B(k) = max(K(k), B(k - f)) in place, smallest keeps first, in columns
     ``0..width-1``; the roll rows become V. ``unit`` is 1.0 (see ``RuleArrays.unit``)."""

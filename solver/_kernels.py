@@ -24,7 +24,14 @@ import numpy as np
 from numba import njit, prange
 
 from . import _jit_cache
-from ._basics import best_sub_keeps, entry_variant, expect_keeps, next_state, roll_entries
+from ._basics import (
+    FAST_MATH,
+    best_sub_keeps,
+    entry_variant,
+    expect_keeps,
+    next_state,
+    roll_entries,
+)
 from .dice import FIRST_ROLL_KEEP, N_KEEPS, ROLL_FIVE_FACE, ROLL_PROBABILITY
 from .rules import N_UPPER, UPPER_TARGET
 
@@ -36,7 +43,7 @@ CHUNK = 32  # columns per pass: 462 x 32 float64 = 118 KB of work, kept in L2
 # exact multiplication by an opaque 1.0 keeps it a vector max (4 doubles per instruction).
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=True, fastmath=FAST_MATH)
 def final_roll_columns(m, cols_u, cols_y, values, rules, work, gathered):
     """Fill the roll rows of ``work[:, :W]`` with V_0, the best box for each final roll,
     for the W states (m, cols_u[c], cols_y[c]); ``rules`` is a ``RuleArrays``.
@@ -90,7 +97,7 @@ def final_roll_columns(m, cols_u, cols_y, values, rules, work, gathered):
                     row[c] += rules.yahtzee_bonus
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=True, fastmath=FAST_MATH)
 def _solve_columns(m, cols_u, cols_y, values, rules, work, gathered):
     width = cols_u.shape[0]
     final_roll_columns(m, cols_u, cols_y, values, rules, work, gathered)

@@ -28,7 +28,14 @@ import numpy as np
 from numba import njit, prange
 
 from . import _jit_cache
-from ._basics import best_sub_keeps, entry_variant, expect_keeps, next_state, roll_entries
+from ._basics import (
+    FAST_MATH,
+    best_sub_keeps,
+    entry_variant,
+    expect_keeps,
+    next_state,
+    roll_entries,
+)
 from .dice import (
     FIRST_ROLL_KEEP,
     KEEP_SUB_COUNT,
@@ -111,7 +118,7 @@ def roll_plan(m, y, rules, src, off, start):
     start[N_ROLLS] = n
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=True, fastmath=FAST_MATH)
 def final_roll_rows(bufs, src, off, start, unit, work, width):
     """V_0 at the roll rows of ``work`` (columns ``0..width-1``): the best allowed box per
     column, following the state's :func:`roll_plan`."""
@@ -162,7 +169,7 @@ def best_sub_keeps_pair(work, work2, width):
             lexicographic_max(work[k], work2[k], work[sub], work2[sub], width)
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=True, fastmath=FAST_MATH)
 def roll_expectation(work, roll_probability, out, width):
     """out[c] = sum_r P(r) work[roll r, c], for c < width."""
     for c in range(width):
