@@ -3,8 +3,9 @@
 - :func:`next_state`, :func:`joker_lowest_tier` and :func:`placement_entry`: the rules'
   transition after a box is filled, the Joker's allowed tier and the entry of a final
   roll in a box, compiled from their one Python definition in :mod:`solver.rules`;
-  :func:`roll_entries` (the boxes a final roll may go in) and :func:`entry_variant`
-  (which successor an entry leads to) built on them for the final-roll gathers.
+  :func:`roll_entries` (the boxes a final roll may go in), :func:`roll_bonus` (the
+  Yahtzee bonus it earns) and :func:`entry_variant` (which successor an entry leads to)
+  built on them for the final-roll gathers.
 - :func:`expect_keeps` and :func:`best_sub_keeps`: the two reroll steps of a turn, on a
   work array ``work`` (462, >= width) holding one value per keep and *column*. What a
   column is belongs to the caller: a state's expected points (``_kernels``), or the
@@ -72,6 +73,14 @@ def roll_entries(r, m, rules, box, entry):
             entry[n] = p
             n += 1
     return n
+
+
+@njit(cache=True)
+def roll_bonus(r, y, rules):
+    """The Yahtzee bonus final roll ``r`` earns in a state with flag ``y`` (points)."""
+    if ROLL_FIVE_FACE[r] >= 0 and rules.n_flags == 2 and y == 1:
+        return int(rules.yahtzee_bonus)
+    return 0
 
 
 @njit(cache=True)

@@ -30,7 +30,7 @@ from numba import njit, prange
 
 from . import _jit_cache
 from . import _turn_policy as tp
-from ._basics import next_state, roll_entries
+from ._basics import next_state, roll_bonus, roll_entries
 from ._kernels import turn_snapshots
 from ._simulate_kernels import bin_count, game_stream, roll_from, store_game
 from .dice import (
@@ -75,19 +75,11 @@ def box_probability(m, u, y, a, b, e, shift, vec, rules):
 
 
 @njit(cache=True)
-def yahtzee_shift(r, y, rules):
-    """The Yahtzee bonus final roll ``r`` earns in a state with flag ``y`` (points)."""
-    if ROLL_FIVE_FACE[r] >= 0 and rules.n_flags == 2 and y == 1:
-        return int(rules.yahtzee_bonus)
-    return 0
-
-
-@njit(cache=True)
 def box_options(r, m, u, y, a, box_p, vec, rules, opt_box, opt_entry, opt_p):
     """The boxes the rules allow for final roll ``r``: ``opt_box``, ``opt_entry`` and
     ``opt_p`` (P after entering it, Yahtzee bonus included); returns their number."""
     n = roll_entries(r, m, rules, opt_box, opt_entry)
-    shift = yahtzee_shift(r, y, rules)
+    shift = roll_bonus(r, y, rules)
     for i in range(n):
         b = opt_box[i]
         e = opt_entry[i]
@@ -168,7 +160,7 @@ def choose(r, j, m, u, y, a, box_p, keep_value, vec, values, rules, ev_turn, ev_
             turn_snapshots(m, u, y, values, rules, ev_turn)
             ev_ready[0] = True
         total = float(a)
-        shift = yahtzee_shift(r, y, rules)
+        shift = roll_bonus(r, y, rules)
         best_ev = -np.inf
         best_order = 1 << 30
         for i in range(n):  # boxes: order = box index
@@ -264,7 +256,7 @@ def play_target_game(stream, vec, values, rules, first, scratch, entries, trace)
             trace[t, s + 1] = roll
         r = roll - FIRST_ROLL_KEEP
         trace[t, 2 * n_rerolls + 1] = b
-        shift = yahtzee_shift(r, y, rules)
+        shift = roll_bonus(r, y, rules)
         if ROLL_FIVE_FACE[r] >= 0:
             fives += 1
             if shift > 0:

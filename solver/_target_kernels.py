@@ -34,6 +34,7 @@ from ._basics import (
     entry_variant,
     expect_keeps,
     next_state,
+    roll_bonus,
     roll_entries,
 )
 from .dice import (
@@ -42,7 +43,6 @@ from .dice import (
     KEEP_SUB_LIST,
     N_KEEPS,
     N_ROLLS,
-    ROLL_FIVE_FACE,
 )
 from .rules import N_UPPER
 
@@ -106,14 +106,13 @@ def roll_plan(m, y, rules, src, off, start):
     n = 0
     for r in range(N_ROLLS):
         start[r] = n
-        shift = rules.yahtzee_bonus if (ROLL_FIVE_FACE[r] >= 0 and rules.n_flags == 2
-                                        and y == 1) else 0
+        shift = roll_bonus(r, y, rules)
         found = roll_entries(r, m, rules, src[n:], off[n:])
         for i in range(n, n + found):
             b = src[i]
             p = off[i]
             src[i] = 6 * b + entry_variant(b, p, rules)
-            off[i] = p + int(shift)
+            off[i] = p + shift
         n += found
     start[N_ROLLS] = n
 

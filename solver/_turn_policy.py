@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from . import _jit_cache
-from ._basics import SIXTH, joker_lowest_tier, next_state, placement_entry
+from ._basics import SIXTH, joker_lowest_tier, next_state, placement_entry, roll_bonus
 from .dice import (
     FIRST_ROLL_KEEP,
     KEEP_CHILD,
@@ -79,7 +79,7 @@ def best_box(r, m, y, gain, rules):
     n_boxes = rules.box_scores.shape[0]
     f = ROLL_FIVE_FACE[r]
     low = joker_lowest_tier(f, m, rules.joker_tier) if f >= 0 else 1 << 30
-    bonus = rules.yahtzee_bonus if (f >= 0 and rules.n_flags == 2 and y == 1) else 0.0
+    bonus = roll_bonus(r, y, rules)
     best = -np.inf
     for b in range(n_boxes):
         if m >> b & 1:

@@ -123,9 +123,9 @@ MUTATIONS: tuple[Mutation, ...] = (
              "for hit in range(1):",
              "the solver never sets the Yahtzee flag", REFERENCE),
     # ------------------------------------------------------------ policy kernel
-    Mutation("policy-bonus-without-50", "kernel", "solver/_turn_policy.py",
-             "bonus = rules.yahtzee_bonus if (f >= 0 and rules.n_flags == 2 and y == 1) else 0.0",
-             "bonus = rules.yahtzee_bonus if (f >= 0 and rules.n_flags == 2) else 0.0",
+    Mutation("policy-bonus-without-50", "kernel", "solver/_basics.py",
+             "if ROLL_FIVE_FACE[r] >= 0 and rules.n_flags == 2 and y == 1:",
+             "if ROLL_FIVE_FACE[r] >= 0 and rules.n_flags == 2:",
              "the policy counts a Yahtzee bonus without 50 in the box",
              (f"{PATHS}::test_five_fives_with_fives_open_are_forced_into_fives_in_every_column",
               *README)),
