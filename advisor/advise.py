@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from solver.dice import DICE, KEEP_COUNTS, KEEP_SIZE, faces_of, sub_keeps
 from solver.errors import (
     IllegalMoveError,
     InvalidCardError,
@@ -31,6 +30,7 @@ from solver.errors import (
     ObjectiveError,
     TableError,
 )
+from solver.game.dice import DICE, KEEP_COUNTS, KEEP_SIZE, faces_of, sub_keeps
 
 from .model import Advice, Dice, Keep, Option, Scorecard
 from .objective import Objective

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Self
 
-from solver.dice import DICE, FACES, KEEP_INDEX, ROLL_INDEX, counts_of
 from solver.errors import (
     IllegalMoveError,
     InvalidCardError,
@@ -24,8 +23,9 @@ from solver.errors import (
     InvalidOptionError,
     shown,
 )
-from solver.move import Move
-from solver.rules import (
+from solver.game.dice import DICE, FACES, KEEP_INDEX, ROLL_INDEX, counts_of
+from solver.game.move import Move
+from solver.game.rules import (
     DEFAULT_RULES,
     UPPER_TARGET,
     RuleSet,
@@ -33,7 +33,7 @@ from solver.rules import (
     get_rules,
     upper_subtotal,
 )
-from solver.states import bonus_counts
+from solver.game.states import bonus_counts
 
 if TYPE_CHECKING:
     from .objective import Objective
@@ -128,7 +128,7 @@ class Dice(_Faces):
 
     @property
     def roll_index(self) -> int:
-        """Index of this roll in :data:`solver.dice.ROLLS`."""
+        """Index of this roll in :data:`solver.game.dice.ROLLS`."""
         return ROLL_INDEX[self.counts]
 
     def contains(self, keep: Keep) -> bool:
@@ -152,7 +152,7 @@ class Keep(_Faces):
 
     @property
     def index(self) -> int:
-        """Index of this keep in :data:`solver.dice.KEEP_COUNTS`."""
+        """Index of this keep in :data:`solver.game.dice.KEEP_COUNTS`."""
         return KEEP_INDEX[self.counts]
 
     def __str__(self) -> str:
@@ -394,7 +394,8 @@ class Option:
 
     @property
     def move(self) -> Move:
-        """This option as a :class:`~solver.move.Move` (``Move.parse(describe())`` equals it)."""
+        """This option as a :class:`~solver.game.move.Move` (``Move.parse(describe())``
+        equals it)."""
         if self.keep is not None:
             return Move(keep=self.keep.faces)
         return Move(box=self.box)

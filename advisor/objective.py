@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from solver.errors import ObjectiveError, YahtzeeError
-from solver.rules import DEFAULT_RULES, RuleSet, get_rules
+from solver.game.rules import DEFAULT_RULES, RuleSet, get_rules
 
 from .model import Scorecard
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from solver.dice import DICE
 from solver.errors import IllegalMoveError, InvalidDiceError, ObjectiveError
-from solver.move import Move
-from solver.rules import UPPER_TARGET, RuleSet
+from solver.game.dice import DICE
+from solver.game.move import Move
+from solver.game.rules import UPPER_TARGET, RuleSet
 
 from .advise import TurnAdvisor
 from .model import Advice, Dice, Keep, Option, Scorecard, parse_faces
@@ -54,7 +54,7 @@ def parse_action(text: str, advice: Advice) -> Move:
     """The move typed as ``text`` for ``advice`` (its dice, card and rolls left), checked.
 
     Accepts enter (the best option), an option number, and every form of
-    :meth:`Move.parse <solver.move.Move.parse>` (so each option's ``describe()`` too).
+    :meth:`Move.parse <solver.game.move.Move.parse>` (so each option's ``describe()`` too).
     """
     line = " ".join(text.strip().lower().split())
     if line in ACCEPT:

@@ -29,10 +29,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from solver.dice import DICE
 from solver.errors import InvalidRecordError, YahtzeeError, shown
-from solver.move import Move
-from solver.rules import DEFAULT_RULES, get_rules
+from solver.game.dice import DICE
+from solver.game.move import Move
+from solver.game.rules import DEFAULT_RULES, get_rules
 
 from .model import Dice, Keep, Scorecard
 
@@ -418,7 +418,7 @@ def _field(number: int, value: Any, parse: Any) -> Any:
 # ---------------------------------------------------------------------- files
 def read_record(path: str | Path) -> GameRecord:
     """The record in file ``path`` (text or JSON)."""
-    from solver.files import read_limited
+    from solver.formats.files import read_limited
 
     try:
         text = read_limited(path, MAX_RECORD_BYTES, "game record").decode("utf-8")
@@ -445,12 +445,13 @@ def write_record(path: str | Path, record: GameRecord, *, as_json: bool = False)
 
 
 def write_text_file(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically and durably (:func:`solver.files.atomic_write`).
+    """Write ``text`` to ``path`` atomically and durably
+    (:func:`solver.formats.files.atomic_write`).
 
     ``path`` must be a regular file or not exist yet; a symlink, a device or a folder
     is refused, so nothing but an earlier file of ours is ever replaced.
     """
-    from solver.files import atomic_write
+    from solver.formats.files import atomic_write
 
     path = Path(path)
     check_record_path(path, exist_ok=True)

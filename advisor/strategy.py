@@ -7,7 +7,7 @@ import io
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from solver.dice import ROLLS
+from solver.game.dice import ROLLS
 
 from .advise import TurnAdvisor, check_rolls_left
 from .model import Advice, Dice, Option, Scorecard

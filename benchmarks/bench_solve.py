@@ -48,8 +48,8 @@ def operation_count(rules_name: str) -> tuple[int, float]:
     final expectation is 252 multiply-adds.
     """
     from solver.builder import masks_by_level, upper_classes
-    from solver.dice import FIRST_ROLL_KEEP, KEEP_SUB_COUNT, N_ROLLS
-    from solver.rules import N_UPPER, get_rules
+    from solver.game.dice import FIRST_ROLL_KEEP, KEEP_SUB_COUNT, N_ROLLS
+    from solver.game.rules import N_UPPER, get_rules
 
     rules = get_rules(rules_name)
     classes = upper_classes()

@@ -1,8 +1,16 @@
 """Exact optimal-strategy solver for solitaire Yahtzee and its variants.
 
-Layers, each importing only those before it: ``dice`` and ``rules`` (pure Python and
-numpy) -> ``_basics`` and the kernels built on it (numba; each takes the rule set's
-``RuleArrays``) -> ``builder`` and ``tablefile`` -> ``table``, ``stats``, ``simulate``.
+Layers, each importing only those before it::
+
+    errors                  the exceptions (every input error is a ValueError)
+    game/                   the game model, pure Python and numpy: dice, boxes, rules,
+                            states, move, ruletext
+    kernels/                the numba kernels (plain arrays and ``RuleArrays`` in)
+    formats/                files on disk: atomic writes, the table file, exports
+    builder, table          the expected-score table: built, stored, opened
+    stats, target,          drivers of the kernels: exact statistics, the target / win
+    simulate, simulate_target   DP, the seeded simulator and its target strategy
+    warmup                  compile the everyday kernels ahead of use
 """
 
 from .errors import (
@@ -15,7 +23,7 @@ from .errors import (
     UnknownRulesError,
     YahtzeeError,
 )
-from .rules import DEFAULT_RULES, RULE_NAMES, RULE_SUMMARIES, Placement, RuleSet, get_rules
+from .game.rules import DEFAULT_RULES, RULE_NAMES, RULE_SUMMARIES, Placement, RuleSet, get_rules
 
 __all__ = [
     "DEFAULT_RULES", "RULE_NAMES", "RULE_SUMMARIES", "Placement", "RuleSet", "get_rules",

@@ -1,12 +1,13 @@
 """Keep numba's on-disk cache of this package honest.
 
 numba invalidates a cached kernel only when the file that defines it changes, not when
-a module it reads constants from does (``dice``, ``rules``, ``_turn_policy``, ...): after
-such an edit the old machine code would be loaded. Every kernel module calls
-:func:`check` before defining kernels: when any source file of the package differs from
-the stamp left by the last check, the package's cached kernels are deleted and rebuilt.
-Only the default cache folder (``solver/__pycache__``) is managed; a custom
-``NUMBA_CACHE_DIR`` is the user's to clear.
+a module it reads constants from does (``game.dice``, ``game.rules``, ``kernels.policy``,
+...): after such an edit the old machine code would be loaded. Every kernel module calls
+:func:`check` before defining kernels: when any source file of the package (its
+subpackages included) differs from the stamp left by the last check, the cached kernels
+of every folder of the package are deleted and rebuilt. Only the default cache folders
+(``__pycache__`` beside each module) are managed; a custom ``NUMBA_CACHE_DIR`` is the
+user's to clear.
 """
 
 from __future__ import annotations
@@ -51,9 +52,10 @@ def _listen() -> None:
 
 
 def _source_digest() -> str:
+    """SHA-256 of every ``*.py`` of the package and its subpackages, with their paths."""
     h = hashlib.sha256()
-    for path in sorted(_PACKAGE.glob("*.py")):
-        h.update(path.name.encode())
+    for path in sorted(_PACKAGE.rglob("*.py")):
+        h.update(path.relative_to(_PACKAGE).as_posix().encode())
         h.update(path.read_bytes())
     return h.hexdigest()
 
@@ -74,8 +76,9 @@ def check() -> None:
         pass
     try:
         _CACHE.mkdir(exist_ok=True)
-        for stale in [*_CACHE.glob("*.nbi"), *_CACHE.glob("*.nbc")]:
-            stale.unlink(missing_ok=True)
+        for folder in _PACKAGE.rglob("__pycache__"):
+            for stale in [*folder.glob("*.nbi"), *folder.glob("*.nbc")]:
+                stale.unlink(missing_ok=True)
         _STAMP.write_text(digest)
     except OSError:
         pass  # a read-only install: numba falls back to its own cache location

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _kernels as kn
-from .rules import N_UPPER, UPPER_TARGET, RuleSet, get_rules
-from .states import reachable_upper_totals
+from .game.rules import N_UPPER, UPPER_TARGET, RuleSet, get_rules
+from .game.states import reachable_upper_totals
+from .kernels import expected as kn
 
 Progress = Callable[[int, int], None]
 """progress(levels_done, levels_total), called after each level."""

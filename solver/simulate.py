@@ -33,7 +33,7 @@ a :class:`~solver.move.Move`. An illegal answer
 raises :class:`IllegalStrategyMoveError` naming the move and the state.
 
 Same seed, same games: game ``g`` draws its dice from its own splitmix64 stream (see
-``_simulate_kernels``), whatever the thread count, batch size or strategy.
+``kernels.simulate``), whatever the thread count, batch size or strategy.
 """
 
 from __future__ import annotations
@@ -48,10 +48,16 @@ from typing import Any
 
 import numpy as np
 
-from . import _simulate_kernels as sim
-from . import _turn_policy as tp
 from .builder import masks_by_level
-from .dice import (
+from .errors import (
+    IllegalStrategyMoveError,
+    LimitError,
+    StrategyError,
+    UnknownStrategyError,
+    YahtzeeError,
+    shown,
+)
+from .game.dice import (
     FIRST_ROLL_KEEP,
     KEEP_CHILD,
     KEEP_SIZE,
@@ -61,16 +67,10 @@ from .dice import (
     ROLLS,
     counts_of,
 )
-from .errors import (
-    IllegalStrategyMoveError,
-    LimitError,
-    StrategyError,
-    UnknownStrategyError,
-    YahtzeeError,
-    shown,
-)
-from .move import Move
-from .rules import N_UPPER, UPPER_TARGET, Placement, RuleSet, filled_mask, upper_subtotal
+from .game.move import Move
+from .game.rules import N_UPPER, UPPER_TARGET, Placement, RuleSet, filled_mask, upper_subtotal
+from .kernels import policy as tp
+from .kernels import simulate as sim
 from .stats import PERCENTILES
 from .table import Table
 
@@ -340,7 +340,7 @@ def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int 
 def turn_moves(trace_row: np.ndarray) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]],
                                                 int]:
     """One turn of a trace: (rolls as sorted faces, keeps as sorted faces, box index)."""
-    from .dice import KEEP_COUNTS, faces_of
+    from .game.dice import KEEP_COUNTS, faces_of
 
     width = trace_row.shape[0]
     rolls, keeps = [], []

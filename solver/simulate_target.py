@@ -4,7 +4,7 @@ The target DP from a new game (:func:`solver.target.solve_vectors`, every level 
 each state's range only the points a game can have there: 8 bytes per vector entry,
 367 MB for the official rules and X = 300) gives each option its
 probability, read for the game's own points so far; the kernels
-(:mod:`solver._simulate_target`) pick the move ``advise(..., target=X)`` ranks first
+(:mod:`solver.kernels.simulate_target`) pick the move ``advise(..., target=X)`` ranks first
 (ties within 1e-12: the higher expected final score). ``p_target`` is the exact
 probability of reaching X from a new game under that strategy, so a simulation's rate of
 reaching X converges to it.
@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _simulate_target as st
 from .errors import UnknownStrategyError, shown
+from .kernels import simulate_target as st
 from .stats import _max_points_to_come
 from .table import Table
 from .target import Utility, Vectors, solve_vectors, turn_at
@@ -61,7 +61,7 @@ def highest_score(table: Table) -> int:
 @dataclass(frozen=True, eq=False)
 class TargetPlan:
     """What the target strategy reads: the vectors of every level in one CSR set (see
-    :mod:`solver._simulate_target`; None when the target is trivial) and the exact
+    :mod:`solver.kernels.simulate_target`; None when the target is trivial) and the exact
     new-game probability of reaching the target."""
 
     target: int

@@ -1,7 +1,7 @@
 """Exact statistics of optimal play: the whole distribution of the final score, computed.
 
 The optimal policy is the table's (``E`` of every state), with ties between equally good
-choices broken by a fixed order (``_turn_policy``: lowest box index; keeps with the most
+choices broken by a fixed order (``kernels.policy``: lowest box index; keeps with the most
 dice first, then keep order). For every turn-start state ``s`` the policy gives the
 probability of each turn outcome (box, entry, Yahtzee bonus); backwards from full cards,
 
@@ -25,10 +25,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _stats_kernels as sk
 from .builder import masks_by_level
 from .errors import InvalidCardError
-from .rules import N_UPPER, UPPER_TARGET, RuleSet
+from .game.rules import N_UPPER, UPPER_TARGET, RuleSet
+from .kernels import stats as sk
 from .table import Table
 
 PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)

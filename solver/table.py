@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .errors import TableError, WriteError
-from .files import remove_stale_temporaries
-from .rules import UPPER_TARGET, RuleSet, get_rules
-from .tablefile import check_table_target, read_table, write_table
+from .formats.files import remove_stale_temporaries
+from .formats.tablefile import check_table_target, read_table, write_table
+from .game.rules import UPPER_TARGET, RuleSet, get_rules
 
 if TYPE_CHECKING:
     from .builder import Progress
@@ -216,7 +216,7 @@ def turn_values(table: Table, mask: int, upper: int, flag: int) -> np.ndarray:
     value of keeping each keep (0 to 5 dice) with ``j`` rolls left. Values are points
     still to come from the start of this turn (add the card's total for a final score).
     """
-    from . import _kernels as kn
+    from .kernels import expected as kn
 
     rules = table.rules
     out = np.empty((rules.rolls_per_turn, kn.N_KEEPS))

@@ -1,4 +1,4 @@
-"""Play for a target or to win: the exact DP over final-score utilities (``_target_kernels``).
+"""Play for a target or to win: the exact DP over final-score utilities (``kernels.target``).
 
 A :class:`Utility` is a function ``U(final score)``: ``1[final >= X]`` for a target
 ``X``, ``P(opponent's final < final)`` to beat an opponent (plus the tie probability as a
@@ -26,10 +26,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _target_kernels as tk
 from .builder import masks_by_level, reachable_upper_totals, upper_classes
-from .dice import N_KEEPS, ROLL_PROBABILITY
-from .rules import N_UPPER, UPPER_TARGET, RuleSet
+from .game.dice import N_KEEPS, ROLL_PROBABILITY
+from .game.rules import N_UPPER, UPPER_TARGET, RuleSet
+from .kernels import target as tk
 from .stats import _max_entries, _max_points_to_come
 from .table import Table
 
@@ -134,7 +134,7 @@ def task_operations(rules: RuleSet, n_open: np.ndarray) -> np.ndarray:
     exact ``* unit`` per (final roll, open box) (a little less under the Joker), per reroll
     6 per partial keep (5 adds, 1 multiply) and 2 per (keep, sub-keep) pair, and 252
     multiply-adds for the expectation."""
-    from .dice import FIRST_ROLL_KEEP, KEEP_SUB_COUNT, N_ROLLS
+    from .game.dice import FIRST_ROLL_KEEP, KEEP_SUB_COUNT, N_ROLLS
 
     stage = 6 * FIRST_ROLL_KEEP + 2 * int(KEEP_SUB_COUNT.sum())
     return 2 * N_ROLLS * n_open + (rules.rolls_per_turn - 1) * stage + 2 * N_ROLLS

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 import time
 
-from .rules import DEFAULT_RULES, get_rules
+from .game.rules import DEFAULT_RULES, get_rules
 
 
 def warm_up(rules_name: str = DEFAULT_RULES) -> float:

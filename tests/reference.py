@@ -26,7 +26,7 @@ from itertools import product
 
 from independent_scorer import RULE_BOOKS, RuleBook, placements, upper_after
 
-from solver import dice as dc
+from solver.game import dice as dc
 
 UPPER_TARGET = 63
 

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from solver.dice import (
+from solver.game.dice import (
     N_KEEPS,
     N_ROLLS,
     ROLL_PROBABILITY,
@@ -22,7 +22,7 @@ from solver.dice import (
     keep_outcome_probabilities,
     sub_keeps,
 )
-from solver.rules import UPPER_TARGET, RuleSet
+from solver.game.rules import UPPER_TARGET, RuleSet
 
 _OUTCOMES = np.array([keep_outcome_probabilities(k) for k in range(N_KEEPS)])  # (462, 252)
 _SUBS = [np.array(sub_keeps(r)) for r in range(N_ROLLS)]

@@ -7,8 +7,8 @@ import pytest
 
 from advisor.advise import TurnAdvisor, advise
 from advisor.model import Dice, Scorecard
-from solver.dice import ROLL_PROBABILITY, ROLLS, keep_outcome_probabilities
 from solver.errors import IllegalMoveError, TableError
+from solver.game.dice import ROLL_PROBABILITY, ROLLS, keep_outcome_probabilities
 
 ALL_DICE = [Dice(tuple(int(f) for f in roll)) for roll in ROLLS]
 LOWER_OPEN_AFTER_FIVES = {"three_of_a_kind", "four_of_a_kind", "full_house", "small_straight",

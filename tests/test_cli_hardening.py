@@ -15,10 +15,10 @@ import pytest
 from click.testing import CliRunner, Result
 
 from advisor.cli import cli
-from solver.rules import get_rules
-from solver.states import reachable_states
+from solver.formats.tablefile import read_header, write_table
+from solver.game.rules import get_rules
+from solver.game.states import reachable_states
 from solver.table import clear_table_cache
-from solver.tablefile import read_header, write_table
 
 YAHTZEE = [sys.executable, "-c", "from advisor.cli import main; main()"]
 

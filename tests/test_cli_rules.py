@@ -5,9 +5,9 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from advisor.cli import cli
-from solver.boxes import CHANCE
-from solver.rules import RULE_NAMES, RuleSet, get_rules
-from solver.ruletext import describe
+from solver.game.boxes import CHANCE
+from solver.game.rules import RULE_NAMES, RuleSet, get_rules
+from solver.game.ruletext import describe
 
 
 def _run(*args: str):

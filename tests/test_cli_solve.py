@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from advisor.cli import cli
-from solver.rules import RULE_NAMES
-from solver.tablefile import read_table
+from solver.formats.tablefile import read_table
+from solver.game.rules import RULE_NAMES
 
 OFFICIAL_SCORE = 254.5877287345
 OFFICIAL_STATES = 536448

@@ -11,7 +11,7 @@ from independent_scorer import RULE_BOOKS
 from test_values import NEW_GAME
 
 from advisor.cli import cli
-from solver.rules import RULE_NAMES
+from solver.game.rules import RULE_NAMES
 
 COMMANDS = ("solve", "export", "advise", "play", "strategy", "stats", "simulate")
 REQUIRED = {"export": ["--format", "npy", "--out", "unused.npy"], "advise": ["--dice", "22256"],

@@ -9,7 +9,7 @@ from itertools import combinations, product
 import numpy as np
 import pytest
 
-from solver import dice as dc
+from solver.game import dice as dc
 
 ALL_THROWS = list(product(range(1, 7), repeat=5))
 """The 7776 ordered throws of five dice."""

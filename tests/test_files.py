@@ -1,4 +1,4 @@
-"""solver.files: what a write refuses, modes, temporary files (the library side; the CLI
+"""solver.formats.files: what a write refuses, modes, temporary files (the library side; the CLI
 side of each class is in test_cli_hardening.py)."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from solver import files
 from solver.errors import WriteError, YahtzeeError
-from solver.files import atomic_write, check_target, remove_stale_temporaries
+from solver.formats import files
+from solver.formats.files import atomic_write, check_target, remove_stale_temporaries
 
 
 def test_new_file_written_and_bytes_or_writer(tmp_path: Path) -> None:

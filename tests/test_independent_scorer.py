@@ -25,8 +25,8 @@ from independent_scorer import (
     yatzy_score,
 )
 
-from solver.dice import ROLLS
-from solver.rules import RULE_NAMES, get_rules, joker_lowest_tier
+from solver.game.dice import ROLLS
+from solver.game.rules import RULE_NAMES, get_rules, joker_lowest_tier
 
 OFFICIAL = RULE_BOOKS["official"]
 

@@ -98,7 +98,7 @@ def test_installed_kernels_are_compiled_once(installed):
     args = [run["yahtzee"], "advise", "--dice", "11345", "--json"]
     first = _run(args, env=run["env"], cwd=run["cwd"])
     assert first.returncode == 0, first.stderr
-    caches = list(Path(run["site"]).glob("lib/python*/site-packages/solver/__pycache__/*.nbi"))
+    caches = list(Path(run["site"]).glob("lib/python*/site-packages/solver/**/__pycache__/*.nbi"))
     assert caches, "numba wrote no cache for the installed package"
     before = {p: p.stat().st_mtime_ns for p in caches}
     second = _run(args, env=run["env"], cwd=run["cwd"])

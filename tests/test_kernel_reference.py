@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from reference import ReferenceSolver, reachable_upper_subtotals
 
-from solver.dice import ROLL_KEEP
-from solver.rules import get_rules
+from solver.game.dice import ROLL_KEEP
+from solver.game.rules import get_rules
 from solver.table import turn_values
 
 TOLERANCE = 1e-12
@@ -174,7 +174,7 @@ def test_reroll_distributions_agree_with_the_solver_dice() -> None:
     """The reference counts every reroll; the solver's dice module must agree with it."""
     from reference import keep_outcomes, roll_probabilities, roll_sub_keeps
 
-    from solver.dice import N_KEEPS, ROLL_PROBABILITY, keep_outcome_probabilities, sub_keeps
+    from solver.game.dice import N_KEEPS, ROLL_PROBABILITY, keep_outcome_probabilities, sub_keeps
 
     assert np.allclose(ROLL_PROBABILITY, roll_probabilities(), rtol=0, atol=1e-15)
     for k in range(N_KEEPS):

@@ -7,7 +7,7 @@ import pytest
 from advisor.advise import advise
 from advisor.model import Dice, Scorecard
 from solver.errors import IllegalMoveError, InvalidMoveError, YahtzeeError
-from solver.move import Move
+from solver.game.move import Move
 
 
 @pytest.mark.parametrize("text, keep, box", [

@@ -68,7 +68,7 @@ def test_advice_is_ranked_by_p_target_with_expected_final_kept():
 def test_turn_probability_is_the_mean_of_the_best_first_roll_options():
     """Averaging the best option's p_target over the 252 first rolls gives the card's
     p_target before the turn (the same identity as for the expected score)."""
-    from solver.dice import ROLL_PROBABILITY, ROLLS
+    from solver.game.dice import ROLL_PROBABILITY, ROLLS
 
     card = Scorecard.parse(MID + ",four_of_a_kind=0,full_house=25,small_straight=30")
     turn = TurnAdvisor(card, objective=Objective.for_target(200))

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from advisor.cli import cli
 from advisor.model import Dice, Keep, Scorecard
 from solver.errors import CorruptTableError, TableError, YahtzeeError
-from solver.rules import RULE_NAMES, get_rules
-from solver.states import reachable_states
-from solver.tablefile import read_table, write_table
+from solver.formats.tablefile import read_table, write_table
+from solver.game.rules import RULE_NAMES, get_rules
+from solver.game.states import reachable_states
 
 SETTINGS = settings(max_examples=300, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import readme
 
-from solver.rules import RULE_NAMES
+from solver.game.rules import RULE_NAMES
 
 STATS = "Exact statistics of optimal play"
 VALUES = "What is computed"

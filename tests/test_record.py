@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from advisor.cli import cli
 from advisor.record import GameRecord, Turn, parse_record, read_record, write_record
 from solver.errors import InvalidRecordError
-from solver.move import Move
+from solver.game.move import Move
 
 EXAMPLE = """\
 rules official              # optional, default official

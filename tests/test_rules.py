@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver.dice import ROLL_COUNTS, ROLLS
 from solver.errors import InvalidCardError, UnknownRulesError
-from solver.rules import RULE_NAMES, get_rules
+from solver.game.dice import ROLL_COUNTS, ROLLS
+from solver.game.rules import RULE_NAMES, get_rules
 
 OFFICIAL = get_rules("official")
 YAHTZEE_NAMES = ("aces", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind",
@@ -414,7 +414,7 @@ def test_placements_refuse_a_yahtzee_flag_on_an_open_yahtzee_box() -> None:
     import pytest
 
     from solver.errors import InvalidCardError
-    from solver.rules import get_rules
+    from solver.game.rules import get_rules
 
     with pytest.raises(InvalidCardError, match="cannot hold 50"):
         get_rules("official").placements((5, 5, 5, 5, 5), 0, True)

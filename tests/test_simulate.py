@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from solver.errors import IllegalMoveError, YahtzeeError
-from solver.rules import UPPER_TARGET
+from solver.game.rules import UPPER_TARGET
 from solver.simulate import (
     Decision,
     IllegalStrategyMoveError,

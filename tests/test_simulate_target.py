@@ -14,9 +14,9 @@ from advisor.advise import TurnAdvisor
 from advisor.cli import cli
 from advisor.model import Dice, Scorecard
 from advisor.objective import Objective
-from solver import _simulate_target as st
-from solver.dice import KEEP_COUNTS, KEEP_SIZE, N_ROLLS, ROLLS, faces_of
 from solver.errors import UnknownStrategyError
+from solver.game.dice import KEEP_COUNTS, KEEP_SIZE, N_ROLLS, ROLLS, faces_of
+from solver.kernels import simulate_target as st
 from solver.simulate import simulate
 from solver.simulate_target import flatten, highest_score
 from solver.target import Utility, solve_vectors

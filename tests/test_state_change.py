@@ -9,8 +9,8 @@ from functools import cache
 import pytest
 
 from advisor.model import Scorecard
-from solver._basics import next_state
-from solver.rules import N_UPPER, RULE_NAMES, UPPER_TARGET, get_rules
+from solver.game.rules import N_UPPER, RULE_NAMES, UPPER_TARGET, get_rules
+from solver.kernels.basics import next_state
 
 
 def _kernel(rules, m, u, y, b, e):  # noqa: ANN001, ANN202

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from independent_scorer import RULE_BOOKS, placements, upper_after
 
-from solver.dice import N_KEEPS, ROLL_PROBABILITY, ROLLS, keep_outcome_probabilities
 from solver.errors import InvalidCardError
+from solver.game.dice import N_KEEPS, ROLL_PROBABILITY, ROLLS, keep_outcome_probabilities
 from solver.stats import PERCENTILES, optimal_stats
 from solver.table import turn_values
 
@@ -65,7 +65,7 @@ _FACES = [tuple(int(f) for f in ROLLS[r]) for r in range(len(ROLLS))]
 
 
 def _sub_keeps_in_tie_order(r: int) -> list[int]:
-    from solver.dice import KEEP_COUNTS, ROLL_COUNTS
+    from solver.game.dice import KEEP_COUNTS, ROLL_COUNTS
 
     inside = [k for k in range(N_KEEPS) if (KEEP_COUNTS[k] <= ROLL_COUNTS[r]).all()]
     return sorted(inside)

@@ -7,7 +7,7 @@ sub-keeps, no one-die-at-a-time maximum, no outcome grid), with the documented
 tie-break: lowest box index, keeps in ``dice`` keep order, values within 1e-9 equal.
 The same pass counts the expected five-alike turns and Yahtzee bonuses (the counters of
 ``yahtzee stats``). Scores and the Joker come from the independent scorer, not from
-``solver.rules``.
+``solver.game.rules``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from independent_scorer import RULE_BOOKS, joker_choices, ordinary_score
 from numba import njit, prange
 
 from solver.builder import masks_by_level, upper_classes
-from solver.dice import (
+from solver.game.dice import (
     KEEP_CHILD,
     N_KEEPS,
     ROLL_COUNTS,

@@ -12,10 +12,10 @@ import pytest
 
 from solver import table as table_module
 from solver.errors import CorruptTableError, MissingTableError, TableError
-from solver.rules import RULE_NAMES, get_rules
-from solver.states import reachable_states
+from solver.formats.tablefile import read_table, write_table
+from solver.game.rules import RULE_NAMES, get_rules
+from solver.game.states import reachable_states
 from solver.table import clear_table_cache, get_table, open_table
-from solver.tablefile import read_table, write_table
 
 OFFICIAL = get_rules("official")
 

@@ -10,12 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver import files
 from solver.errors import CorruptTableError, MissingTableError, TableError, WriteError
-from solver.rules import RULE_NAMES, RuleSet, get_rules
-from solver.states import reachable_states
+from solver.formats import files
+from solver.formats.tablefile import read_table, rules_fingerprint, write_table
+from solver.game.rules import RULE_NAMES, RuleSet, get_rules
+from solver.game.states import reachable_states
 from solver.table import open_table
-from solver.tablefile import read_table, rules_fingerprint, write_table
 
 OFFICIAL = get_rules("official")
 REBUILD = "yahtzee solve --rules official"

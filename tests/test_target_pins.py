@@ -50,7 +50,7 @@ def test_readme_table_shows_the_pinned_figures():
     """The README's table of new-game p_target is the pinned figures, to 10 decimals."""
     from readme import table
 
-    from solver.rules import RULE_NAMES
+    from solver.game.rules import RULE_NAMES
 
     rows = table("Playing for a target or to win")  # also holds the timings table
     assert sorted(name for name in rows if name in RULE_NAMES) == sorted(PINNED)

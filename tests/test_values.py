@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from reference import reachable_upper_subtotals
 
-from solver.rules import RULE_NAMES, get_rules
+from solver.game.rules import RULE_NAMES, get_rules
 
 # New-game expected scores under optimal play, to 10 decimals. The official figure
 # differs from the often quoted 254.5896, which is the free-joker convention.

@@ -30,8 +30,8 @@ from reference import ReferenceSolver, best_keeps, roll_faces
 from test_values import NEW_GAME
 
 from advisor.cli import cli
-from solver.dice import KEEP_COUNTS
-from solver.rules import RULE_NAMES
+from solver.game.dice import KEEP_COUNTS
+from solver.game.rules import RULE_NAMES
 from solver.simulate import Decision, simulate
 
 

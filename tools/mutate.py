@@ -6,8 +6,8 @@ the repository, run the tests named for it, and report which test catches it.
 The working tree is never touched: one base copy (sources only) is made in a temporary
 folder, the named tests are run there once unmutated (they must pass; this also fills
 the copy's numba cache), then every mutation runs in its own copy of that base, with
-its own ``solver/__pycache__`` (``solver/_jit_cache.py`` drops the cached kernels as soon
-as a solver source differs, so a kernel mutation is compiled, never loaded stale).
+its own ``__pycache__`` folders (``solver/_jit_cache.py`` drops the cached kernels as
+soon as a solver source differs, so a kernel mutation is compiled, never loaded stale).
 Prints one line per mutation, the wall time, and last the line ``caught N of M``.
 Exit status 0 only when every mutation is caught and every anchor found.
 """

@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from solver.errors import ECHO_LIMIT, YahtzeeError
-from solver.rules import DEFAULT_RULES, RULE_NAMES
+from solver.game.rules import DEFAULT_RULES, RULE_NAMES
 
 MAX_THREADS = 1024
 """Largest ``NUMBA_NUM_THREADS`` accepted."""

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from solver.rules import RULE_NAMES, get_rules
-from solver.ruletext import describe, listing
+from solver.game.rules import RULE_NAMES, get_rules
+from solver.game.ruletext import describe, listing
 
 from ._base import cli
 

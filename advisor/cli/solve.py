@@ -31,9 +31,9 @@ def solve(rules_name: str, out: str | None, force: bool, as_json: bool) -> None:
 
     Example: yahtzee solve --rules yatzy
     """
-    from solver.rules import get_rules
+    from solver.formats.tablefile import check_table_target
+    from solver.game.rules import get_rules
     from solver.table import SolveSummary, build_table, default_table_path
-    from solver.tablefile import check_table_target
 
     rules = get_rules(rules_name)
     if out is not None:
@@ -71,7 +71,7 @@ def export(rules_name: str, fmt: str, out: str, force: bool, table_path: str | N
 
     Example: yahtzee export --format npy --out official.npy
     """
-    from solver.export import check_export_target, export_table
+    from solver.formats.export import check_export_target, export_table
 
     check_export_target(out, fmt, force=force)
     table = load_table(rules_name, table_path)

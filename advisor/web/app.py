@@ -24,7 +24,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from solver.rules import DEFAULT_RULES
+from solver.game.rules import DEFAULT_RULES
 
 from . import queries as q
 from .charts import StatsService

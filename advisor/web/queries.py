@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 import click
 
 from solver.errors import YahtzeeError
-from solver.rules import RULE_NAMES, RULE_SUMMARIES, UPPER_TARGET, get_rules
+from solver.game.rules import RULE_NAMES, RULE_SUMMARIES, UPPER_TARGET, get_rules
 
 from ..cli._advisor_options import card_option
 from ..cli._base import rules_option

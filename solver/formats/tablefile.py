@@ -27,9 +27,9 @@ from typing import IO, Any
 
 import numpy as np
 
-from .errors import CorruptTableError, MissingTableError, ReadError, TableError, shown
+from ..errors import CorruptTableError, MissingTableError, ReadError, TableError, shown
+from ..game.rules import RULE_NAMES, RuleSet
 from .files import atomic_write, check_target, open_regular
-from .rules import RULE_NAMES, RuleSet
 
 MAGIC = "yahtzee-table"
 VERSION = 1
@@ -215,7 +215,7 @@ def _read_checked(f: BufferedReader, path: Path, rules: RuleSet) -> np.ndarray:
 
 def _check_values(values: np.ndarray, rules: RuleSet, unusable: Any) -> None:
     """Finite, non-negative values where a state can occur; NaN where none can."""
-    from .states import reachable_states
+    from ..game.states import reachable_states
 
     reach = reachable_states(rules)
     live = values[reach]

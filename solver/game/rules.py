@@ -24,9 +24,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..errors import IllegalMoveError, InvalidCardError, UnknownRulesError, shown
 from . import boxes as bx
 from .dice import FACES, N_ROLLS, ROLL_COUNTS, ROLL_FIVE_FACE, ROLL_INDEX, counts_of
-from .errors import IllegalMoveError, InvalidCardError, UnknownRulesError, shown
 
 UPPER_TARGET = 63
 N_UPPER = 6
@@ -40,7 +40,7 @@ def next_state(m: int, u: int, y: int, b: int, e: int, upper_bonus: float, yahtz
     upper subtotal, next flag, upper bonus earned now).
 
     The one place this transition is coded: plain Python, compiled for the kernels by
-    :mod:`solver._basics` and called as is by :meth:`RuleSet.after_box`.
+    :mod:`solver.kernels.basics` and called as is by :meth:`RuleSet.after_box`.
     """
     nu = u
     ny = y
@@ -57,7 +57,7 @@ def next_state(m: int, u: int, y: int, b: int, e: int, upper_bonus: float, yahtz
 def joker_lowest_tier(f: int, m: int, joker_tier: np.ndarray) -> int:
     """The Joker's tier for five alike of face index ``f`` under filled mask ``m``: the
     lowest ``joker_tier[f, b]`` of an open box ``b``. The Joker allows exactly the open
-    boxes of this tier. Plain Python, compiled for the kernels by :mod:`solver._basics`."""
+    boxes of this tier. Plain Python, compiled for the kernels by :mod:`solver.kernels.basics`."""
     low = 1 << 30
     for b in range(joker_tier.shape[1]):
         if not (m >> b & 1) and joker_tier[f, b] < low:
@@ -103,14 +103,14 @@ class RuleArrays(NamedTuple):
     """Rolls per turn - 1."""
     unit: float = 1.0
     """1.0, read at run time: the kernels multiply running maxima by it so that LLVM keeps
-    them vector maxima (see ``solver._kernels``)."""
+    them vector maxima (see ``solver.kernels.expected``)."""
 
 
 def placement_entry(r: int, b: int, m: int, rules: RuleArrays, low: int) -> int:
     """The entry of final roll ``r`` in open box ``b`` under filled mask ``m``, or -1 when
     the Joker forbids the box. ``low`` is :func:`joker_lowest_tier` of the roll when it is
     five alike (unused otherwise). Plain Python, compiled for the kernels by
-    :mod:`solver._basics` and called as is by :meth:`RuleSet.placements`."""
+    :mod:`solver.kernels.basics` and called as is by :meth:`RuleSet.placements`."""
     f = ROLL_FIVE_FACE[r]
     if rules.has_joker and f >= 0 and (m >> rules.yahtzee_box) & 1:
         if rules.joker_tier[f, b] != low:

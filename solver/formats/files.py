@@ -30,7 +30,7 @@ from io import BufferedReader
 from pathlib import Path
 from typing import BinaryIO
 
-from .errors import ReadError, WriteError, shown
+from ..errors import ReadError, WriteError, shown
 
 Writer = Callable[[BinaryIO], None]
 """writer(file): writes the whole content to a binary file (streamed, any size)."""

@@ -1,6 +1,6 @@
 """numba kernels of the target / win dynamic program. Plain arrays in, nothing checked.
 
-The expected-score recurrence of ``_kernels`` with a vector per state instead of a
+The expected-score recurrence of ``kernels.expected`` with a vector per state instead of a
 number. The vector axis is ``a``, the points scored so far; ``V_s(a)`` is the largest
 expected utility ``U(a + points still to come)`` from the start of a turn in state ``s``
 (for a target ``X``: ``U = 1[final >= X]``, so ``V_s(a) = W(s, X - a)``). Entering ``p``
@@ -14,7 +14,7 @@ points reads the next state's vector at ``a + p``; every maximum is taken entry 
 A state's vector is stored on ``[lo, hi]`` only: below ``lo`` it is ``below`` (0: the
 utility cannot be reached, or ``a`` cannot occur there), above ``hi`` it is ``above``
 (1 for a target: already reached). A task is one state and at most ``WIDE`` columns of
-its range; the reroll steps are the shared ``_basics.expect_keeps`` / ``best_sub_keeps``
+its range; the reroll steps are the shared ``kernels.basics.expect_keeps`` / ``best_sub_keeps``
 of the expected-score solver, unchanged, with the task's columns as their width.
 
 Pair mode (win objective): a second vector (P(tie)) is carried along and every maximum
@@ -27,8 +27,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from . import _jit_cache
-from ._basics import (
+from .. import _jit_cache
+from ..game.dice import (
+    FIRST_ROLL_KEEP,
+    KEEP_SUB_COUNT,
+    KEEP_SUB_LIST,
+    N_KEEPS,
+    N_ROLLS,
+)
+from ..game.rules import N_UPPER
+from .basics import (
     FAST_MATH,
     best_sub_keeps,
     entry_variant,
@@ -37,14 +45,6 @@ from ._basics import (
     roll_bonus,
     roll_entries,
 )
-from .dice import (
-    FIRST_ROLL_KEEP,
-    KEEP_SUB_COUNT,
-    KEEP_SUB_LIST,
-    N_KEEPS,
-    N_ROLLS,
-)
-from .rules import N_UPPER
 
 _jit_cache.check()  # before any cached kernel is loaded
 
@@ -161,7 +161,7 @@ def final_roll_rows_pair(bufs, bufs2, src, off, start, work, work2, width):
 
 @njit(cache=True)
 def best_sub_keeps_pair(work, work2, width):
-    """:func:`_basics.best_sub_keeps` with lexicographic maxima of (primary, secondary)."""
+    """:func:`kernels.basics.best_sub_keeps` with lexicographic maxima of (primary, secondary)."""
     for k in range(1, N_KEEPS):
         for j in range(KEEP_SUB_COUNT[k]):
             sub = KEEP_SUB_LIST[k, j]

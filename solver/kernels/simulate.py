@@ -6,7 +6,7 @@ so a game's dice do not depend on which thread plays it or on the batch it is in
 Rerolled dice are drawn one at a time, in the order the kept dice are completed.
 
 Strategies (``STRATEGY_*``) differ only in the ``gain`` of a placement (see
-``_turn_policy``) and, for greedy, in the keeps.
+``kernels.policy``) and, for greedy, in the keeps.
 """
 
 from __future__ import annotations
@@ -14,10 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from . import _jit_cache
-from . import _turn_policy as tp
-from ._basics import next_state
-from .dice import (
+from .. import _jit_cache
+from ..game.dice import (
     FIRST_ROLL_KEEP,
     KEEP_CHILD,
     KEEP_COUNTS,
@@ -26,7 +24,9 @@ from .dice import (
     N_ROLLS,
     ROLL_FIVE_FACE,
 )
-from .rules import N_UPPER, UPPER_TARGET
+from ..game.rules import N_UPPER, UPPER_TARGET
+from . import policy as tp
+from .basics import next_state
 
 _jit_cache.check()  # before any cached kernel is loaded
 

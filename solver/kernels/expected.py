@@ -23,8 +23,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from . import _jit_cache
-from ._basics import (
+from .. import _jit_cache
+from ..game.dice import FIRST_ROLL_KEEP, N_KEEPS, ROLL_FIVE_FACE, ROLL_PROBABILITY
+from ..game.rules import N_UPPER, UPPER_TARGET
+from .basics import (
     FAST_MATH,
     best_sub_keeps,
     entry_variant,
@@ -32,8 +34,6 @@ from ._basics import (
     next_state,
     roll_entries,
 )
-from .dice import FIRST_ROLL_KEEP, N_KEEPS, ROLL_FIVE_FACE, ROLL_PROBABILITY
-from .rules import N_UPPER, UPPER_TARGET
 
 _jit_cache.check()  # before any cached kernel is loaded
 

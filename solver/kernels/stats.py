@@ -1,6 +1,6 @@
 """numba kernels of the exact statistics of optimal play. Plain arrays in, nothing checked.
 
-For each turn-start state ``s`` the optimal policy (``_turn_policy``, with its tie-break)
+For each turn-start state ``s`` the optimal policy (``kernels.policy``, with its tie-break)
 gives the probability ``q_s(r)`` that the turn ends with final roll ``r``: probability
 mass is pushed through the chosen keeps one die at a time (the transpose of the keep
 averages). Each final roll goes to one box, so the turn has a few dozen outcomes
@@ -20,10 +20,17 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from . import _jit_cache
-from . import _turn_policy as tp
-from ._basics import SIXTH, next_state
-from .dice import FIRST_ROLL_KEEP, KEEP_CHILD, N_KEEPS, N_ROLLS, ROLL_FIVE_FACE, ROLL_PROBABILITY
+from .. import _jit_cache
+from ..game.dice import (
+    FIRST_ROLL_KEEP,
+    KEEP_CHILD,
+    N_KEEPS,
+    N_ROLLS,
+    ROLL_FIVE_FACE,
+    ROLL_PROBABILITY,
+)
+from . import policy as tp
+from .basics import SIXTH, next_state
 
 _jit_cache.check()  # before any cached kernel is loaded
 
@@ -47,7 +54,7 @@ class TurnScratch(NamedTuple):
     """Scratch arrays of one turn (one per parallel task)."""
 
     gain: np.ndarray
-    """(n_boxes, 51) float64, see ``_turn_policy``."""
+    """(n_boxes, 51) float64, see ``kernels.policy``."""
     final_value: np.ndarray
     """(252,) float64: V_0."""
     keep_value: np.ndarray
@@ -77,7 +84,7 @@ def _new_scratch(n_boxes, n_rerolls):
 @njit(cache=True)
 def final_roll_mass(keep_value, roll_best, n_rerolls, mass, keep_mass):
     """``mass[r]`` = probability that the turn ends with final roll r (policy: first best
-    keep of each roll, see ``_turn_policy``), from a first roll of all five dice;
+    keep of each roll, see ``kernels.policy``), from a first roll of all five dice;
     ``keep_mass`` (462,) is scratch."""
     for r in range(N_ROLLS):
         mass[r] = ROLL_PROBABILITY[r]

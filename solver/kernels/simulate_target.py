@@ -10,9 +10,9 @@ A turn of state (m, u, y) with ``a`` points so far, from the next level's vector
 ``V_next`` (one column: this game's ``a``):
 
     P(box b | final roll r) = V_next(state after b)(a + entry + upper bonus + Yahtzee bonus)
-    V_0(r) = max over allowed boxes,   K_j and V_j: ``_turn_policy.keep_values`` on V_0
+    V_0(r) = max over allowed boxes,   K_j and V_j: ``kernels.policy.keep_values`` on V_0
 
-Dice come from the same per-game streams as ``_simulate_kernels`` (same seed, same
+Dice come from the same per-game streams as ``kernels.simulate`` (same seed, same
 dice for the same keeps), so strategies compared see the same rolls.
 
 The vectors of every level come as one CSR set of arrays (the levels of
@@ -28,12 +28,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from . import _jit_cache
-from . import _turn_policy as tp
-from ._basics import next_state, roll_bonus, roll_entries
-from ._kernels import turn_snapshots
-from ._simulate_kernels import bin_count, game_stream, roll_from, store_game
-from .dice import (
+from .. import _jit_cache
+from ..game.dice import (
     FIRST_ROLL_KEEP,
     KEEP_SIZE,
     N_KEEPS,
@@ -43,7 +39,11 @@ from .dice import (
     ROLL_SUB_KEEPS,
     YAHTZEE_ROLLS,
 )
-from .rules import N_UPPER, UPPER_TARGET
+from ..game.rules import N_UPPER, UPPER_TARGET
+from . import policy as tp
+from .basics import next_state, roll_bonus, roll_entries
+from .expected import turn_snapshots
+from .simulate import bin_count, game_stream, roll_from, store_game
 
 _jit_cache.check()  # before any cached kernel is loaded
 
@@ -95,7 +95,7 @@ def target_turn(m, u, y, a, vec, rules, box_p, final_value, keep_value, roll_bes
 
     ``box_p[b, e]`` (n_boxes, 51): P after entering ``e`` in open box ``b`` (no Yahtzee
     bonus); ``final_value`` (252,): V_0; ``keep_value[j]`` (n_rerolls + 1, 462): K_j
-    (``roll_best``, ``opt_*``: scratch, see ``_turn_policy.keep_values`` and
+    (``roll_best``, ``opt_*``: scratch, see ``kernels.policy.keep_values`` and
     :func:`box_options`)."""
     n_boxes = box_p.shape[0]
     for b in range(n_boxes):
@@ -211,7 +211,7 @@ def first_turn(vec, values, rules):
 @njit(cache=True)
 def play_target_game(stream, vec, values, rules, first, scratch, entries, trace):
     """Play one game for the target; fills ``entries`` (n_boxes,) and ``trace`` (as
-    ``_simulate_kernels.play_game``: scoring before the last roll is recorded as a keep of
+    ``kernels.simulate.play_game``: scoring before the last roll is recorded as a keep of
     all five dice) and returns (score, upper bonus earned 0/1, turns ending five alike,
     Yahtzee bonuses). ``first``: :func:`first_turn` (read only); ``scratch``:
     :func:`new_scratch` for the other turns."""
@@ -275,7 +275,7 @@ def play_target_games(seed, first_game, vec, values, rules, scores, upper_bonus_
                       bonuses, entries, traces):
     """Play games ``first_game ..`` of ``seed`` (uint64s) for the target; ``vec`` = (slot,
     start, lo, hi, vals, constant) (module docstring). Writes the same per-game arrays as
-    ``_simulate_kernels.play_games`` (``traces`` may be empty)."""
+    ``kernels.simulate.play_games`` (``traces`` may be empty)."""
     n = scores.shape[0]
     n_boxes = rules.box_scores.shape[0]
     n_rerolls = rules.n_rerolls

@@ -26,8 +26,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..errors import IllegalMoveError, InvalidMoveError, YahtzeeError
 from .dice import DICE, FACES
-from .errors import IllegalMoveError, InvalidMoveError, YahtzeeError
 from .rules import DEFAULT_RULES, RULE_NAMES, RuleSet, get_rules
 
 KEEP_WORDS = ("keep", "k", "hold")

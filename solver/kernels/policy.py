@@ -4,7 +4,7 @@ A policy is given by ``gain[b, e]``: what entering ``e`` points in box ``b`` is 
 the Yahtzee bonus apart; for a lower box other than the Yahtzee box it must be
 ``e + gain[b, 0]``. For the optimal policy that is the entry, the upper bonus it
 earns and ``E`` of the next state; the simple strategies use other gains. With it, for
-the 252 final rolls ``r`` and the keeps ``k`` (as in ``_kernels``):
+the 252 final rolls ``r`` and the keeps ``k`` (as in ``kernels.expected``):
 
     V_0(r) = max over allowed boxes b of  gain[b, e(r, b)] + yahtzee_bonus(r)
     K_j(k) = (1/6) sum_f K_j(k + f)   (|k| < 5),      K_j(r) = V_{j-1}(r)
@@ -22,9 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import _jit_cache
-from ._basics import SIXTH, joker_lowest_tier, next_state, placement_entry, roll_bonus
-from .dice import (
+from .. import _jit_cache
+from ..game.dice import (
     FIRST_ROLL_KEEP,
     KEEP_CHILD,
     KEEP_SUB_COUNT,
@@ -36,7 +35,8 @@ from .dice import (
     ROLL_SUB_KEEPS,
     YAHTZEE_ROLLS,
 )
-from .rules import N_UPPER
+from ..game.rules import N_UPPER
+from .basics import SIXTH, joker_lowest_tier, next_state, placement_entry, roll_bonus
 
 _jit_cache.check()  # before any cached kernel is loaded
 

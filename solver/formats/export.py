@@ -9,9 +9,9 @@ from typing import IO
 
 import numpy as np
 
-from .errors import TableError
+from ..errors import TableError
+from ..table import Table
 from .files import atomic_write, check_target
-from .table import Table
 
 FORMATS = ("npy", "csv")
 _SIGNATURES = {"npy": b"\x93NUMPY", "csv": b"open_boxes,upper_subtotal,"}

@@ -8,7 +8,7 @@
   built on them for the final-roll gathers.
 - :func:`expect_keeps` and :func:`best_sub_keeps`: the two reroll steps of a turn, on a
   work array ``work`` (462, >= width) holding one value per keep and *column*. What a
-  column is belongs to the caller: a state's expected points (``_kernels``), or the
+  column is belongs to the caller: a state's expected points (``kernels.expected``), or the
   probability of reaching one target score, or any other quantity averaged over the dice
   and maximised over the keeps. A new objective gives the roll rows of ``work`` their
   final-roll values (its own gather) and reuses these steps unchanged:
@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from numba import njit
 
-from . import _jit_cache
-from . import rules as _rules
-from .dice import (
+from .. import _jit_cache
+from ..game import rules as _rules
+from ..game.dice import (
     FACES,
     FIRST_ROLL_KEEP,
     KEEP_CHILD,
@@ -31,7 +31,7 @@ from .dice import (
     KEEP_SUB_LIST,
     ROLL_FIVE_FACE,
 )
-from .rules import N_UPPER
+from ..game.rules import N_UPPER
 
 _jit_cache.check()  # before any cached kernel is loaded
 

@@ -1,0 +1,3 @@
+"""The game model, plain Python and numpy (no numba): dice and keeps (``dice``), the
+scoring boxes (``boxes``), rule sets as data (``rules``), which states can occur
+(``states``), one move of a turn (``move``) and the rule book's text (``ruletext``)."""
