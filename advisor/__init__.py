@@ -18,7 +18,7 @@ from typing import Any
 _EXPORTS = {
     "advise": "advisor.advise", "TurnAdvisor": "advisor.advise",
     "Dice": "advisor.model", "Keep": "advisor.model", "Scorecard": "advisor.model",
-    "Option": "advisor.model", "Advice": "advisor.model",
+    "Option": "advisor.advise", "Advice": "advisor.advise",
     "Move": "solver.game.move",
     "GameRecord": "advisor.record", "parse_record": "advisor.record",
     "read_record": "advisor.record", "write_record": "advisor.record",

@@ -18,8 +18,12 @@ the states this card can reach), and the options are ranked by it; ties (within
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,22 +31,126 @@ from solver.errors import (
     IllegalMoveError,
     InvalidCardError,
     InvalidDiceError,
+    InvalidOptionError,
     ObjectiveError,
     TableError,
 )
 from solver.game.dice import DICE, KEEP_COUNTS, KEEP_SIZE, faces_of, sub_keeps
+from solver.game.move import Move
 
-from .model import Advice, Dice, Keep, Option, Scorecard
-from .objective import Objective
+from .model import Dice, Keep, Scorecard, box_label
+from .objective import EV, Objective
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from solver.table import Table
     from solver.target import TurnVectors, Vectors
 
 TIE = 1e-12
 """Probabilities closer than this are equal: ``expected_final`` decides."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice of a turn: keep some dice and reroll, or score a box now.
+
+    ``expected_final`` is the card's total plus the points expected to come after this
+    choice under optimal play; ``loss`` is how much less that is than the option with
+    the highest ``expected_final``. Under a target objective ``p_target`` is the
+    probability of reaching the target after this choice (then playing for it); under a
+    win objective ``p_win`` / ``p_tie`` the probabilities of ending above / level with
+    the opponent (None under the expected-score objective).
+    """
+
+    action: str
+    expected_final: float
+    loss: float = 0.0
+    keep: Keep | None = None
+    box: str | None = None
+    points: int = 0
+    bonus: int = 0
+    p_target: float | None = None
+    p_win: float | None = None
+    p_tie: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.action not in ("keep", "score"):
+            raise InvalidOptionError(f"action {self.action!r}: use 'keep' or 'score'")
+        if (self.action == "keep") != (self.keep is not None) or \
+                (self.action == "score") != (self.box is not None):
+            raise InvalidOptionError("a keep option needs keep=..., a score option box=...")
+
+    @property
+    def is_keep(self) -> bool:
+        return self.action == "keep"
+
+    @property
+    def move(self) -> Move:
+        """This option as a :class:`~solver.game.move.Move` (``Move.parse(describe())``
+        equals it)."""
+        if self.keep is not None:
+            return Move(keep=self.keep.faces)
+        return Move(box=self.box)
+
+    def describe(self) -> str:
+        """``keep 2 2 2``, ``reroll all``, ``score Twos 6`` or ``score Chance 30 +100 bonus``."""
+        if self.keep is not None:
+            if not self.keep.faces:
+                return "reroll all"
+            return f"keep {self.keep.spaced()}"
+        text = f"score {box_label(self.box or '')} {self.points}"
+        return text + (f" +{self.bonus} bonus" if self.bonus else "")
+
+    def __str__(self) -> str:
+        return self.describe()
+
+    @property
+    def probability(self) -> float | None:
+        """The objective's probability (``p_target`` or ``p_win``), None for ``ev``."""
+        return self.p_target if self.p_target is not None else self.p_win
+
+    def to_json(self) -> dict[str, Any]:
+        if self.keep is not None:
+            out: dict[str, Any] = {"action": "keep", "keep": list(self.keep.faces),
+                                   "expected_final": self.expected_final, "loss": self.loss}
+        else:
+            out = {"action": "score", "box": self.box, "points": self.points,
+                   "expected_final": self.expected_final, "bonus": self.bonus,
+                   "loss": self.loss}
+        for key in ("p_target", "p_win", "p_tie"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        return out
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Every distinct choice for ``dice`` on ``card`` with ``rolls_left``, best first."""
+
+    card: Scorecard
+    dice: Dice
+    rolls_left: int
+    options: tuple[Option, ...] = ()
+    objective: Objective = EV
+
+    @property
+    def best(self) -> Option:
+        return self.options[0]
+
+    @property
+    def ev_best(self) -> Option:
+        """The option with the highest expected final score (the first listed, on ties)."""
+        return min(self.options, key=lambda o: o.loss)
+
+    def top(self, n: int | None) -> tuple[Option, ...]:
+        """The ``n`` best options (all when ``n`` is None or 0)."""
+        return self.options[:n] if n else self.options
+
+    def to_json(self, top: int | None = None) -> dict[str, Any]:
+        return {"rules": self.card.rules_name, "objective": self.objective.to_json(),
+                "dice": list(self.dice.faces), "rolls_left": self.rolls_left,
+                "card": self.card.to_json(), "options": [o.to_json() for o in self.top(top)]}
+
 
 @cache
 def _rerolls_of(roll: int) -> tuple[tuple[int, Keep], ...]:
@@ -80,10 +188,13 @@ class TurnAdvisor:
     """
 
     def __init__(self, card: Scorecard, table: Table | None = None,
-                 objective: Objective | None = None, *,
+                 objective: Objective = EV, *,
                  progress: Callable[[int, int], None] | None = None) -> None:
         """``progress(levels_done, levels_total)`` follows the objective's solve."""
         card.check_not_full()
+        if not isinstance(objective, Objective):
+            raise ObjectiveError(f"objective must be an Objective (advisor.objective), not "
+                                 f"{type(objective).__name__}")
         if table is None:
             from solver.table import get_table
 
@@ -94,7 +205,7 @@ class TurnAdvisor:
         self.card = card
         self.table = table
         self.rules = card.rules
-        self.objective = Objective() if objective is None else objective
+        self.objective = objective
         self.progress = progress
         self._turn: np.ndarray | None = None
         self._vectors: Vectors | None = None
@@ -197,6 +308,38 @@ class TurnAdvisor:
                       p_tie=_unit(p[1]) if kind == "win" else None)
 
 
+ADVISORS_KEPT = {True: 512, False: 8}
+"""Turn advisors kept by :func:`turn_advisor`: under the expected score (a few KB each),
+and under another objective (each holds the vectors of its game, up to hundreds of MB)."""
+_advisors: dict[bool, OrderedDict[tuple[Table, Scorecard, Objective], TurnAdvisor]] = {
+    True: OrderedDict(), False: OrderedDict()}
+_advisors_lock = threading.Lock()
+
+
+def turn_advisor(card: Scorecard, table: Table | None = None, objective: Objective = EV, *,
+                 build: Callable[[Table], TurnAdvisor] | None = None) -> TurnAdvisor:
+    """The process's one :class:`TurnAdvisor` of ``card`` under ``objective``, kept for the
+    turn's other rolls, an undo back into it, a later review (the turn is solved once);
+    the least recently used go beyond :data:`ADVISORS_KEPT`. ``table`` defaults to the
+    cached table of the card's rules; ``build(table)`` makes a missing advisor (default:
+    ``TurnAdvisor(card, table, objective)``)."""
+    if table is None:
+        from solver.table import get_table
+
+        table = get_table(card.rules_name)
+    key = (table, card, objective)
+    kept = _advisors[objective.is_ev]
+    with _advisors_lock:
+        advisor = kept.pop(key, None)
+    if advisor is None:
+        advisor = build(table) if build is not None else TurnAdvisor(card, table, objective)
+    with _advisors_lock:
+        kept[key] = advisor
+        while len(kept) > ADVISORS_KEPT[objective.is_ev]:
+            kept.popitem(last=False)
+    return advisor
+
+
 def _unit(p: float) -> float:
     """A probability clipped to [0, 1] (sums of exact terms may pass 1 by an ulp)."""
     return min(max(float(p), 0.0), 1.0)
@@ -218,7 +361,7 @@ def _rank_by_probability(ranked: list[tuple]) -> list[tuple]:
 
 
 def advise(card: Scorecard | str, dice: Dice | str, *, rolls_left: int | None = None,
-           table: Table | None = None, objective: Objective | None = None,
+           table: Table | None = None, objective: Objective = EV,
            target: int | None = None) -> Advice:
     """Rank every keep of 0 to 4 dice (while rolls are left) and every allowed box.
 
@@ -234,7 +377,7 @@ def advise(card: Scorecard | str, dice: Dice | str, *, rolls_left: int | None = 
     dice = as_dice(dice)
     rolls_left = question_rolls_left(card, rolls_left)
     if target is not None:
-        if objective is not None:
+        if not objective.is_ev:
             raise ObjectiveError("give objective=... or target=..., not both")
         objective = Objective.for_target(target)
     return TurnAdvisor(card, table, objective).advise(dice, rolls_left)

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 from solver.errors import InvalidRecordError
 
-from .advise import TurnAdvisor
-from .model import Advice, Dice, Option, Scorecard
+from .advise import Advice, Option, TurnAdvisor, turn_advisor
+from .model import Dice, Scorecard
+from .objective import EV, Objective
 from .record import GameRecord
 
 if TYPE_CHECKING:
@@ -136,13 +137,13 @@ class _Measure:
     """How positions are valued: the expected final score (objective ``ev``), or the
     probability the objective maximises (``p_target``, ``p_win``)."""
 
-    def __init__(self, table: Table, objective: Any) -> None:
+    def __init__(self, table: Table, objective: Objective) -> None:
         self.table = table
         self.objective = objective
-        self.key = None if objective is None or objective.kind == "ev" else objective.key
+        self.key = objective.key
 
     def advisor(self, card: Scorecard) -> TurnAdvisor:
-        return TurnAdvisor(card, self.table, None if self.key is None else self.objective)
+        return turn_advisor(card, self.table, self.objective)
 
     def of(self, option: Option) -> float:
         """The value of choosing ``option``."""
@@ -160,13 +161,9 @@ class _Measure:
             return self.table.expected_score
         return self.before_turn(self.advisor(Scorecard.new(rules)))
 
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": "ev"} if self.objective is None else self.objective.to_json()
-
-
-def analyze(record: GameRecord, objective: Any = None, *, table: Table | None = None
+def analyze(record: GameRecord, objective: Objective = EV, *, table: Table | None = None
             ) -> Analysis:
-    """Judge every decision of ``record`` against the best one; ``objective`` (None: the
+    """Judge every decision of ``record`` against the best one; ``objective`` (default: the
     expected score) decides what "best" means, and losses and luck are in its unit
     (points, or probability). ``table`` defaults to the cached table of the rules."""
     if table is None:
@@ -176,11 +173,10 @@ def analyze(record: GameRecord, objective: Any = None, *, table: Table | None = 
     measure = _Measure(table, objective)
     judged: list[Judged] = []
     luck = {name: 0.0 for name in record.players}
-    before = 0.0
-    advisor: TurnAdvisor | None = None
+    before, turn = 0.0, -1
     for pos in record.positions():
-        if advisor is None or advisor.card is not pos.card:
-            advisor = measure.advisor(pos.card)
+        if pos.index != turn:  # a turn starts
+            advisor, turn = measure.advisor(pos.card), pos.index
             before = measure.before_turn(advisor)
         advice = advisor.advise(pos.dice, pos.rolls_left)
         chosen = _chosen(advice, pos.move)
@@ -190,13 +186,11 @@ def analyze(record: GameRecord, objective: Any = None, *, table: Table | None = 
         judged.append(Judged(pos.turn, pos.player, pos.card, pos.dice, pos.rolls_left, chosen,
                              advice.best, best - measure.of(chosen), roll_luck))
         before = measure.of(chosen)
-        if not pos.move.is_keep:
-            advisor = None
     cards = record.cards()
     players = tuple(PlayerSummary(name, cards[name].total, cards[name].is_full,
                                   tuple(d for d in judged if d.player == name), luck[name])
                     for name in record.players)
-    return Analysis(record.rules, measure.to_json(), tuple(judged), players,
+    return Analysis(record.rules, objective.to_json(), tuple(judged), players,
                     measure.new_game(record.rules))
 
 

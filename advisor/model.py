@@ -1,4 +1,4 @@
-"""Value objects of the advisor: dice, keeps, scorecards and ranked advice.
+"""Value objects of the game: dice, keeps and scorecards.
 
 Each is frozen, hashable and validated when built, has a text form that parses back
 (``Dice("22256")``, ``str(dice) == "22256"``) and a ``repr`` that is a working
@@ -12,19 +12,17 @@ import itertools
 import operator
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
 from solver.errors import (
     IllegalMoveError,
     InvalidCardError,
     InvalidDiceError,
-    InvalidOptionError,
     shown,
 )
 from solver.game.dice import DICE, FACES, KEEP_INDEX, ROLL_INDEX, counts_of
-from solver.game.move import Move
 from solver.game.rules import (
     DEFAULT_RULES,
     UPPER_TARGET,
@@ -35,14 +33,13 @@ from solver.game.rules import (
 )
 from solver.game.states import bonus_counts
 
-if TYPE_CHECKING:
-    from .objective import Objective
-
 BONUS_KEY = "yahtzee_bonus"
 _ITEM_SEPARATOR = re.compile(r"[ \t]*,[ \t]*|[ \t]+")
 _NO_DICE = frozenset({"", "-", "none", "nothing"})
 _FACE = re.compile(r"[1-6]")
 _POINTS = re.compile(r"-?[0-9]{1,4}")
+
+
 def parse_faces(text: str, what: str = "dice") -> tuple[int, ...]:
     """Faces from ``22256``, ``2,2,2,5,6`` or ``2 2 2 5 6`` (any count; not checked).
 
@@ -356,112 +353,3 @@ class Scorecard:
         return {"text": str(self), "entries": self.filled(), BONUS_KEY: self.yahtzee_bonuses,
                 "upper_subtotal": self.upper_subtotal, "upper_bonus": self.upper_bonus,
                 "total": self.total}
-
-
-@dataclass(frozen=True)
-class Option:
-    """One choice of a turn: keep some dice and reroll, or score a box now.
-
-    ``expected_final`` is the card's total plus the points expected to come after this
-    choice under optimal play; ``loss`` is how much less that is than the option with
-    the highest ``expected_final``. Under a target objective ``p_target`` is the
-    probability of reaching the target after this choice (then playing for it); under a
-    win objective ``p_win`` / ``p_tie`` the probabilities of ending above / level with
-    the opponent (None under the expected-score objective).
-    """
-
-    action: str
-    expected_final: float
-    loss: float = 0.0
-    keep: Keep | None = None
-    box: str | None = None
-    points: int = 0
-    bonus: int = 0
-    p_target: float | None = None
-    p_win: float | None = None
-    p_tie: float | None = None
-
-    def __post_init__(self) -> None:
-        if self.action not in ("keep", "score"):
-            raise InvalidOptionError(f"action {self.action!r}: use 'keep' or 'score'")
-        if (self.action == "keep") != (self.keep is not None) or \
-                (self.action == "score") != (self.box is not None):
-            raise InvalidOptionError("a keep option needs keep=..., a score option box=...")
-
-    @property
-    def is_keep(self) -> bool:
-        return self.action == "keep"
-
-    @property
-    def move(self) -> Move:
-        """This option as a :class:`~solver.game.move.Move` (``Move.parse(describe())``
-        equals it)."""
-        if self.keep is not None:
-            return Move(keep=self.keep.faces)
-        return Move(box=self.box)
-
-    def describe(self) -> str:
-        """``keep 2 2 2``, ``reroll all``, ``score Twos 6`` or ``score Chance 30 +100 bonus``."""
-        if self.keep is not None:
-            if not self.keep.faces:
-                return "reroll all"
-            return f"keep {self.keep.spaced()}"
-        text = f"score {box_label(self.box or '')} {self.points}"
-        return text + (f" +{self.bonus} bonus" if self.bonus else "")
-
-    def __str__(self) -> str:
-        return self.describe()
-
-    @property
-    def probability(self) -> float | None:
-        """The objective's probability (``p_target`` or ``p_win``), None for ``ev``."""
-        return self.p_target if self.p_target is not None else self.p_win
-
-    def to_json(self) -> dict[str, Any]:
-        if self.keep is not None:
-            out: dict[str, Any] = {"action": "keep", "keep": list(self.keep.faces),
-                                   "expected_final": self.expected_final, "loss": self.loss}
-        else:
-            out = {"action": "score", "box": self.box, "points": self.points,
-                   "expected_final": self.expected_final, "bonus": self.bonus,
-                   "loss": self.loss}
-        for key in ("p_target", "p_win", "p_tie"):
-            value = getattr(self, key)
-            if value is not None:
-                out[key] = value
-        return out
-
-
-@dataclass(frozen=True)
-class Advice:
-    """Every distinct choice for ``dice`` on ``card`` with ``rolls_left``, best first."""
-
-    card: Scorecard
-    dice: Dice
-    rolls_left: int
-    options: tuple[Option, ...] = field(default=())
-    objective: Objective = field(default_factory=lambda: _ev_objective())
-
-    @property
-    def best(self) -> Option:
-        return self.options[0]
-
-    @property
-    def ev_best(self) -> Option:
-        """The option with the highest expected final score (the first listed, on ties)."""
-        return min(self.options, key=lambda o: o.loss)
-
-    def top(self, n: int | None) -> tuple[Option, ...]:
-        """The ``n`` best options (all when ``n`` is None or 0)."""
-        return self.options[:n] if n else self.options
-
-    def to_json(self, top: int | None = None) -> dict[str, Any]:
-        return {"rules": self.card.rules_name, "objective": self.objective.to_json(),
-                "dice": list(self.dice.faces), "rolls_left": self.rolls_left,
-                "card": self.card.to_json(), "options": [o.to_json() for o in self.top(top)]}
-
-
-def _ev_objective() -> Objective:
-    from .objective import Objective
-
-    return Objective()

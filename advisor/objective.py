@@ -1,9 +1,10 @@
 """What the advice maximises: the expected score, P(final >= target) or P(beat an opponent).
 
-An :class:`Objective` is a small value (INTERFACE.md, "Objectives"):
+An :class:`Objective` is a small value (docs/objectives.md):
 
-- ``Objective.ev()``: the expected final score (the default);
-- ``Objective.target(x)``: P(final score >= x); ``Objective.beat(n)`` is ``target(n + 1)``;
+- ``Objective.ev()``: the expected final score (the default, also the constant ``EV``);
+- ``Objective.for_target(x)``: P(final score >= x); ``Objective.beat(n)`` is
+  ``for_target(n + 1)``;
 - ``Objective.win(card)``: P(my final > the opponent's), the opponent playing on from
   ``card`` for the highest expected score (their exact final-score distribution); a full
   card is a finished opponent;
@@ -191,6 +192,10 @@ class Objective:
         if self.kind == "win":
             return Utility.beat_distribution(self.opponent_distribution(table))
         raise ObjectiveError("the expected score needs no utility")
+
+
+EV = Objective()
+"""The expected final score: the one value of the default objective (never ``None``)."""
 
 
 def _as_opponent(card: Scorecard | str, rules: str | RuleSet) -> Scorecard:

@@ -12,15 +12,16 @@ back in the record, and saving the record after each step loses nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from solver.errors import IllegalMoveError, InvalidDiceError, ObjectiveError
 from solver.game.dice import DICE
 from solver.game.move import Move
 from solver.game.rules import UPPER_TARGET, RuleSet
 
-from .advise import TurnAdvisor
-from .model import Advice, Dice, Keep, Option, Scorecard, parse_faces
+from .advise import Advice, Option, TurnAdvisor, turn_advisor
+from .model import Dice, Keep, Scorecard, parse_faces
+from .objective import EV, Objective
 from .play_win import WinEachTurn
 from .record import GameRecord
 from .text import advice_table, card_lines, probability_text, rolls_left_phrase
@@ -32,8 +33,6 @@ ACCEPT = frozenset({"", "y", "yes", "ok", "best", "advice"})
 QUIT = frozenset({"q", "quit", "exit"})
 HELP = ("enter: follow the advice | N: option N | keep 222 | reroll all | score twos | "
         "undo | card | more | help | quit")
-ADVISORS_KEPT = 4
-"""Turn advisors kept by a session (an undo into the previous turn needs no new solve)."""
 HELP_WORDS = frozenset({"help", "?", "h", "commands"})
 COMMANDS = (
     "commands (at any prompt):",
@@ -119,20 +118,20 @@ class GameSession:
 
     ``save(record)`` is called after every change (a roll, a move, an undo). Each call
     of :meth:`handle` returns the lines to print; :meth:`prompt` says what is asked.
-    ``objective`` is handed to the advisor (``None``: expected score); ``win`` instead
+    ``objective`` is handed to the advisor (default: the expected score); ``win`` instead
     gives each turn its own objective (:class:`~advisor.play_win.WinEachTurn`): then
     ``notify(line)`` is told before a turn's DP starts, which ``progress`` follows
     (``progress(description)`` returns a level callback and a close function).
     """
 
     def __init__(self, record: GameRecord, table: Table, *, top: int = 3,
-                 objective: Any = None, save: Callable[[GameRecord], None] | None = None,
+                 objective: Objective = EV, save: Callable[[GameRecord], None] | None = None,
                  win: WinEachTurn | None = None,
                  notify: Callable[[str], None] | None = None,
                  progress: Callable[[str], tuple[Callable[[int, int], None],
                                                  Callable[[], None]]] | None = None
                  ) -> None:
-        if win is not None and objective is not None:
+        if win is not None and not objective.is_ev:
             raise ObjectiveError("give objective=... or win=..., not both")
         self.record = record
         self.table = table
@@ -142,7 +141,6 @@ class GameSession:
         self.save = save
         self.notify = notify
         self.progress = progress
-        self._advisors: dict[tuple[Scorecard, Any], TurnAdvisor] = {}
 
     # ------------------------------------------------------------------ state
     @property
@@ -172,29 +170,28 @@ class GameSession:
             return "roll"
         return "reroll" if len(turn.keeps) == len(turn.rolls) else "move"
 
-    def turn_objective(self) -> Any:
-        """The objective of the player to move (None: expected score)."""
+    def turn_objective(self) -> Objective:
+        """The objective of the player to move."""
         if self.win is None:
             return self.objective
         return self.win.objective(self.record, self.player)
 
     def advisor(self) -> TurnAdvisor:
-        """The advisor of this turn: one per (card, objective), so a turn's decisions
-        (and an undo back into it) share one solve."""
-        key = (self.card, self.turn_objective())
-        advisor = self._advisors.get(key)
-        if advisor is None:
-            advisor = self._new_advisor(*key)
-            if len(self._advisors) >= ADVISORS_KEPT:
-                del self._advisors[next(iter(self._advisors))]
-            self._advisors[key] = advisor
-        return advisor
+        """The advisor of this turn (:func:`~advisor.advise.turn_advisor`: a turn's
+        decisions, an undo back into it and the review share one solve)."""
+        card, objective = self.card, self.turn_objective()
+        win = self.win
+        if win is None or objective.is_ev:
+            return turn_advisor(card, self.table, objective)
+        return turn_advisor(card, self.table, objective,
+                            build=lambda table: self._win_advisor(win, card, objective))
 
-    def _new_advisor(self, card: Scorecard, objective: Any) -> TurnAdvisor:
-        if self.win is None or objective is None:
-            return TurnAdvisor(card, self.table, objective)
+    def _win_advisor(self, win: WinEachTurn, card: Scorecard,
+                     objective: Objective) -> TurnAdvisor:
+        """The win DP of this turn solved now, with a note and a progress bar; Ctrl-C
+        falls back to the expected score."""
         if self.notify is not None:
-            self.notify(self.win.working_line(self.record, self.player))
+            self.notify(win.working_line(self.record, self.player))
         bar = self.progress("chance to win") if self.progress is not None else None
         advisor = TurnAdvisor(card, self.table, objective,
                               progress=None if bar is None else bar[0])
@@ -260,7 +257,7 @@ class GameSession:
         advice = self.advice()
         per_turn = self.rules.rolls_per_turn
         ranked = []
-        if self.win is not None and advice.objective.is_ev and self.turn_objective():
+        if self.win is not None and advice.objective.is_ev and not self.turn_objective().is_ev:
             ranked = ["ranked by the expected final score (working out the chance to win "
                       "was stopped with Ctrl-C)"]
         elif self.win is not None:
@@ -356,10 +353,10 @@ def _is_five_dice(word: str) -> bool:
     return len(digits) == DICE and digits.isdigit() and not word.startswith(("k", "s"))
 
 
-def deviation_note(chosen: Option, best: Option, objective: Any = None) -> str:
+def deviation_note(chosen: Option, best: Option, objective: Objective = EV) -> str:
     """``  keep 2 2 2 3 costs 2.49 points on average (best: keep 2 2 2)``, or ``""`` for
     the best move. Under a probability objective the cost is in that probability."""
-    key = None if objective is None or objective.kind == "ev" else objective.key
+    key = objective.key
     if key is not None:
         high, low = float(getattr(best, key)), float(getattr(chosen, key))
         if high - low <= 1e-12:

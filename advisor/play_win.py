@@ -33,14 +33,14 @@ class WinEachTurn:
 
     open_boxes: int = DEFAULT_OPEN_BOXES
 
-    def objective(self, record: GameRecord, player: str) -> Objective | None:
-        """``Objective.win_against`` the other players' cards, or None while ``player``
-        has more than ``open_boxes`` boxes open (advice by expected score)."""
-        from .objective import Objective
+    def objective(self, record: GameRecord, player: str) -> Objective:
+        """``Objective.win_against`` the other players' cards, or the expected score while
+        ``player`` has more than ``open_boxes`` boxes open."""
+        from .objective import EV, Objective
 
         cards = record.cards()
         if len(cards[player].open_boxes()) > self.open_boxes:
-            return None
+            return EV
         return Objective.win_against([cards[name] for name in record.players
                                       if name != player], record.rules)
 

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 from solver.game.dice import ROLLS
 
-from .advise import TurnAdvisor, check_rolls_left
-from .model import Advice, Dice, Option, Scorecard
-from .objective import Objective
+from .advise import Advice, TurnAdvisor, check_rolls_left
+from .model import Dice, Scorecard
+from .objective import EV, Objective
 from .text import rolls_left_phrase
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ CSV_COLUMNS = ("dice", "rolls_left", "action", "keep", "box", "points", "bonus",
 
 def generate_advice(card: Scorecard, table: Table | None = None,
                     rolls_left: int | None = None,
-                    objective: Objective | None = None) -> Iterator[Advice]:
+                    objective: Objective = EV) -> Iterator[Advice]:
     """The advice for each of the 252 rolls, at every number of rolls left (most first),
     or only at ``rolls_left``, ranked by ``objective`` (default: expected score)."""
     per_turn = card.rules.rolls_per_turn
@@ -39,21 +39,12 @@ def generate_advice(card: Scorecard, table: Table | None = None,
             yield turn.advise(dice, j)
 
 
-def generate_best(card: Scorecard, table: Table | None = None,
-                  rolls_left: int | None = None) -> Iterator[tuple[Dice, int, Option]]:
-    """(dice, rolls left, best option) for each of the 252 rolls, at every number of
-    rolls left (most first), or only at ``rolls_left``."""
-    for advice in generate_advice(card, table, rolls_left):
-        yield advice.dice, advice.rolls_left, advice.best
-
-
 def strategy_json(card: Scorecard, table: Table | None = None,
                   rolls_left: int | None = None,
-                  objective: Objective | None = None) -> dict[str, Any]:
+                  objective: Objective = EV) -> dict[str, Any]:
     """The sheet as JSON: per roll and rolls left, the best option and the runner-up
     (``runner_up`` is null when there is only one choice; its ``loss`` is the cost)."""
     rows = []
-    objective = Objective() if objective is None else objective
     for advice in generate_advice(card, table, rolls_left, objective):
         second = advice.options[1] if len(advice.options) > 1 else None
         rows.append({"dice": list(advice.dice.faces), "rolls_left": advice.rolls_left,
@@ -83,9 +74,8 @@ def _cell(advice: Advice) -> str:
 
 def strategy_markdown(card: Scorecard, table: Table | None = None,
                       rolls_left: int | None = None,
-                      objective: Objective | None = None) -> str:
+                      objective: Objective = EV) -> str:
     """A markdown sheet: one row per roll, one column per number of rolls left."""
-    objective = Objective() if objective is None else objective
     rows: dict[Dice, dict[int, Advice]] = {}
     for advice in generate_advice(card, table, rolls_left, objective):
         rows.setdefault(advice.dice, {})[advice.rolls_left] = advice
@@ -110,10 +100,9 @@ def strategy_markdown(card: Scorecard, table: Table | None = None,
 
 
 def strategy_csv(card: Scorecard, table: Table | None = None,
-                 rolls_left: int | None = None, objective: Objective | None = None) -> str:
+                 rolls_left: int | None = None, objective: Objective = EV) -> str:
     """CSV with one row per roll and number of rolls left (columns: ``CSV_COLUMNS``; under
     a target or win objective one more, ``p_target`` or ``p_win``, of the best option)."""
-    objective = Objective() if objective is None else objective
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS + ((objective.key,) if objective.key else ()))

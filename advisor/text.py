@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from .model import Advice, Scorecard, box_label
+from .model import Scorecard, box_label
 
 if TYPE_CHECKING:
+    from .advise import Advice
     from .analyze import Analysis
 
 

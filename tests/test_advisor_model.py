@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.model import Advice, Dice, Keep, Option, Scorecard, box_label
+from advisor.advise import Advice, Option
+from advisor.model import Dice, Keep, Scorecard, box_label
 from solver.errors import IllegalMoveError, InvalidCardError, InvalidDiceError
 
 FULL_CARD = ("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=0,fh=25,ss=30,"

@@ -3,7 +3,9 @@ the others), checked against independent computations on late-game cards (fast D
 
 from __future__ import annotations
 
+import importlib
 import re
+from collections import OrderedDict
 
 import numpy as np
 import pytest
@@ -196,6 +198,8 @@ def test_ctrl_c_while_working_out_gives_expected_score_advice(tmp_path, table, m
         raise KeyboardInterrupt
 
     monkeypatch.setattr(TurnAdvisor, "probability", interrupted)
+    monkeypatch.setattr(importlib.import_module("advisor.advise"), "_advisors",
+                        {True: OrderedDict(), False: OrderedDict()})  # no turn solved yet
     path, _ = late_record(tmp_path, {"Ann": ANN, "Bob": BOB})
     told: list[str] = []
     session = GameSession(read_record(path), table, win=WinEachTurn(), notify=told.append)
@@ -206,7 +210,8 @@ def test_ctrl_c_while_working_out_gives_expected_score_advice(tmp_path, table, m
     assert "P(win)" not in lines[2] and "expected final" in lines[2]
     assert session.handle("") == []  # keep 3 3 by expected score: asks for the dice
     with pytest.raises(ObjectiveError):
-        GameSession(read_record(path), table, win=WinEachTurn(), objective=Objective.ev())
+        GameSession(read_record(path), table, win=WinEachTurn(),
+                    objective=Objective.for_target(300))
 
 
 @pytest.mark.parametrize(("args", "message"), [

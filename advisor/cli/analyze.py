@@ -32,7 +32,7 @@ def analyze(record_path: str, target: str | None, beat: str | None, opponent: st
     record = parse_record(read_stdin()) if record_path == "-" else read_record(record_path)
     objective = parse_objective(target, beat, opponent, record.rules)
     table = load_table(record.rules, table_path)
-    analysis = analyze_record(record, None if objective.is_ev else objective, table=table)
+    analysis = analyze_record(record, objective, table=table)
     if as_json:
         emit_json(analysis.to_json())
         return

@@ -217,7 +217,7 @@ def play(n_players: int | None, names_text: str | None, top: int, record_path: s
 
     save(record)
     session = GameSession(record, table, top=top, save=save,
-                          objective=None if objective.is_ev else objective, win=win,
+                          objective=objective, win=win,
                           notify=click.echo, progress=progress_bar)
     try:
         complete = _run(session)

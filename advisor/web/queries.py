@@ -121,7 +121,7 @@ def advise_json(dice_text: str | None, rolls_left: int | None, card_text: str, t
     """``yahtzee advise --json``: the same checks and library calls, in the same order
     (``as_json``, ``table_path``, ``dice_arg``, ``game_path`` and ``append_text`` are the
     command's; the API never takes them)."""
-    from ..advise import question_rolls_left
+    from ..advise import question_rolls_left, turn_advisor
     from ..cli._advisor_options import parse_objective
     from ..cli.advise import dice_of
     from ..model import Dice
@@ -130,7 +130,7 @@ def advise_json(dice_text: str | None, rolls_left: int | None, card_text: str, t
     card = parsed_card(card_text, rules_name)
     rolls_left = question_rolls_left(card, rolls_left)
     objective = parse_objective(target, beat, opponent, rules_name)
-    return turn_advisor(card, objective).advise(dice, rolls_left).to_json(top)
+    return turn_advisor(card, objective=objective).advise(dice, rolls_left).to_json(top)
 
 
 def has_objective(params: dict[str, Any]) -> bool:
@@ -151,25 +151,6 @@ def parsed_card(card_text: str, rules_name: str) -> Any:
     from ..model import Scorecard
 
     return Scorecard.parse(card_text, rules_name)
-
-
-_ADVISORS: dict[tuple[str, str, Any], Any] = {}
-_ADVISORS_KEPT = 512
-
-
-def turn_advisor(card: Any, objective: Any = None) -> Any:
-    """A :class:`~advisor.advise.TurnAdvisor` per card and objective, kept for the card's
-    other rolls (the turn is solved once); the oldest are dropped beyond ``_ADVISORS_KEPT``."""
-    from ..advise import TurnAdvisor
-
-    key = (card.rules_name, str(card), objective)
-    advisor = _ADVISORS.pop(key, None)
-    if advisor is None:
-        advisor = TurnAdvisor(card, None, objective)
-        if len(_ADVISORS) >= _ADVISORS_KEPT:
-            _ADVISORS.pop(next(iter(_ADVISORS)))
-    _ADVISORS[key] = advisor
-    return advisor
 
 
 # ---------------------------------------------------------------------- stats

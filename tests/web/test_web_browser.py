@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from advisor.advise import advise
 from advisor.cli import cli
 from advisor.model import Dice, Scorecard
+from advisor.objective import EV
 from advisor.record import parse_record
 
 PLAYERS = ("Ann", "Bob")
@@ -67,7 +68,7 @@ class Table:
 
 
 def expected_options(card_text: str, dice: str, rolls_left: int, table,
-                     objective=None) -> list[str]:
+                     objective=EV) -> list[str]:
     """The choices as the page words them, from the library."""
     from advisor.model import box_label
 
