@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
+import logging
 import socket
 
 import click
@@ -43,17 +45,71 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+class QuietStop(logging.Filter):
+    """Drops uvicorn's report of requests cancelled by Ctrl-C (a traceback of
+    ``CancelledError`` per request still computing, and "Cancel N running task(s)"),
+    counting them in ``cancelled``: stopping is what the user asked for."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cancelled = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, asyncio.CancelledError):
+            return False
+        if str(record.msg).startswith("Cancel %s running task(s)"):
+            self.cancelled += int(record.args[0]) if record.args else 1  # type: ignore[index]
+            return False
+        return True
+
+
+def announce(host: str, port: int, sock: socket.socket, rules_name: str,
+             loopback: bool) -> None:
+    """Print where the page is: the loopback address, or every address another machine
+    on the network can open and a QR code of the first (for a phone's camera)."""
+    from .addresses import served_urls, url
+    from .qr import LIGHT_ON_DARK, QrTooLongError, encode, half_blocks
+
+    stop = "press Ctrl-C to stop"
+    if loopback:
+        click.echo(f"Serving the Yahtzee advisor (rules {rules_name}) at {url(host, port)}"
+                   f" - {stop}")
+        return
+    urls = served_urls(host, port, sock)
+    click.echo(f"Serving the Yahtzee advisor (rules {rules_name}) - {stop}")
+    if not urls:
+        click.echo("No network address found: this machine is on no network a phone can "
+                   f"reach. On this machine: {url('127.0.0.1', port)}")
+        return
+    click.echo("On a phone or another computer on the same network (Wi-Fi), open:")
+    for address in urls:
+        click.echo(f"  {address}")
+    try:
+        code = half_blocks(encode(urls[0]))
+    except QrTooLongError:
+        code = []
+    if code:
+        click.echo(f"or scan this code of {urls[0]} with the phone's camera:")
+        on, off = LIGHT_ON_DARK
+        for line in code:
+            click.echo(f"{on}{line}{off}")
+    click.echo(f"If the phone cannot connect: it must be on the same network, and this "
+               f"machine's firewall must let in TCP port {port}.")
+
+
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on. Anything but a loopback address lets other "
-                   "machines in (a warning is printed).")
+              help="Address to listen on. 0.0.0.0 lets a phone on the same network in: "
+                   "the addresses to open and a QR code are printed (and a warning: the "
+                   "server has no login).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port to listen on (0: any free port).")
 @rules_option
 def serve(host: str, port: int, rules_name: str) -> None:
-    """Serve the web page and the JSON API (docs/web.md) until Ctrl-C.
+    """Serve the web page and the JSON API until Ctrl-C.
 
-    Example: yahtzee serve --port 8000
+    Example: yahtzee serve --host 0.0.0.0   (then open the printed address on a phone)
     """
     import uvicorn
 
@@ -67,17 +123,19 @@ def serve(host: str, port: int, rules_name: str) -> None:
     # process's table cache (solver.table.get_table) before the first request
     sock = listen(host, port)
     bound = sock.getsockname()[1]
-    shown = f"[{host.strip('[]')}]" if ":" in host else host
     app = create_app(rules_name, allowed_hosts=list(LOOPBACK_HOSTS) if loopback else ["*"])
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
                             timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
+    quiet = QuietStop()
+    logging.getLogger("uvicorn.error").addFilter(quiet)
     try:
-        click.echo(f"Serving the Yahtzee advisor (rules {rules_name}) at "
-                   f"http://{shown}:{bound}/ - press Ctrl-C to stop")
+        announce(host, bound, sock, rules_name, loopback)
         server.run(sockets=[sock])
     except KeyboardInterrupt:
         pass
     finally:
         sock.close()
-    click.echo("Stopped.")
+    cancelled = quiet.cancelled
+    click.echo("Stopped." + (f" ({cancelled} request{'s' if cancelled > 1 else ''} still "
+                             "computing cancelled)" if cancelled else ""))

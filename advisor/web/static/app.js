@@ -12,8 +12,12 @@ const $ = (id) => document.getElementById(id);
 let rules = null;          // /api/rules answer for the game's rule set
 let state = null;          // the game: see newGame()
 let undoStack = [];        // earlier states, as JSON text
-let advice = null;         // /api/advise answer for the roll showing
-let entering = [];         // faces tapped so far for the next roll
+let advice = null;         // /api/advise answer for the roll showing (every option: top=0)
+let entering = [];         // faces entered so far for the next roll, in the order tapped
+let rollFaces = null;      // the roll showing, in the order drawn (a corrected die keeps its place)
+let held = [];             // held[i]: die i of rollFaces is held (its keep is shown at once)
+let selected = -1;         // the die tapped last: a face tapped now replaces it
+let selectedWasHeld = false;
 let showAll = false;
 let busy = false;
 const cardInfo = new Map();   // rules|card text -> /api/card answer
@@ -44,9 +48,19 @@ async function api(path, params = {}) {
 }
 
 // ------------------------------------------------------------------ game state
+// state.note: what the last choice cost, when it was not the best ({ player, text }).
 function newGame(rulesName, players, objective = { kind: "ev" }) {
   return { rules: rulesName, players, turns: [], cards: Object.fromEntries(players.map((p) => [p, ""])),
-           current: { rolls: [], keeps: [] }, objective };
+           current: { rolls: [], keeps: [] }, objective, note: null };
+}
+
+// The turn's drawing starts afresh (after a step that changes the roll or the phase).
+function freshTurnView() {
+  advice = null;
+  entering = [];
+  rollFaces = null;
+  held = [];
+  selected = -1;
 }
 
 // What /api/advise ranks by: the expected score, a target, or beating the opponent with
@@ -57,7 +71,6 @@ function objectiveParams() {
   if (objective.kind === "win") {
     const others = state.players.filter((p) => p !== player());
     if (!others.length) return {};
-    const total = (p) => (cardInfo.get(`${state.rules}|${state.cards[p]}`) || { total: 0 }).total;
     const leader = others.reduce((a, b) => (total(b) > total(a) ? b : a));
     return { opponent: state.cards[leader] };
   }
@@ -85,6 +98,13 @@ const keptFaces = () => {
 };
 const digits = (text) => [...text].map(Number);
 const sorted = (faces) => [...faces].sort((a, b) => a - b);
+const lastRoll = () => state.current.rolls[state.current.rolls.length - 1];
+// The keep the roll showing was rolled after (choose phase): those dice cannot change.
+const keepBefore = () => {
+  const { rolls, keeps } = state.current;
+  return rolls.length >= 2 ? digits(keeps[rolls.length - 2]) : [];
+};
+const total = (p) => (cardInfo.get(`${state.rules}|${state.cards[p]}`) || { total: 0 }).total;
 
 function save() {
   localStorage.setItem(STORE, JSON.stringify({ state, undo: undoStack.slice(-MAX_UNDO) }));
@@ -109,8 +129,7 @@ function step(change) {
 async function undo() {
   if (busy || !undoStack.length) return;
   state = JSON.parse(undoStack.pop());
-  advice = null;
-  entering = [];
+  freshTurnView();
   save();
   await show();
 }
@@ -199,8 +218,7 @@ async function startGame(event) {
     rules = await api("/api/rules", { rules: $("rules-select").value });
     if (state) undoStack.push(JSON.stringify(state));
     state = newGame(rules.name, names, objectiveFromForm());
-    advice = null;
-    entering = [];
+    freshTurnView();
     save();
     await show();
   } catch (e) {
@@ -216,29 +234,111 @@ function rollError(message) {
   el.hidden = !message;
 }
 
+// The advice for `diceText` just rolled, `rollsLeftAfter` rolls still to come; the one
+// request behind every roll entered or corrected.
+function fetchAdvice(diceText, rollsLeftAfter) {
+  return api("/api/advise", { rules: state.rules, card: state.cards[player()], dice: diceText,
+    rolls_left: rollsLeftAfter, top: 0, ...objectiveParams() });
+}
+
+// A face tapped (or typed as a key): the next die of the roll being entered, or the new
+// face of the die tapped last (a correction: nothing to undo).
 async function addFace(face) {
-  if (busy || !state || isOver() || phase() !== "roll") return;
-  if (keptFaces().length + entering.length >= 5) return;
-  entering.push(face);
+  if (busy || !state || isOver()) return;
   rollError("");
-  if (keptFaces().length + entering.length === 5) {
+  if (phase() === "choose") {
+    if (selected < 0 || !rollFaces) {
+      rollError("To change a die, tap it first, then its right face.");
+      return;
+    }
+    const faces = [...rollFaces];
+    faces[selected] = face;
+    held[selected] = selectedWasHeld;
+    selected = -1;
+    await reviseRoll(faces.join(""), faces);
+    return;
+  }
+  const room = 5 - keptFaces().length;
+  if (selected >= 0 && selected < entering.length) {
+    entering[selected] = face;
+    selected = -1;
+  } else if (entering.length < room) {
+    entering.push(face);
+  } else {
+    return;
+  }
+  if (entering.length === room) {
     await submitRoll(sorted([...keptFaces(), ...entering]).join(""));
   } else {
     drawEntry();
   }
 }
 
-function removeFace() {
-  if (busy || phase() !== "roll" || !entering.length) return;
-  entering.pop();
+// Backspace: the die tapped last (else the last one) goes; a roll already advised is
+// opened again with its other dice, as if the fifth had not been entered.
+async function removeFace() {
+  if (busy || !state || isOver()) return;
+  rollError("");
+  if (phase() === "roll") {
+    if (!entering.length) return;
+    if (selected >= 0 && selected < entering.length) entering.splice(selected, 1);
+    else entering.pop();
+    selected = -1;
+    drawEntry();
+    return;
+  }
+  syncRoll();
+  const gone = selected >= 0 ? selected : rollFaces.length - 1;
+  const rest = rollFaces.filter((_, i) => i !== gone);
+  const kept = keepBefore();
+  if (!contains(rest, kept)) {
+    rollError(keptMessage(kept));
+    return;
+  }
+  state.current.rolls.pop();
+  const reopened = JSON.stringify(state);
+  if (undoStack.length && undoStack[undoStack.length - 1] === reopened) undoStack.pop();
+  save();
+  freshTurnView();
+  entering = without(rest, kept);
+  await show();
+}
+
+function keptMessage(kept) {
+  return `the dice must include the kept ${kept.join(" ")}; to change those, undo the keep`;
+}
+
+// A die tapped: in a roll being entered it is marked for a new face; in a roll advised it
+// is held or let go (its keep's worth shows at once) and marked for a new face too.
+function tapDie(i) {
+  if (busy || !state || isOver()) return;
+  rollError("");
+  if (phase() === "roll") {
+    selected = selected === i ? -1 : i;
+    drawEntry();
+    return;
+  }
+  selectedWasHeld = held[i];
+  if (rollsLeft() > 0) held[i] = !held[i];
+  selected = i;
   drawEntry();
+  drawHold();
+  drawOptions();
+  const dice = $("dice").querySelectorAll("button");
+  if (dice[i]) dice[i].focus({ preventScroll: true });
 }
 
 async function submitTyped(event) {
   event.preventDefault();
-  if (busy || !state || isOver() || phase() !== "roll") return;
+  if (busy || !state || isOver()) return;
   const text = $("typed").value.trim();
   if (!text) return;
+  if (phase() === "choose") {            // the roll typed again: a correction
+    const faces = text.replace(/[\s,]+/g, "");
+    if (await reviseRoll(/^[1-6]{5}$/.test(faces) ? faces : text,
+      /^[1-6]{5}$/.test(faces) ? sorted(digits(faces)) : null)) $("typed").value = "";
+    return;
+  }
   const kept = keptFaces();
   let faces = text.replace(/[\s,]+/g, "");
   if (kept.length && /^[1-6]+$/.test(faces) && faces.length === 5 - kept.length) {
@@ -254,32 +354,35 @@ async function submitTyped(event) {
 }
 
 function contains(faces, kept) {
+  return without(faces, kept) !== null;
+}
+
+// `faces` less the dice of `kept` (a multiset difference), or null when some are missing.
+function without(faces, kept) {
   const left = [...faces];
   for (const f of kept) {
     const i = left.indexOf(f);
-    if (i < 0) return false;
+    if (i < 0) return null;
     left.splice(i, 1);
   }
-  return true;
+  return left;
 }
 
 async function submitRoll(diceText) {
   busy = true;
   try {
-    const answer = await api("/api/advise", { rules: state.rules, card: state.cards[player()],
-      dice: diceText, rolls_left: rollsLeft() - 1, top: 0, ...objectiveParams() });
+    const answer = await fetchAdvice(diceText, rollsLeft() - 1);
     step(() => state.current.rolls.push(answer.dice.join("")));
+    freshTurnView();
     advice = answer;
-    entering = [];
     showAll = false;
     rollError("");
     busy = false;
     await show();
-    const first = $("options").querySelector("button");
-    if (first) first.focus({ preventScroll: true });
     return true;
   } catch (e) {
     entering = [];
+    selected = -1;
     rollError(e.message);
     drawEntry();
     return false;
@@ -288,12 +391,68 @@ async function submitRoll(diceText) {
   }
 }
 
+// The roll showing replaced by `diceText` (faces in the order drawn, or null: sorted),
+// in place: the game does not gain a step, the advice is asked again.
+async function reviseRoll(diceText, faces) {
+  const kept = keepBefore();
+  if (faces && !contains(faces, kept)) {
+    rollError(keptMessage(kept));
+    drawEntry();
+    return false;
+  }
+  busy = true;
+  try {
+    const answer = await fetchAdvice(diceText, rollsLeft());
+    const shown = faces || answer.dice;
+    if (!contains(shown, kept)) throw new ApiError(keptMessage(kept));
+    if (!faces) { rollFaces = null; held = []; }
+    state.current.rolls[state.current.rolls.length - 1] = answer.dice.join("");
+    save();
+    advice = answer;
+    if (faces) rollFaces = faces;
+    rollError("");
+  } catch (e) {
+    rollError(e.message);
+    drawEntry();
+    return false;
+  } finally {
+    busy = false;
+  }
+  await show();
+  return true;
+}
+
+// "keep 2 2 2 3 costs 2.49 points on average (best: keep 2 2 2)", as the CLI says it; under
+// a target or the win objective the cost is in percentage points of that chance.
+function costNote(chosen) {
+  const best = advice && advice.options[0];
+  if (!best || chosen === best) return null;
+  const objective = state.objective || { kind: "ev" };
+  const key = objective.kind === "target" ? "p_target" : objective.kind === "win" ? "p_win" : null;
+  let text = null;
+  if (key && best[key] !== undefined && chosen[key] !== undefined) {
+    const lost = best[key] - chosen[key];
+    if (lost <= 1e-12) return null;
+    const what = objective.kind === "win" ? "the chance to win" : `the chance of ${objective.target} or more`;
+    text = `${phrase(chosen)} costs ${(100 * lost).toFixed(2)} percentage points of ${what} ` +
+      `(${percent(best[key])} to ${percent(chosen[key])}; best: ${phrase(best)}; ` +
+      `${chosen.loss.toFixed(2)} points on average)`;
+  } else {
+    if (chosen.loss <= 1e-9) return null;
+    text = `${phrase(chosen)} costs ${chosen.loss.toFixed(2)} points on average (best: ${phrase(best)})`;
+  }
+  return { player: player(), text };
+}
+
 async function choose(option) {
-  if (busy) return;
+  if (busy || phase() !== "choose") return;
   if (option.action === "keep") {
-    step(() => state.current.keeps.push(option.keep.join("")));
-    advice = null;
-    entering = [];
+    const note = costNote(option);
+    step(() => {
+      state.current.keeps.push(option.keep.join(""));
+      state.note = note;
+    });
+    freshTurnView();
     await show();
     return;
   }
@@ -304,6 +463,8 @@ async function scoreBox(box) {
   if (busy || phase() !== "choose") return;
   busy = true;
   try {
+    const option = advice && advice.options.find((o) => o.action === "score" && o.box === box);
+    const note = option ? costNote(option) : null;
     const rolls = state.current.rolls;
     const after = await api("/api/place", { rules: state.rules, card: state.cards[player()],
       dice: rolls[rolls.length - 1], box });
@@ -313,9 +474,9 @@ async function scoreBox(box) {
       state.turns.push({ player: name, rolls: [...rolls], keeps: [...state.current.keeps], box });
       state.cards[name] = after.text;
       state.current = { rolls: [], keeps: [] };
+      state.note = note;
     });
-    advice = null;
-    entering = [];
+    freshTurnView();
     rollError("");
   } catch (e) {
     rollError(e.message);
@@ -332,22 +493,62 @@ async function show() {
   $("setup").hidden = true;
   $("analysis").hidden = true;
   $("game").hidden = false;
+  setView("game");
   toolState();
   if (!isOver() && phase() === "choose" && !advice) {
-    const rolls = state.current.rolls;
     try {
       await Promise.all(state.players.map(cardOf));
-      advice = await api("/api/advise", { rules: state.rules, card: state.cards[player()],
-        dice: rolls[rolls.length - 1], rolls_left: rollsLeft(), top: 0, ...objectiveParams() });
+      advice = await fetchAdvice(lastRoll(), rollsLeft());
     } catch (e) { rollError(e.message); }
   }
   await Promise.all(state.players.map(cardOf));   // every card's figures, for the totals
   document.body.dataset.phase = isOver() ? "over" : phase();
+  drawScores();
   drawTurn();
+  drawNote();
   drawEntry();
+  drawHold();
   drawOptions();
   await drawCard();
+  markScrollers();
   drawCharts();
+}
+
+// The totals and who leads, at the top of the game (sticky on a phone).
+function drawScores() {
+  const strip = $("scores");
+  strip.replaceChildren();
+  const totals = state.players.map((p) => [p, total(p)]);
+  const over = isOver();
+  for (const [name, points] of totals) {
+    const chip = document.createElement("span");
+    chip.className = "score" + (!over && name === player() ? " current" : "");
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = name;
+    const figure = document.createElement("b");
+    figure.textContent = String(points);
+    chip.append(who, " ", figure);
+    strip.appendChild(chip);
+  }
+  if (totals.length < 2) return;
+  const ranked = [...totals].sort((a, b) => b[1] - a[1]);
+  const lead = document.createElement("span");
+  lead.className = "lead";
+  const margin = ranked[0][1] - ranked[1][1];
+  const tied = ranked.filter(([, t]) => t === ranked[0][1]).map(([p]) => p);
+  if (ranked[0][1] === 0) return;   // nothing scored yet
+  lead.textContent = margin > 0 ? `${ranked[0][0]} ${over ? "won" : "leads"} by ${margin}`
+    : tied.length === totals.length ? (over ? "a tie" : "level") : `${tied.join(" and ")} ${over ? "tied" : "level"} first`;
+  strip.appendChild(lead);
+}
+
+function drawNote() {
+  const note = state.note;
+  const el = $("cost-note");
+  el.hidden = !note;
+  el.textContent = note ? (state.players.length > 1 ? `${note.player}: ${note.text}`
+    : note.text.charAt(0).toUpperCase() + note.text.slice(1)) : "";
 }
 
 function drawTurn() {
@@ -360,7 +561,7 @@ function drawTurn() {
   $("rolls-word").textContent = over ? "" : (rollsLeft() === 1 ? "roll left" : "rolls left");
   $("game-over").hidden = !over;
   if (over) {
-    const totals = state.players.map((p) => [p, (cardInfo.get(`${state.rules}|${state.cards[p]}`) || {}).total]);
+    const totals = state.players.map((p) => [p, total(p)]);
     const best = Math.max(...totals.map(([, t]) => t ?? -1));
     const winners = totals.filter(([, t]) => t === best).map(([p]) => p);
     $("winner").textContent = state.players.length === 1 ? `Final score: ${best}`
@@ -368,13 +569,36 @@ function drawTurn() {
     const standings = $("standings");
     standings.replaceChildren();
     if (state.players.length > 1) {
-      for (const [name, total] of [...totals].sort((a, b) => b[1] - a[1])) {
+      for (const [name, points] of [...totals].sort((a, b) => b[1] - a[1])) {
         const li = document.createElement("li");
-        li.textContent = `${name}: ${total}`;
+        li.textContent = `${name}: ${points}`;
         standings.appendChild(li);
       }
     }
   }
+}
+
+// rollFaces and held for the roll showing: its dice sorted, the dice of the keep it was
+// rolled after still held (as a dice app keeps them), unless already drawn.
+function syncRoll() {
+  if (rollFaces && sorted(rollFaces).join("") === lastRoll()) return;
+  rollFaces = digits(lastRoll());
+  held = rollFaces.map(() => false);
+  for (const f of keepBefore()) {
+    const i = rollFaces.findIndex((g, j) => g === f && !held[j]);
+    if (i >= 0) held[i] = true;
+  }
+  selected = -1;
+}
+
+function dieButton(face, cls, label, onTap) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "die-button" + (cls.includes("selected") ? " selected" : "");
+  button.appendChild(die(face, cls.replace("selected", "").trim()));
+  button.setAttribute("aria-label", label);
+  button.addEventListener("click", act(onTap));
+  return button;
 }
 
 function drawEntry() {
@@ -384,34 +608,134 @@ function drawEntry() {
   const rolling = !over && phase() === "roll";
   $("entry").hidden = over;
   for (const el of document.querySelectorAll(".faces button, #typed-form input, #typed-form button")) {
-    el.disabled = !rolling;
+    el.disabled = over;
   }
-  $("typed-form").hidden = !rolling;
-  document.querySelector(".faces").hidden = !rolling;
   if (over) return;
+  const hint = $("entry-hint");
+  const many = state.players.length > 1;
   if (rolling) {
     const kept = keptFaces();
     for (const f of kept) box.appendChild(die(f, "kept"));
-    for (const f of entering) box.appendChild(die(f));
+    entering.forEach((f, i) => box.appendChild(dieButton(f, i === selected ? "selected" : "",
+      `${f}${i === selected ? " (to change: tap its right face)" : ""}`, () => tapDie(i))));
     for (let i = kept.length + entering.length; i < 5; i++) box.appendChild(die(0, "empty"));
     const first = state.current.rolls.length === 0;
-    $("entry-hint").textContent = first
-      ? `${state.players.length > 1 ? `${player()}: r` : "R"}oll all five dice, then tap their faces or type them.`
-      : kept.length ? `Kept ${kept.join(" ")}: reroll ${5 - kept.length} ${5 - kept.length === 1 ? "die" : "dice"} and enter ${5 - kept.length === 1 ? "it" : "them"}.`
-        : "Reroll all five dice and enter them.";
+    const n = 5 - kept.length;
+    hint.textContent = selected >= 0 ? `Tap the right face for the ringed ${entering[selected]}, or ⌫ to remove it.`
+      : first ? `${many ? `${player()}: r` : "R"}oll all five dice, then tap their faces or type them.`
+        : kept.length ? `Kept ${kept.join(" ")}: reroll ${n} ${n === 1 ? "die" : "dice"} and enter ${n === 1 ? "it" : "them"}.`
+          : "Reroll all five dice and enter them.";
+    if (!first || entering.length) hint.textContent += entering.length && selected < 0 ? " Tap a die to change it." : "";
+    $("typed").placeholder = "or type the dice, e.g. 22256";
+    for (const b of document.querySelectorAll(".face[data-face]")) {
+      b.setAttribute("aria-label", selected >= 0 ? `Change the ringed die to a ${b.dataset.face}` : `Add a ${b.dataset.face}`);
+    }
   } else {
-    const rolls = state.current.rolls;
-    for (const f of digits(rolls[rolls.length - 1])) box.appendChild(die(f));
-    $("entry-hint").textContent = rollsLeft() ? "Tap a choice below, or a box on the card to score now."
-      : "No rolls left: choose a box.";
+    syncRoll();
+    const canHold = rollsLeft() > 0;
+    // no ring on the die tapped last: a tap here is mostly a hold; a face tapped next
+    // changes that die (the hint says so), which is then seen at once
+    rollFaces.forEach((f, i) => {
+      const b = dieButton(f, held[i] ? "held" : "", `${f}${held[i] ? ", held" : ""}`, () => tapDie(i));
+      if (canHold) b.setAttribute("aria-pressed", held[i] ? "true" : "false");
+      box.appendChild(b);
+    });
+    hint.textContent = canHold ? "Tap dice to hold them. A wrong die? Tap it, then its right face below."
+      : "No rolls left: choose a box. A wrong die? Tap it, then its right face.";
+    $("typed").placeholder = "or type the dice again to correct them";
+    for (const b of document.querySelectorAll(".face[data-face]")) {
+      b.setAttribute("aria-label", `Change the die tapped last to a ${b.dataset.face}`);
+    }
   }
-  box.setAttribute("aria-label", `Dice: ${[...box.children].map((c) => c.getAttribute("aria-label")).join(", ")}`);
+  box.setAttribute("aria-label", `Dice: ${[...box.children].map((c) => c.getAttribute("aria-label")
+    || c.querySelector("svg").getAttribute("aria-label")).join(", ")}`);
+}
+
+const heldKeep = () => sorted(rollFaces.filter((_, i) => held[i]));
+const ordinal = (n) => `${n}${n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd"
+  : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th"}`;
+
+// The option whose figures a row shows: choice, chance (under an objective), expected final
+// score and loss; the same cells in the list and in the detail of the dice held.
+function optionCells(option) {
+  const what = document.createElement("span");
+  what.className = "what";
+  what.textContent = (option.action === "score" ? "Score " : "") + describe(option);
+  const chance = document.createElement("span");
+  chance.className = "num chance";
+  const p = option.p_target ?? option.p_win;
+  chance.textContent = p === undefined ? "" : percent(p);
+  if (option.p_tie) chance.title = `tie ${percent(option.p_tie)}`;
+  const ev = document.createElement("span");
+  ev.className = "num ev";
+  ev.textContent = option.expected_final.toFixed(2);
+  ev.dataset.value = String(option.expected_final);
+  const loss = document.createElement("span");
+  loss.className = "num loss";
+  loss.textContent = option.loss > 0 ? `−${option.loss.toFixed(2)}` : "best";
+  const label = `${what.textContent}: ` + (p === undefined ? "" : `chance ${chance.textContent}, `) +
+    `expected final ${ev.textContent}, ` + (option.loss > 0 ? `loses ${option.loss.toFixed(2)}` : "the best choice");
+  return { cells: [what, chance, ev, loss], label };
+}
+
+// The detail area: what keeping the dice held is worth, exactly as `advise` ranks it.
+function drawHold() {
+  const detail = $("option-detail");
+  detail.replaceChildren();
+  const show = !isOver() && phase() === "choose" && advice && rollsLeft() > 0;
+  detail.hidden = !show;
+  if (!show) return;
+  syncRoll();
+  const keep = heldKeep();
+  const say = (text) => {
+    const p = document.createElement("p");
+    p.className = "hint";
+    p.textContent = text;
+    detail.appendChild(p);
+  };
+  if (!keep.length) {
+    say("Hold dice by tapping them: what keeping them is worth shows here.");
+    return;
+  }
+  if (keep.length === 5) {
+    say("Holding all five dice ends the rolling: score a box (below, or on the card).");
+    return;
+  }
+  const rank = advice.options.findIndex((o) => o.action === "keep" && o.keep.join("") === keep.join(""));
+  if (rank < 0) {
+    say(`Keep ${keep.join(" ")} is not among the choices of this roll.`);
+    return;
+  }
+  const option = advice.options[rank];
+  const row = document.createElement("div");
+  row.className = "held-row" + (rank === 0 ? " best" : "");
+  const { cells, label } = optionCells(option);
+  row.append(...cells);
+  row.setAttribute("aria-label", `Held: ${label}`);
+  const meta = document.createElement("p");
+  meta.className = "hint rank";
+  meta.textContent = rank === 0 ? `Held: the best of ${advice.options.length} choices.`
+    : `Held: the ${ordinal(rank + 1)} of ${advice.options.length} choices.`;
+  const go = document.createElement("button");
+  go.type = "button";
+  go.id = "keep-held";
+  go.className = rank === 0 ? "primary" : "";
+  const n = 5 - keep.length;
+  go.textContent = `Keep ${keep.join(" ")}, reroll ${n} ${n === 1 ? "die" : "dice"}`;
+  go.addEventListener("click", act(() => choose(option)));
+  detail.append(row, meta, go);
 }
 
 function describe(option) {
   if (option.action === "keep") return option.keep.length ? `Keep ${option.keep.join(" ")}` : "Reroll all";
   const label = rules.boxes.find((b) => b.name === option.box).label;
   return `${label} ${option.points}${option.bonus ? ` +${option.bonus} bonus` : ""}`;
+}
+
+// As the CLI words an option: "keep 2 2 2", "reroll all", "score Twos 6".
+function phrase(option) {
+  const text = describe(option);
+  return option.action === "keep" ? text.charAt(0).toLowerCase() + text.slice(1) : `score ${text}`;
 }
 
 function drawOptions() {
@@ -424,29 +748,17 @@ function drawOptions() {
   $("advice").classList.toggle("with-chance", objective.kind !== "ev");
   $("advice-title").textContent = objective.kind === "target" ? `Your choices, best chance of ${objective.target}+ first`
     : objective.kind === "win" ? "Your choices, best chance of winning first" : "Your choices, best first";
+  syncRoll();
+  const keep = rollsLeft() > 0 ? heldKeep().join("") : null;
   const options = showAll ? advice.options : advice.options.slice(0, SHOWN_OPTIONS);
   for (const option of options) {
     const li = document.createElement("li");
+    if (keep && option.action === "keep" && option.keep.join("") === keep) li.className = "held";
     const button = document.createElement("button");
     button.type = "button";
-    const what = document.createElement("span");
-    what.className = "what";
-    what.textContent = (option.action === "score" ? "Score " : "") + describe(option);
-    const chance = document.createElement("span");
-    chance.className = "num chance";
-    const p = option.p_target ?? option.p_win;
-    chance.textContent = p === undefined ? "" : percent(p);
-    if (option.p_tie) chance.title = `tie ${percent(option.p_tie)}`;
-    const ev = document.createElement("span");
-    ev.className = "num";
-    ev.textContent = option.expected_final.toFixed(2);
-    const loss = document.createElement("span");
-    loss.className = "num loss";
-    loss.textContent = option.loss > 0 ? `−${option.loss.toFixed(2)}` : "best";
-    button.append(what, chance, ev, loss);
-    button.setAttribute("aria-label", `${what.textContent}: ` +
-      (p === undefined ? "" : `chance ${chance.textContent}, `) + `expected final ${ev.textContent}, ` +
-      (option.loss > 0 ? `loses ${option.loss.toFixed(2)}` : "the best choice"));
+    const { cells, label } = optionCells(option);
+    button.append(...cells);
+    button.setAttribute("aria-label", label);
     button.addEventListener("click", act(() => choose(option)));
     li.appendChild(button);
     list.appendChild(li);
@@ -620,9 +932,8 @@ async function upload(file) {
     const answer = await post("/api/record", await file.text());
     const objective = state ? state.objective : undefined;
     if (state) undoStack.push(JSON.stringify(state));
-    state = { ...gameFromRecord(answer), objective: objective || { kind: "ev" } };
-    advice = null;
-    entering = [];
+    state = { ...gameFromRecord(answer), objective: objective || { kind: "ev" }, note: null };
+    freshTurnView();
     save();
     $("analysis").hidden = true;
     await show();
@@ -635,7 +946,8 @@ async function upload(file) {
 async function checkSaved() {
   try {
     const answer = await post("/api/record", JSON.stringify(recordJson()));
-    state = { ...gameFromRecord(answer), objective: state.objective || { kind: "ev" } };
+    state = { ...gameFromRecord(answer), objective: state.objective || { kind: "ev" },
+              note: state.note || null };
   } catch (e) {
     pageError(`The saved game was refused (${e.message}); start a new one or open a record.`);
     state = null;
@@ -713,8 +1025,26 @@ async function analyzeGame() {
   $("game").hidden = true;
   $("setup").hidden = true;
   $("analysis").hidden = false;
+  setView("analysis");
+  markScrollers();
   document.body.dataset.phase = "analysis";
   $("close-analysis").focus();
+}
+
+// The view switcher: the game and its analysis (room for more views).
+function setView(name) {
+  $("view-game").setAttribute("aria-pressed", String(name === "game"));
+  $("analyze").setAttribute("aria-pressed", String(name === "analysis"));
+}
+
+// A table wider than its box scrolls sideways; say so above it (and the edge shadows show it).
+function markScrollers() {
+  for (const box of document.querySelectorAll(".card-scroll")) {
+    const note = box.previousElementSibling;
+    const wide = box.offsetParent !== null && box.scrollWidth > box.clientWidth + 1;
+    box.classList.toggle("overflows", wide);
+    if (note && note.classList.contains("scroll-note")) note.hidden = !wide;
+  }
 }
 
 async function closeAnalysis() {
@@ -755,7 +1085,7 @@ async function init() {
     button.appendChild(die(face));
     button.addEventListener("click", act(() => addFace(face)));
   }
-  $("backspace").addEventListener("click", removeFace);
+  $("backspace").addEventListener("click", act(removeFace));
   $("typed-form").addEventListener("submit", act(submitTyped));
   $("undo").addEventListener("click", act(undo));
   $("new-game").addEventListener("click", () => { showSetup(); });
@@ -768,6 +1098,9 @@ async function init() {
     if (file) await upload(file);
   }));
   $("analyze").addEventListener("click", act(analyzeGame));
+  $("view-game").addEventListener("click", act(async () => { if (!$("analysis").hidden) await closeAnalysis(); }));
+  window.addEventListener("resize", markScrollers);
+  $("analysis-all").addEventListener("toggle", markScrollers);
   $("close-analysis").addEventListener("click", act(closeAnalysis));
   $("more-options").addEventListener("click", () => { showAll = !showAll; drawOptions(); });
   $("add-player").addEventListener("click", () => addPlayerField());
