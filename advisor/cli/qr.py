@@ -267,7 +267,7 @@ def penalty(matrix: Matrix) -> int:
               (False, False, False, False, True, False, True, True, True, False, True))
     for line in lines:
         run = 1
-        for a, b in zip(line, line[1:]):
+        for a, b in zip(line, line[1:], strict=False):
             run = run + 1 if a == b else 1
             if run == 5:
                 score += 3

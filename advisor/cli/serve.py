@@ -59,7 +59,8 @@ class QuietStop(logging.Filter):
         if isinstance(error, asyncio.CancelledError):
             return False
         if str(record.msg).startswith("Cancel %s running task(s)"):
-            self.cancelled += int(record.args[0]) if record.args else 1  # type: ignore[index]
+            count = record.args[0] if isinstance(record.args, tuple) and record.args else 1
+            self.cancelled += int(str(count))
             return False
         return True
 

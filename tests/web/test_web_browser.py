@@ -1,6 +1,9 @@
 """The page in a real browser (headless Chromium): a scripted two-player game played by
-clicking, with undo, a reload mid-game, bad rolls, the keyboard, the charts; no
-JavaScript error; screenshots at 375 px and 1280 px in build/screenshots/."""
+clicking, with undo, a reload mid-game, bad rolls, the keyboard, the charts; on a 390 px
+touch screen: dice held by tapping (each keep's value exactly advise's), a deviation's
+cost, a wrong die corrected without undo, the totals and leader in view, the analysis
+fitting or visibly scrolling; no JavaScript error; screenshots at 375, 390 and 1280 px in
+build/screenshots/."""
 
 from __future__ import annotations
 
@@ -65,6 +68,17 @@ class Table:
 
     def rolls_left(self) -> str:
         return self.page.inner_text("#rolls-left")
+
+
+def whole_page(page, path: Path) -> None:
+    """A screenshot of the whole page, taken by making the viewport as tall as the page
+    (``full_page=True`` drops a touch screen's emulation while it captures, so the phone
+    would be drawn as a desktop)."""
+    size = page.viewport_size
+    height = page.evaluate("() => document.documentElement.scrollHeight")
+    page.set_viewport_size({"width": size["width"], "height": height})
+    page.screenshot(path=str(path))
+    page.set_viewport_size(size)
 
 
 def expected_options(card_text: str, dice: str, rolls_left: int, table,
@@ -255,18 +269,26 @@ def test_two_player_game_in_the_browser(server, browser, screenshots, official_t
 
 @pytest.mark.parametrize("width, height", [(375, 812), (1280, 900)])
 def test_screenshots(server, browser, screenshots, official_table, width, height):
-    page = browser.new_page(viewport={"width": width, "height": height})
+    touch = width < 500    # a phone: touch screen, no keyboard
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  has_touch=touch, is_mobile=touch)
+    page = context.new_page()
     table = Table(page, server.url)
     start_game(table)
     rng = random.Random(7)
     for _ in range(6):
         play_turn(table, rng, official_table, check=False)
     table.tap_dice([3, 3, 4, 5, 6])
-    page.screenshot(path=str(screenshots / f"web-{width}.png"), full_page=True)
+    for i in (0, 1):                    # hold the two 3s
+        page.locator("#dice button").nth(i).click()
+        table.settle()
+    assert page.locator("#option-detail .held-row .what").inner_text() == "Keep 3 3"
+    whole_page(page, screenshots / f"web-{width}.png")
     # nothing wider than the screen at phone width
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     assert table.errors == []
-    page.close()
+    assert page.is_visible(".keys") is not touch
+    context.close()
 
 
 RECORD = """rules official
@@ -397,5 +419,261 @@ def test_playing_for_a_target(server, browser, official_table, tmp_path, screens
     assert table.options()[0] == expected_options(table.state()["cards"]["Solo"], "12346", 2,
                                                   official_table, Objective.for_target(230))[0]
     page.screenshot(path=str(screenshots / "web-1280-target.png"), full_page=True)
+    # a choice that is not the best: its cost in percentage points of the chance of 230+
+    best, chosen = advice.options[0], next(o for o in advice.options[1:]
+                                           if o.p_target < advice.options[0].p_target)
+    page.locator("#options button").nth(advice.options.index(chosen)).click()
+    table.settle()
+    lost = 100 * (best.p_target - chosen.p_target)
+    assert page.inner_text("#cost-note") == (
+        f"{chosen.describe()[0].upper()}{chosen.describe()[1:]} costs {lost:.2f} percentage "
+        f"points of the chance of 230 or more ({percent(best.p_target)} to "
+        f"{percent(chosen.p_target)}; best: {best.describe()}; {chosen.loss:.2f} points on "
+        "average)")
     assert table.errors == []
     page.close()
+
+
+# ---------------------------------------------------------------- a phone at 390 px
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+
+
+def phone(browser, url: str) -> tuple[Table, object]:
+    """The page on a phone-sized touch screen: (table, its browser context to close)."""
+    context = browser.new_context(**PHONE)
+    return Table(context.new_page(), url), context
+
+
+def undo_depth(table: Table) -> int:
+    return len(json.loads(table.page.evaluate(f"() => localStorage.getItem('{STORE}')"))["undo"])
+
+
+def dice_shown(table: Table) -> list[int]:
+    return [int(t.split(",")[0]) for t in
+            table.page.locator("#dice button").evaluate_all("bs => bs.map(b => b.ariaLabel)")]
+
+
+def held_detail(table: Table) -> dict:
+    page = table.page
+    row = page.locator("#option-detail .held-row")
+    if not row.count():
+        return {"text": page.inner_text("#option-detail")}
+    return {"what": row.locator(".what").inner_text(), "loss": row.locator(".loss").inner_text(),
+            "ev": row.locator(".ev").inner_text(),
+            "value": float(row.locator(".ev").get_attribute("data-value")),
+            "rank": page.inner_text("#option-detail .rank"),
+            "button": page.inner_text("#keep-held")}
+
+
+def ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def test_hold_dice_by_tapping_shows_that_keeps_value_as_advise_ranks_it(
+        server, browser, official_table, screenshots):
+    from advisor.play import deviation_note
+
+    table, context = phone(browser, server.url)
+    page = table.page
+    start_game(table)
+    table.tap_dice([6, 1, 4, 2, 3])
+    assert table.phase == "choose" and dice_shown(table) == [1, 2, 3, 4, 6]
+    advice = advise(Scorecard.new(), Dice.parse("12346"), rolls_left=2, table=official_table)
+    ranks = {o.keep.faces: (i, o) for i, o in enumerate(advice.options) if o.keep is not None}
+    assert held_detail(table)["text"].startswith("Hold dice by tapping them")
+    # every one of the 32 ways to hold these dice, one tap apart (a Gray code)
+    faces = [1, 2, 3, 4, 6]
+    for k in range(1, 32):
+        page.locator("#dice button").nth((k & -k).bit_length() - 1).tap()
+        table.settle()
+        gray = k ^ (k >> 1)
+        keep = tuple(f for i, f in enumerate(faces) if gray >> i & 1)
+        pressed = page.locator('#dice button[aria-pressed="true"]').count()
+        assert pressed == len(keep)
+        shown = held_detail(table)
+        if len(keep) == 5:
+            assert shown["text"].startswith("Holding all five dice ends the rolling")
+            continue
+        rank, option = ranks[keep]
+        assert shown["what"] == f"Keep {' '.join(map(str, keep))}"
+        assert shown["value"] == option.expected_final          # exactly advise's figure
+        assert shown["ev"] == f"{option.expected_final:.2f}"
+        assert shown["loss"] == ("best" if rank == 0 else f"−{option.loss:.2f}")
+        place = "best" if rank == 0 else ordinal(rank + 1)
+        assert shown["rank"] == f"Held: the {place} of {len(advice.options)} choices."
+        n = 5 - len(keep)
+        spaced = " ".join(map(str, keep))
+        assert shown["button"] == f"Keep {spaced}, reroll {n} {'die' if n == 1 else 'dice'}"
+    # hold 2 3 4 6 (not the best here) and play it: what it cost, as the CLI says it
+    for i in range(5):
+        want = i > 0
+        button = page.locator("#dice button").nth(i)
+        if (button.get_attribute("aria-pressed") == "true") != want:
+            button.tap()
+            table.settle()
+    rank, chosen = ranks[(2, 3, 4, 6)]
+    assert rank > 0
+    page.screenshot(path=str(screenshots / "web-390-held.png"))
+    page.locator("#keep-held").tap()
+    table.settle()
+    assert table.state()["current"]["keeps"] == ["2346"] and table.kept() == 4
+    note = f"Ann: {deviation_note(chosen, advice.options[0]).strip()}"
+    assert page.inner_text("#cost-note") == note
+    assert note.startswith(f"Ann: keep 2 3 4 6 costs {chosen.loss:.2f} points on average (best: ")
+    # the note stays in view while the next roll is entered
+    table.tap_dice([1])
+    assert table.phase == "choose" and page.is_visible("#cost-note")
+    assert page.inner_text("#cost-note") == note
+    assert page.locator('#dice button[aria-pressed="true"]').count() == 4  # held still
+    page.screenshot(path=str(screenshots / "web-390-cost.png"))
+    # a box scored on the card that is not the best: its cost; the best choice: no note
+    after = advise(Scorecard.new(), Dice.parse("12346"), rolls_left=1, table=official_table)
+    aces = next(o for o in after.options if o.box == "aces")
+    page.get_by_role("button", name="Score Aces 1").first.tap()
+    table.settle()
+    assert page.inner_text("#cost-note") == f"Ann: {deviation_note(aces, after.options[0]).strip()}"
+    table.tap_dice([5, 5, 5, 5, 5])
+    table.choose(0)
+    assert not page.is_visible("#cost-note")
+    assert table.errors == []
+    context.close()
+
+
+def test_a_wrong_die_is_corrected_by_tapping_it_without_undo(server, browser, official_table,
+                                                             screenshots):
+    table, context = phone(browser, server.url)
+    page = table.page
+    start_game(table)
+    depth = undo_depth(table)
+    # while entering: tap a die entered, then its right face
+    table.tap_dice([2, 6])
+    page.locator("#dice button").nth(1).tap()
+    table.settle()
+    table.tap_dice([5])
+    assert table.phase == "roll" and dice_shown(table) == [2, 5]
+    # the fifth die is not final: the advice shows, and a die tapped then a face fixes it
+    table.tap_dice([2, 2, 6])
+    assert table.phase == "choose" and table.state()["current"]["rolls"] == ["22256"]
+    assert undo_depth(table) == depth + 1
+    page.locator("#dice button").nth(4).tap()       # the 6 ...
+    table.settle()
+    page.locator('.face[data-face="3"]').tap()      # ... was a 3
+    table.settle()
+    assert table.state()["current"] == {"rolls": ["22235"], "keeps": []}
+    assert undo_depth(table) == depth + 1           # no step to undo for the correction
+    assert dice_shown(table) == [2, 2, 2, 5, 3]     # the die changed in its place
+    assert table.options() == expected_options("", "22235", 2, official_table)[:8]
+    assert page.locator('#dice button[aria-pressed="true"]').count() == 0
+    page.screenshot(path=str(screenshots / "web-390-corrected.png"))
+    # Backspace opens the roll again without its last die; the right face resubmits it
+    page.locator("#backspace").tap()
+    table.settle()
+    assert table.phase == "roll" and table.state()["current"] == {"rolls": [], "keeps": []}
+    assert dice_shown(table) == [2, 2, 2, 5] and undo_depth(table) == depth
+    table.tap_dice([4])
+    assert table.phase == "choose" and table.state()["current"]["rolls"] == ["22245"]
+    # a kept die cannot change (undo the keep for that); a rerolled one can
+    page.get_by_role("button", name="Keep 2 2 2:").first.tap()
+    table.settle()
+    table.tap_dice([6, 6])
+    assert table.state()["current"] == {"rolls": ["22245", "22266"], "keeps": ["222"]}
+    assert dice_shown(table) == [2, 2, 2, 6, 6]
+    assert page.locator('#dice button[aria-pressed="true"]').count() == 3  # still held
+    before = table.state()
+    page.locator("#dice button").nth(0).tap()
+    table.settle()
+    page.locator('.face[data-face="5"]').tap()
+    table.settle()
+    assert "the dice must include the kept 2 2 2; to change those, undo the keep" in \
+        page.inner_text("#roll-error")
+    assert table.state() == before
+    assert page.locator('#dice button[aria-pressed="true"]').count() == 3
+    page.locator("#dice button").nth(3).tap()
+    table.settle()
+    page.locator('.face[data-face="2"]').tap()
+    table.settle()
+    assert table.state()["current"] == {"rolls": ["22245", "22226"], "keeps": ["222"]}
+    assert not page.is_visible("#roll-error")
+    assert table.options() == expected_options("", "22226", 1, official_table)[:8]
+    # one Undo takes the corrected roll back (the corrections were no steps), the next the keep
+    table.undo()
+    assert table.phase == "roll" and table.state()["current"] == {"rolls": ["22245"],
+                                                                  "keeps": ["222"]}
+    table.undo()
+    assert table.phase == "choose" and table.state()["current"] == {"rolls": ["22245"],
+                                                                    "keeps": []}
+    assert [e for e in table.errors if "Failed to load resource" not in e] == []
+    context.close()
+
+
+def in_view(page, selector: str) -> bool:
+    box = page.locator(selector).bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844 \
+        and box["x"] >= 0 and box["x"] + box["width"] <= 390
+
+
+def test_totals_and_leader_in_view_on_a_phone(server, browser, official_table, tmp_path,
+                                              screenshots):
+    table, context = phone(browser, server.url)
+    page = table.page
+    start_game(table, names=("Cy",))
+    record = tmp_path / "game.txt"
+    record.write_text(RECORD)
+    page.set_input_files("#upload-file", str(record))
+    table.settle()
+    strip = page.inner_text("#scores").split()
+    assert strip == ["Ann", "46", "Bob", "90", "Bob", "leads", "by", "44"]
+    assert in_view(page, "#scores")
+    table.tap_dice([6, 6, 6, 1, 1])
+    assert table.phase == "choose" and in_view(page, "#scores")
+    for y in (600, 100_000):       # scrolled down to the card: the totals stay in view
+        page.evaluate(f"() => window.scrollTo(0, {y})")
+        assert in_view(page, "#scores")
+    assert page.locator("#card tr.sum td").all_inner_texts() == ["46", "90"]
+    page.screenshot(path=str(screenshots / "web-390-scrolled.png"))
+    # no keyboard hint on a phone
+    assert not page.is_visible(".keys")
+    assert table.errors == []
+    context.close()
+
+
+def test_keyboard_hint_only_with_a_keyboard_and_mouse(server, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    table = Table(page, server.url)
+    start_game(table)
+    assert page.is_visible(".keys")
+    page.close()
+
+
+def test_analysis_fits_or_visibly_scrolls_on_a_phone(server, browser, official_table, tmp_path,
+                                                     screenshots):
+    table, context = phone(browser, server.url)
+    page = table.page
+    start_game(table)
+    record = tmp_path / "game.txt"
+    record.write_text(RECORD)
+    page.set_input_files("#upload-file", str(record))
+    table.settle()
+    page.click("#analyze")
+    table.settle()
+    page.click("#analysis-all summary")
+    table.settle()
+    whole_page(page, screenshots / "web-390-analysis.png")
+    for table_id in ("analysis-players", "analysis-decisions"):
+        box = page.locator(f"#{table_id}").locator("..")
+        wide = box.evaluate("b => b.scrollWidth > b.clientWidth + 1")
+        note = page.locator(f"#{table_id}").locator("xpath=../preceding-sibling::p[1]")
+        assert note.get_attribute("class") == "scroll-note"
+        assert note.is_visible() == wide
+        assert ("overflows" in box.get_attribute("class")) == wide
+        last = page.locator(f"#{table_id} thead th").last
+        assert last.inner_text() == "Luck"
+        if wide:   # the column is reached by scrolling the table sideways
+            box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
+        right = last.bounding_box()
+        assert right["x"] + right["width"] <= 390, table_id
+    # the players' table itself fits a 390 px screen
+    assert not page.locator("#analysis-players").locator("..").evaluate(
+        "b => b.scrollWidth > b.clientWidth + 1")
+    assert table.errors == []
+    context.close()

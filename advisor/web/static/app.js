@@ -642,7 +642,7 @@ function drawEntry() {
     });
     hint.textContent = canHold ? "Tap dice to hold them. A wrong die? Tap it, then its right face below."
       : "No rolls left: choose a box. A wrong die? Tap it, then its right face.";
-    $("typed").placeholder = "or type the dice again to correct them";
+    $("typed").placeholder = "or retype the dice to correct them";
     for (const b of document.querySelectorAll(".face[data-face]")) {
       b.setAttribute("aria-label", `Change the die tapped last to a ${b.dataset.face}`);
     }
