@@ -19,6 +19,7 @@ _EXPORTS = {
     "advise": "advisor.advise", "TurnAdvisor": "advisor.advise",
     "Dice": "advisor.model", "Keep": "advisor.model", "Scorecard": "advisor.model",
     "Option": "advisor.advise", "Advice": "advisor.advise",
+    "Objective": "advisor.objective",
     "Move": "solver.game.move",
     "GameRecord": "advisor.record", "parse_record": "advisor.record",
     "read_record": "advisor.record", "write_record": "advisor.record",

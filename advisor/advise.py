@@ -123,7 +123,7 @@ class Option:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Advice:
     """Every distinct choice for ``dice`` on ``card`` with ``rolls_left``, best first."""
 
@@ -145,6 +145,28 @@ class Advice:
     def top(self, n: int | None) -> tuple[Option, ...]:
         """The ``n`` best options (all when ``n`` is None or 0)."""
         return self.options[:n] if n else self.options
+
+    SHOWN = 3
+    """Options ``str(advice)`` lists."""
+
+    def __str__(self) -> str:
+        """A short summary: the question, the best options and how many there are."""
+        from .text import advice_table
+
+        card = self.card
+        left = f"{self.rolls_left} roll{'' if self.rolls_left == 1 else 's'} left"
+        where = f"card {card}" if card.turn > 1 else "a new game"
+        lines = [f"dice {self.dice.spaced()}, {left}, {where} ({card.rules_name}"
+                 + ("" if self.objective.is_ev else f", {self.objective.describe()}") + "):"]
+        lines += advice_table(self, self.SHOWN, more_hint="advice.options holds them all")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        """``advise(Scorecard.parse(...), Dice(...), rolls_left=N)``: the call that gives
+        this advice again (with the names of :mod:`advisor` imported)."""
+        objective = "" if self.objective.is_ev else f", objective={self.objective!r}"
+        return (f"advise({self.card!r}, {self.dice!r}, rolls_left={self.rolls_left}"
+                f"{objective})")
 
     def to_json(self, top: int | None = None) -> dict[str, Any]:
         return {"rules": self.card.rules_name, "objective": self.objective.to_json(),

@@ -24,7 +24,13 @@ from .model import Dice, Keep, Scorecard, parse_faces
 from .objective import EV, Objective
 from .play_win import WinEachTurn
 from .record import GameRecord
-from .text import advice_table, card_lines, probability_text, rolls_left_phrase
+from .text import (
+    advice_table,
+    card_lines,
+    cards_side_by_side,
+    probability_text,
+    rolls_left_phrase,
+)
 
 if TYPE_CHECKING:
     from solver.table import Table
@@ -253,6 +259,24 @@ class GameSession:
             return self._advice_lines(self.top)
         return []
 
+    def opening(self) -> list[str]:
+        """What a game shows when it starts or resumes: the turn header, and in the middle
+        of a turn the dice so far (``rolled 2 2 2 5 6, kept 2 2 2``) and the advice."""
+        stage = self.stage
+        if stage in ("roll", "over"):
+            return self.header()
+        card = self.card
+        turn = self.record.current
+        assert turn is not None
+        so_far = []
+        for i, roll in enumerate(turn.rolls):
+            so_far.append(f"rolled {roll.spaced()}")
+            if i < len(turn.keeps):
+                so_far.append(f"kept {turn.keeps[i].spaced() or 'nothing'}")
+        lines = ["", f"== {self.player}, turn {card.turn} of {self.rules.n_boxes} | "
+                     f"{card_summary(card)}", f"  so far this turn: {', '.join(so_far)}"]
+        return lines + (self.header() if stage == "move" else [])
+
     def _advice_lines(self, top: int | None) -> list[str]:
         advice = self.advice()
         per_turn = self.rules.rolls_per_turn
@@ -269,13 +293,15 @@ class GameSession:
                 *advice_table(advice, top, more_hint="type 'more' to see them all")]
 
     def card_lines(self, names: list[str] | None = None) -> list[str]:
+        """One player's card box by box (``names`` of one player), or every card side by
+        side, one column per player."""
         cards = self.record.cards()
-        lines = []
-        for name in names or list(cards):
-            card = cards[name]
-            lines += [f"{name}: {card_summary(card)}", *card_lines(card),
-                      f"  open: {open_boxes_text(card)}"]
-        return lines
+        names = names or list(cards)
+        if len(names) == 1:
+            card = cards[names[0]]
+            return [f"{names[0]}: {card_summary(card)}", *card_lines(card),
+                    f"  open: {open_boxes_text(card)}"]
+        return cards_side_by_side({name: cards[name] for name in names})
 
     # ------------------------------------------------------------------ input
     def handle(self, text: str) -> list[str]:
@@ -383,9 +409,10 @@ def scored_line(name: str, card: Scorecard, record: GameRecord) -> str:
 
 
 def card_summary(card: Scorecard) -> str:
-    """``total 46 | upper 18 (bonus needs 45 more) | 11 boxes open``."""
+    """``total 46 | upper 18 (bonus needs 45 more) | 11 boxes open`` (``1 box open``)."""
+    n_open = len(card.open_boxes())
     return (f"total {card.total} | {upper_text(card)} | "
-            f"{len(card.open_boxes())} boxes open")
+            f"{n_open} box{'' if n_open == 1 else 'es'} open")
 
 
 def upper_text(card: Scorecard) -> str:

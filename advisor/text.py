@@ -88,6 +88,37 @@ def card_lines(card: Scorecard) -> list[str]:
     return lines
 
 
+NAME_WIDTH = 12
+"""Widest player name in the heading of cards side by side (longer names are cut)."""
+
+
+def cards_side_by_side(cards: dict[str, Scorecard]) -> list[str]:
+    """Several cards of one rule set as columns: a row per box (``-`` while open), the
+    upper subtotal and bonus, Yahtzee bonuses, the total and the open boxes."""
+    first = next(iter(cards.values()))
+    rules = first.rules
+    names = [name if len(name) <= NAME_WIDTH else name[:NAME_WIDTH - 1] + "~"
+             for name in cards]
+    width = max(5, *(len(n) for n in names))
+
+    def row(label: str, cells: Iterable[object]) -> str:
+        return f"  {label:<16}" + "".join(f" {str(c):>{width}}" for c in cells).rstrip()
+
+    lines = [row("", names)]
+    for b, box in enumerate(rules.boxes):
+        lines.append(row(box_label(box.name), ("-" if c.entries[b] is None else c.entries[b]
+                                               for c in cards.values())))
+        if box.face == 6:
+            lines.append(row("upper (of 63)", (c.upper_subtotal for c in cards.values())))
+            lines.append(row("upper bonus", (c.upper_bonus for c in cards.values())))
+    if rules.n_flags == 2:
+        lines.append(row("Yahtzee bonus", (c.yahtzee_bonuses * rules.yahtzee_bonus
+                                           for c in cards.values())))
+    lines.append(row("total", (c.total for c in cards.values())))
+    lines.append(row("boxes open", (len(c.open_boxes()) for c in cards.values())))
+    return lines
+
+
 def decision_lines(analysis: Analysis) -> list[str]:
     """Every decision of an analysis, one line each; ``*`` marks an error."""
     digits = 2 if analysis.is_ev else 4

@@ -73,7 +73,7 @@ def test_scripted_two_player_game_with_bonuses_and_forced_joker():
     assert "Bob scores 30 in chance: total" in out            # the advice, accepted with enter
     assert "ROLLS LEFT: 1" in out and "ROLLS LEFT: 2" in out
     final = out[out.index("== final scores"):]
-    assert f"total             {ANN_TOTAL}" in final and f"total             {BOB_TOTAL}" in final
+    assert f"\n  total              {ANN_TOTAL}   {BOB_TOTAL}\n" in final  # the cards side by side
     assert ANN_TOTAL == 509 and BOB_TOTAL == 264
     assert final.strip().endswith(f"winner: Ann with {ANN_TOTAL}")
 

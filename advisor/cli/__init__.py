@@ -2,6 +2,7 @@
 
 from . import advise as _advise  # noqa: F401  (each import registers commands)
 from . import analyze as _analyze  # noqa: F401
+from . import help as _help  # noqa: F401
 from . import play as _play  # noqa: F401
 from . import rules as _rules  # noqa: F401
 from . import serve as _serve  # noqa: F401

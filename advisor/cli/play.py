@@ -140,7 +140,7 @@ def _run(session: GameSession) -> bool:
     from advisor.play import HELP, QuitGame
     from solver.errors import YahtzeeError
 
-    for line in session.header():
+    for line in session.opening():
         click.echo(line)
     while not session.is_over:
         text = click.prompt(session.prompt(), default="", show_default=False,

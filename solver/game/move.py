@@ -94,6 +94,11 @@ class Move:
         try:
             box = canonical_box(name, rules)
         except YahtzeeError as exc:
+            guess = get_rules(rules or DEFAULT_RULES).closest_box(name)
+            if guess is not None:
+                raise InvalidMoveError(f"{text!r} is not a move: did you mean 'score {guess}'? "
+                                       f"(a box name or short name, see `yahtzee rules`)"
+                                       ) from None
             raise InvalidMoveError(f"{text!r} is not a move: write 'keep 222', 'reroll all', "
                                    f"or 'score BOX' ({exc})") from None
         points = int(claim["points"]) if claim["name"] and claim["points"] else None

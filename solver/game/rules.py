@@ -228,8 +228,21 @@ class RuleSet:
             if key == box.name or key in box.aliases:
                 return i
         valid = ", ".join(b.name for b in self.boxes)
+        guess = self.closest_box(key)
+        hint = f"did you mean {guess}? " if guess else ""
         raise InvalidCardError(f"unknown box {shown(name, 40)} for rules {self.name!r}; "
-                               f"boxes are: {valid}")
+                               f"{hint}boxes are: {valid}")
+
+    def closest_box(self, name: str) -> str | None:
+        """The canonical name of the box whose name or alias is closest to the misspelt
+        ``name`` (``chanse`` -> ``chance``), or None when nothing is close."""
+        import difflib
+
+        key = name.strip().lower().replace("-", "_").replace(" ", "_")[:40]
+        spelled = {alias: box.name for box in self.boxes for alias in (box.name, *box.aliases)
+                   if len(alias) > 2}
+        found = difflib.get_close_matches(key, list(spelled), n=1, cutoff=0.7)
+        return spelled[found[0]] if found else None
 
     def possible_points(self, box: int) -> frozenset[int]:
         """Every entry box ``box`` can hold under these rules (0 unless the box is Chance)."""
