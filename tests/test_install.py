@@ -67,6 +67,10 @@ def test_wheel_holds_every_subpackage_and_no_tests_or_tables(wheel):
     static = [p for p in ROOT.glob("advisor/**/static/**/*") if p.is_file()]
     for path in static:  # every static file the web page needs ships in the wheel
         assert str(path.relative_to(ROOT)) in names
+    pages = list(ROOT.glob("advisor/help/*.md"))
+    assert pages  # and every documentation page of `yahtzee help`
+    for path in pages:
+        assert str(path.relative_to(ROOT)) in names
 
 
 @pytest.mark.slow
@@ -88,6 +92,15 @@ def test_installed_commands_run_from_another_folder(installed):
     rules = _run([run["yahtzee"], "rules"], env=run["env"], cwd=run["cwd"])
     assert rules.returncode == 0, rules.stderr
     assert "official" in rules.stdout and "yatzy" in rules.stdout
+
+    # the docs a pip user needs come with the package, equal to the repository's docs/
+    page = _run([run["yahtzee"], "help", "records"], env=run["env"], cwd=run["cwd"])
+    assert page.returncode == 0, page.stderr
+    assert page.stdout.startswith("# Game records\n")
+    assert "Ann: 22256 222 22234 2223 22235 twos" in page.stdout
+    assert "`yahtzee help boxes`" in page.stdout
+    listing = _run([run["yahtzee"], "help"], env=run["env"], cwd=run["cwd"])
+    assert listing.returncode == 0 and "  json " in listing.stdout
     assert not list(Path(run["cwd"]).iterdir())  # nothing written where it ran
 
 
