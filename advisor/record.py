@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-import stat
+import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -40,26 +40,61 @@ MAX_PLAYERS = 8
 MAX_RECORD_BYTES = 1_000_000
 """Largest record file read (a full 8-player game in JSON is about 60 KB)."""
 MAX_NAME = 40
-_NAME_FORBIDDEN = re.compile(r"[:,#\n\r\t]")
+_NAME_SEPARATORS = frozenset(":,#")
+_NAME_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
+"""Controls (tab, line feed, vertical tab, U+001C..U+001F, U+0085 ...), lone surrogates
+(text that is not Unicode, e.g. a byte that is not UTF-8) and line or paragraph
+separators: characters that would split a record's line or cannot be written."""
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_BOM = "\ufeff"
 
 
 def check_names(names: Sequence[str]) -> tuple[str, ...]:
     """Player names checked: 1 to 8, distinct, non-empty, at most 40 characters, without
-    ``:``, ``,`` or ``#`` (they separate fields of a record)."""
+    ``:``, ``,`` or ``#`` (they separate fields of a record), without outer spaces, control
+    characters or line separators, so that every accepted name reads back unchanged from
+    both forms of a record."""
+    if isinstance(names, str) or not isinstance(names, Sequence):
+        raise InvalidRecordError(f"player names are a list of text, e.g. ['Ann', 'Bob'], not "
+                                 f"{shown(names, 40)}")
     if not names:
         raise InvalidRecordError("give at least one player name, e.g. Ann,Bob")
     if len(names) > MAX_PLAYERS:
         raise InvalidRecordError(f"{len(names)} players: at most {MAX_PLAYERS}")
     for name in names:
-        if not name.strip():
-            raise InvalidRecordError("a player name is empty: write names separated by commas, "
-                                     "e.g. Ann,Bob")
-        if name != name.strip() or _NAME_FORBIDDEN.search(name) or len(name) > MAX_NAME:
-            raise InvalidRecordError(f"player name {name[:MAX_NAME]!r}: use at most {MAX_NAME} "
-                                     f"characters, no ':', ',' or '#', no outer spaces")
+        _check_name(name)
     if len(set(names)) != len(names):
-        raise InvalidRecordError(f"player names must be distinct: {','.join(names)}")
+        raise InvalidRecordError(f"player names must be distinct: {shown(','.join(names))}")
     return tuple(names)
+
+
+def _check_name(name: object) -> None:
+    if not isinstance(name, str):
+        raise InvalidRecordError(f"a player name is text, not {shown(name, 40)}")
+    if not name.strip():
+        raise InvalidRecordError("a player name is empty: write names separated by commas, "
+                                 "e.g. Ann,Bob")
+    rule = (f"use at most {MAX_NAME} characters, no ':', ',' or '#', no outer spaces, no "
+            f"control characters or line breaks")
+    if len(name) > MAX_NAME or name != name.strip():
+        raise InvalidRecordError(f"player name {shown(name, MAX_NAME + 6)}: {rule}")
+    for char in name:
+        if char in _NAME_SEPARATORS or unicodedata.category(char) in _NAME_CATEGORIES:
+            raise InvalidRecordError(f"player name {shown(name, MAX_NAME + 6)}: "
+                                     f"{_char_name(char)} is not allowed; {rule}")
+
+
+def _char_name(char: str) -> str:
+    """``':'`` or ``U+2028 (LINE SEPARATOR)`` for a message."""
+    if char.isprintable() and unicodedata.category(char) not in _NAME_CATEGORIES:
+        return repr(char)
+    return f"U+{ord(char):04X} ({unicodedata.name(char, 'a control character')})"
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of a text record: only line feed, carriage return and their pair end a
+    line (a vertical tab or U+2028 in a comment does not)."""
+    return _LINE_BREAK.split(text)
 
 
 @dataclass(frozen=True)
@@ -277,22 +312,37 @@ def _check_turn(turn: Turn, card: Scorecard, where: str) -> None:
 
 # ---------------------------------------------------------------------- parsing
 def parse_record(text: str) -> GameRecord:
-    """A checked record from its text or JSON form (a JSON object starts with ``{``)."""
-    if text.lstrip().startswith("{"):
+    """A checked record from its text or JSON form (a JSON object starts with ``{``); a
+    leading byte-order mark (as Notepad writes) is skipped."""
+    if not isinstance(text, str):
+        raise InvalidRecordError(f"a record is text (its text or JSON form), not "
+                                 f"{type(text).__name__}")
+    text = text.removeprefix(_BOM)
+    if is_json_form(text):
         return _parse_json(text)
     return _parse_text(text)
+
+
+def is_json_form(text: str) -> bool:
+    """True when ``text`` (without a byte-order mark) is a record's JSON form."""
+    return text.lstrip().startswith("{")
+
+
+def most_turns(players: int, rules: str) -> int:
+    """The most turns a record of ``players`` players can hold: every card full."""
+    return players * get_rules(rules).n_boxes
 
 
 def _parse_text(text: str) -> GameRecord:
     rules_name = DEFAULT_RULES
     players: tuple[str, ...] | None = None
     raw: list[tuple[int, str | None, list[str]]] = []
-    for number, full in enumerate(text.splitlines(), start=1):
+    for number, full in enumerate(split_lines(text), start=1):
         line = full.split("#", 1)[0].strip()
         if not line:
             continue
         word, _, rest = line.partition(" ")
-        if word.lower() in ("rules", "players") and ":" not in word:
+        if word.lower() in ("rules", "players") and ":" not in line:  # a turn has NAME:
             if raw:
                 raise InvalidRecordError(f"line {number}: {shown(word, 40)} must come before "
                                          f"the turns")
@@ -302,6 +352,9 @@ def _parse_text(text: str) -> GameRecord:
                 players = _field(number, rest,
                                  lambda v: check_names([n.strip() for n in v.split(",")]))
             continue
+        if len(raw) > most_turns(len(players or ("",)), rules_name):  # the check names it
+            raise InvalidRecordError(f"line {number}: a turn after every card is full "
+                                     f"({len(raw)} turns before it)")
         name, colon, moves = line.partition(":")
         if colon:
             raw.append((number, name.strip(), moves.split()))
@@ -328,6 +381,7 @@ def _turn_from_tokens(number: int, player: str, tokens: list[str], rules: str) -
     rolls: list[Dice] = []
     keeps: list[Keep] = []
     box: str | None = None
+    per_turn = get_rules(rules).rolls_per_turn
     for i, token in enumerate(tokens):
         where = f"line {number}, token {shown(token, 40)}"
         if box is not None:
@@ -337,6 +391,9 @@ def _turn_from_tokens(number: int, player: str, tokens: list[str], rules: str) -
             if not token.isdigit():
                 what = "the first roll" if i == 0 else "the dice rolled after a keep"
                 raise InvalidRecordError(f"{where}: expected {what}, five faces such as 22256")
+            if len(rolls) == per_turn:
+                raise InvalidRecordError(f"{where}: too many rolls; a turn has at most "
+                                         f"{per_turn} under rules {rules!r}")
             rolls.append(_parsed(where, Dice.parse, token))
         elif token == "-" or token.isdigit():
             move = _parsed(where, Move.keeping, token)
@@ -352,8 +409,8 @@ def _turn_from_tokens(number: int, player: str, tokens: list[str], rules: str) -
 def _parse_json(text: str) -> GameRecord:
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise InvalidRecordError(f"the JSON record does not parse: {exc}") from None
+    except (ValueError, RecursionError) as exc:  # ValueError: also a 5000-digit number
+        raise InvalidRecordError(f"the JSON record does not parse: {shown(exc, 120)}") from None
     if not isinstance(data, dict) or not isinstance(data.get("turns", []), list):
         raise InvalidRecordError('a JSON record is an object {"rules": ..., "players": [...], '
                                  '"turns": [...]}')
@@ -363,8 +420,13 @@ def _parse_json(text: str) -> GameRecord:
     if not isinstance(players_raw, list) or not all(isinstance(p, str) for p in players_raw):
         raise InvalidRecordError('"players" is a list of names, e.g. ["Ann", "Bob"]')
     players = _field(0, players_raw, check_names)
+    entries = data.get("turns", [])
+    if len(entries) > most_turns(len(players), rules) + 1:  # one more: the check names it
+        raise InvalidRecordError(f"turn {most_turns(len(players), rules) + 2}: a turn after "
+                                 f"every card is full ({len(entries)} turns given)")
+    per_turn = get_rules(rules).rolls_per_turn
     turns = []
-    for i, entry in enumerate(data.get("turns", [])):
+    for i, entry in enumerate(entries):
         where = f"turn {i + 1} (turns[{i}])"
         if not isinstance(entry, dict):
             raise InvalidRecordError(f"{where}: a turn is an object with player, rolls, keeps, "
@@ -377,6 +439,9 @@ def _parse_json(text: str) -> GameRecord:
                 not all(isinstance(t, str) for t in [*rolls, *keeps]):
             raise InvalidRecordError(f'{where}: "rolls" and "keeps" are lists of dice text '
                                      f'such as "22256" and "222"')
+        if len(rolls) > per_turn or len(keeps) > per_turn:
+            raise InvalidRecordError(f"{where}: too many rolls; a turn has at most {per_turn} "
+                                     f"under rules {rules!r}")
         rolled = tuple(_parsed(f"{where}, token {shown(t, 40)}", Dice.parse, t) for t in rolls)
         kept = tuple(Keep(_parsed(f"{where}, token {shown(t, 40)}", Move.keeping, t).keep or ())
                      for t in keeps)
@@ -399,7 +464,7 @@ def _built(rules: str, players: Sequence[str], turns: Sequence[Turn]) -> GameRec
 
 def _text(value: Any, what: str) -> str:
     if not isinstance(value, str):
-        raise InvalidRecordError(f"{what} must be text, not {value!r}"[:120])
+        raise InvalidRecordError(f"{what} must be text, not {shown(value, 60)}")
     return value
 
 
