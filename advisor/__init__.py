@@ -22,7 +22,8 @@ _EXPORTS = {
     "Objective": "advisor.objective",
     "Move": "solver.game.move",
     "GameRecord": "advisor.record", "parse_record": "advisor.record",
-    "read_record": "advisor.record", "write_record": "advisor.record",
+    "read_record": "advisor.record_file", "write_record": "advisor.record_file",
+    "RecordFile": "advisor.record_file",
     "analyze": "advisor.analyze", "Analysis": "advisor.analyze",
 }
 __all__ = sorted(_EXPORTS)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from solver.errors import IllegalMoveError, InvalidDiceError, ObjectiveError
+from solver.errors import IllegalMoveError, InvalidDiceError, ObjectiveError, WriteError, shown
 from solver.game.dice import DICE
 from solver.game.move import Move
 from solver.game.rules import UPPER_TARGET, RuleSet
@@ -64,10 +64,11 @@ def parse_action(text: str, advice: Advice) -> Move:
     line = " ".join(text.strip().lower().split())
     if line in ACCEPT:
         return advice.options[0].move
-    if line.isdigit():
-        n = int(line)
+    if line.isdigit():  # any script's digits, and any length: refused unless 1..N
+        n = int(line) if line.isascii() and len(line) <= 4 else 0
         if not 1 <= n <= len(advice.options):
-            raise IllegalMoveError(f"option {n} does not exist; choose 1..{len(advice.options)}")
+            raise IllegalMoveError(f"option {shown(line, 20)} does not exist; choose an "
+                                   f"option number 1..{len(advice.options)}")
         return advice.options[n - 1].move
     return check_move(Move.parse(line, advice.card.rules), advice)
 
@@ -119,11 +120,22 @@ class QuitGame(Exception):
     """The player typed ``quit``."""
 
 
+class SaveFailed(Exception):
+    """``save(record)`` raised a :class:`~solver.errors.WriteError` (``reason``): the
+    session's record holds the step that could not be saved; the file holds the one
+    before. Not an input error: the game cannot go on as if it were saved."""
+
+    def __init__(self, reason: WriteError) -> None:
+        super().__init__(str(reason))
+        self.reason = reason
+
+
 class GameSession:
     """A game driven by lines of text; the record is the whole state.
 
     ``save(record)`` is called after every change (a roll, a move, an undo). Each call
-    of :meth:`handle` returns the lines to print; :meth:`prompt` says what is asked.
+    of :meth:`handle` returns the lines to print; :meth:`prompt` says what is asked. A
+    save that fails raises :class:`SaveFailed` out of :meth:`handle`.
     ``objective`` is handed to the advisor (default: the expected score); ``win`` instead
     gives each turn its own objective (:class:`~advisor.play_win.WinEachTurn`): then
     ``notify(line)`` is told before a turn's DP starts, which ``progress`` follows
@@ -352,7 +364,10 @@ class GameSession:
     def _step(self, record: GameRecord, *, announce: bool = True) -> list[str]:
         self.record = record
         if self.save is not None:
-            self.save(record)
+            try:
+                self.save(record)
+            except WriteError as exc:
+                raise SaveFailed(exc) from None
         return self.header() if announce else []
 
     def _undo(self) -> list[str]:

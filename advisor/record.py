@@ -26,7 +26,6 @@ import re
 import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 from solver.errors import InvalidRecordError, YahtzeeError, shown
@@ -481,101 +480,16 @@ def _field(number: int, value: Any, parse: Any) -> Any:
 
 
 # ---------------------------------------------------------------------- files
-def read_record(path: str | Path) -> GameRecord:
-    """The record in file ``path`` (text or JSON)."""
-    from solver.formats.files import read_limited
-
-    try:
-        text = read_limited(path, MAX_RECORD_BYTES, "game record").decode("utf-8")
-    except (OSError, UnicodeDecodeError, YahtzeeError) as exc:
-        raise InvalidRecordError(f"cannot read the record {shown(path)}: {exc}") from None
-    return parse_record(text)
+_MOVED = frozenset({"read_record", "read_stdin", "write_record", "write_text_file",
+                    "check_record_path", "records_from_traces", "write_records",
+                    "check_records_folder"})
 
 
-def read_stdin() -> str:
-    """A record from standard input, at most :data:`MAX_RECORD_BYTES` characters."""
-    import sys
+def __getattr__(name: str) -> Any:
+    """Reading and writing record files moved to :mod:`advisor.record_file`; its names
+    are still found here."""
+    if name in _MOVED:
+        from importlib import import_module
 
-    text = sys.stdin.read(MAX_RECORD_BYTES + 1)
-    if len(text) > MAX_RECORD_BYTES:
-        raise InvalidRecordError(f"the record on standard input is too large (more than "
-                                 f"{MAX_RECORD_BYTES:,} characters)")
-    return text
-
-
-def write_record(path: str | Path, record: GameRecord, *, as_json: bool = False) -> None:
-    """Write ``record`` to ``path`` atomically and durably (see :func:`write_text_file`)."""
-    text = json.dumps(record.to_json(), indent=1) + "\n" if as_json else str(record)
-    write_text_file(path, text)
-
-
-def write_text_file(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically and durably
-    (:func:`solver.formats.files.atomic_write`).
-
-    ``path`` must be a regular file or not exist yet; a symlink, a device or a folder
-    is refused, so nothing but an earlier file of ours is ever replaced.
-    """
-    from solver.formats.files import atomic_write
-
-    path = Path(path)
-    check_record_path(path, exist_ok=True)
-    atomic_write(path, text.encode("utf-8"), force=True)
-
-
-def check_record_path(path: Path, *, exist_ok: bool) -> None:
-    """Raise InvalidRecordError unless ``path`` can hold a record (a new file in an
-    existing folder, or with ``exist_ok`` a regular file)."""
-    try:
-        info = path.lstat()
-    except FileNotFoundError:
-        if not path.parent.is_dir():
-            raise InvalidRecordError(f"cannot write {str(path)!r}: the folder "
-                                     f"{str(path.parent)!r} does not exist") from None
-        return
-    if not stat.S_ISREG(info.st_mode):
-        raise InvalidRecordError(f"{str(path)!r} is not a regular file (a folder, link or "
-                                 f"device); give a file name")
-    if not exist_ok:
-        raise InvalidRecordError(f"{str(path)!r} already exists; continue it with --resume "
-                                 f"{path}, or give a new file name")
-
-
-# ---------------------------------------------------------------------- simulations
-def records_from_traces(rules: str, traces: Any, player: str = "Player 1"
-                        ) -> Iterator[GameRecord]:
-    """The games of a simulation (``SimulationResult.traces``) as checked records."""
-    from solver.simulate import turn_moves
-
-    ruleset = get_rules(rules)
-    for game in traces:
-        turns = []
-        for row in game:
-            rolls, keeps, box = turn_moves(row)
-            turns.append(Turn(player, tuple(Dice(r) for r in rolls),
-                              tuple(Keep(k) for k in keeps), ruleset.boxes[box].name))
-        yield GameRecord(ruleset.name, (player,), tuple(turns))
-
-
-def write_records(folder: str | Path, records: Iterator[GameRecord] | Sequence[GameRecord]
-                  ) -> int:
-    """Write records as ``folder/game-000001.txt``, ... (a new or empty folder); the count."""
-    folder = Path(folder)
-    check_records_folder(folder)
-    folder.mkdir(exist_ok=True)
-    count = 0
-    for count, record in enumerate(records, start=1):
-        write_record(folder / f"game-{count:06d}.txt", record)
-    return count
-
-
-def check_records_folder(folder: str | Path) -> None:
-    """Raise InvalidRecordError unless ``folder`` is new (in an existing folder) or empty."""
-    folder = Path(folder)
-    if folder.is_symlink() or (folder.exists() and (not folder.is_dir() or
-                                                    any(folder.iterdir()))):
-        raise InvalidRecordError(f"{str(folder)!r} exists and is not an empty folder; give a "
-                                 f"new folder for the records")
-    if not folder.parent.is_dir():
-        raise InvalidRecordError(f"cannot create {str(folder)!r}: the folder "
-                                 f"{str(folder.parent)!r} does not exist")
+        return getattr(import_module("advisor.record_file"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -23,7 +23,8 @@ GAMES = 500
 
 def two_player_record(table):  # noqa: ANN001, ANN201
     """A finished 2-player game: two greedy-turn games from the simulator, interleaved."""
-    from advisor.record import GameRecord, records_from_traces
+    from advisor.record import GameRecord
+    from advisor.record_file import records_from_traces
     from solver.simulate import simulate
 
     ann, bob = records_from_traces(table.rules.name,
@@ -38,7 +39,7 @@ def two_player_record(table):  # noqa: ANN001, ANN201
 
 def main() -> int:
     from advisor.analyze import analyze
-    from advisor.record import records_from_traces, write_record
+    from advisor.record_file import records_from_traces, write_record
     from solver.simulate import simulate
     from solver.table import open_table
     from solver.warmup import warm_up

@@ -6,6 +6,8 @@ wrong and what is accepted; the CLI turns them into one line and exit code 2.
 
 from __future__ import annotations
 
+import os
+
 ECHO_LIMIT = 80
 """Longest piece of the user's input repeated in an error message."""
 
@@ -15,6 +17,19 @@ def shown(text: object, limit: int = ECHO_LIMIT) -> str:
     quoting the user's input in a message."""
     quoted = repr(str(text))
     return quoted if len(quoted) <= limit else quoted[:max(limit - 4, 1)] + "...'"
+
+
+def shown_path(path: object, limit: int = ECHO_LIMIT) -> str:
+    """A file path for a message: as it is when short and printable, else escaped like a
+    Python string (a newline, a byte that is not UTF-8), and cut in the middle to at most
+    ``limit`` characters, so the start and the file name stay readable."""
+    text = os.fsdecode(path) if isinstance(path, (bytes, os.PathLike)) else str(path)
+    if not text.isprintable():
+        text = repr(text)
+    if len(text) <= limit:
+        return text
+    head = limit // 3
+    return f"{text[:head]}...{text[len(text) - (limit - head - 3):]}"
 
 
 class YahtzeeError(ValueError):

@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from advisor.cli import cli
-from advisor.record import read_record
+from advisor.record_file import read_record
 
 # (Ann's turns, Bob's turns): the lines typed, turn by turn.
 ANN = [["22256", "keep 222", "22234", "keep 2223", "22235", "twos"],  # keep 2223 costs 2.49

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from advisor.cli import cli
-from advisor.record import read_record
+from advisor.record_file import read_record
 from solver.errors import InvalidCardError, InvalidDiceError
 
 

@@ -15,7 +15,8 @@ from advisor.advise import advise
 from advisor.cli import cli
 from advisor.model import Dice, Keep, Scorecard
 from advisor.objective import Objective, max_distribution
-from advisor.record import parse_record, read_record
+from advisor.record import parse_record
+from advisor.record_file import read_record
 from advisor.text import advice_table
 from solver.errors import ObjectiveError
 from solver.stats import optimal_stats

@@ -8,7 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from advisor.cli import cli
-from advisor.record import GameRecord, Turn, parse_record, read_record, write_record
+from advisor.record import GameRecord, Turn, parse_record
+from advisor.record_file import read_record, write_record
 from solver.errors import InvalidRecordError
 from solver.game.move import Move
 

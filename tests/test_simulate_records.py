@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from advisor.analyze import analyze
 from advisor.cli import cli
-from advisor.record import read_record, records_from_traces
+from advisor.record_file import read_record, records_from_traces
 from solver.simulate import simulate
 
 

@@ -38,6 +38,7 @@ class YahtzeeGroup(click.Group):
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
         from solver import _jit_cache
 
+        guard_standard_streams()
         _jit_cache.on_first_compile(_compiling_note)
         previous = _terminate_as_exit()
         try:
@@ -54,7 +55,8 @@ class YahtzeeGroup(click.Group):
             check_environment()
             rv = super().main(args, prog_name or "yahtzee", complete_var,
                               standalone_mode=False, **extra)
-            sys.stdout.flush()
+            if sys.stdout is not None:
+                sys.stdout.flush()
         except click.exceptions.Abort:
             _error_line("Aborted.")
             return 1
@@ -75,11 +77,56 @@ class YahtzeeGroup(click.Group):
         except MemoryError:
             _error_line("Error: out of memory; ask for less (fewer games, one rule set)")
             return 2
+        except ValueError as exc:
+            if not _is_threading_layer_error(exc):
+                raise
+            layer = os.environ.get("NUMBA_THREADING_LAYER", "")
+            _error_line(f"Error: NUMBA_THREADING_LAYER={layer[:20]!r} cannot be used here "
+                        f"({str(exc).splitlines()[0]}); unset it, or choose one of "
+                        f"{', '.join(THREADING_LAYERS)} that is installed")
+            return 2
         return rv if isinstance(rv, int) else 0
+
+
+THREADING_LAYERS = ("default", "safe", "threadsafe", "forksafe", "tbb", "omp", "workqueue")
+"""The values numba takes for ``NUMBA_THREADING_LAYER`` (its threading layer guide)."""
+
+
+def _is_threading_layer_error(exc: ValueError) -> bool:
+    """True for numba's refusal of ``NUMBA_THREADING_LAYER`` (a layer not installed)."""
+    text = str(exc)
+    return "threading layer" in text and ("could be loaded" in text or "unknown" in text)
+
+
+def guard_standard_streams() -> None:
+    """A closed standard stream (``>&-``, ``2>&-``, ``<&-``) must not break a command:
+    its descriptor is pointed at /dev/null, so no file opened later takes its number
+    (and gets output meant for the terminal); closed stdout and stderr then discard
+    what is printed (as ``>/dev/null`` does), and a closed stdin stays ``None`` for the
+    commands that read it (``play``, ``analyze -``) to refuse."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            try:
+                null = os.open(os.devnull, os.O_RDWR)
+            except OSError:
+                continue
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
 
 
 def check_environment() -> None:
     """Refuse environment settings the kernels cannot run with, before they load."""
+    layer = os.environ.get("NUMBA_THREADING_LAYER")
+    if layer and layer not in THREADING_LAYERS:
+        raise click.UsageError(f"NUMBA_THREADING_LAYER={layer[:20]!r} is not a numba "
+                               f"threading layer; give one of {', '.join(THREADING_LAYERS)}, "
+                               f"or unset it")
     threads = os.environ.get("NUMBA_NUM_THREADS")
     if threads is None or threads == "":
         return

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import click
+
+from solver.errors import shown_path
 
 from ._advisor_options import (
     card_option,
@@ -87,23 +91,28 @@ def _advise_game(game_path: str, dice: object, append_text: str | None, top: int
     """Advice at the current position of a recorded game; with ``--append`` the roll and
     the move are added to the record."""
     from advisor.play import GameSession, deviation_note, parse_action
-    from advisor.record import read_record, write_record
+    from advisor.record_file import RecordFile, read_record
     from advisor.text import advice_report
 
     if rolls_left is not None or card_text:
         raise click.UsageError("--game takes the card and the rolls left from the record; "
                                "leave out --card and --rolls-left")
-    record = read_record(game_path)
-    table = load_table(record.rules, table_path)
-    session = GameSession(record, table)
-    session.position_at(dice)  # type: ignore[arg-type]
-    advice = session.advice()
-    note = ""
-    if append_text is not None:
-        move = parse_action(append_text, advice)
-        chosen = next(o for o in advice.options if o.move == move)
-        note = deviation_note(chosen, advice.best) or f"  {chosen.describe()}: the best move"
-        write_record(game_path, session.record.with_move(move))
+    with contextlib.ExitStack() as stack:
+        if append_text is None:
+            record = read_record(game_path)
+        else:  # held until the move is written: a second writer is refused meanwhile
+            held = stack.enter_context(RecordFile.open(game_path))
+            record = held.record
+        table = load_table(record.rules, table_path)
+        session = GameSession(record, table)
+        session.position_at(dice)  # type: ignore[arg-type]
+        advice = session.advice()
+        note = ""
+        if append_text is not None:
+            move = parse_action(append_text, advice)
+            chosen = next(o for o in advice.options if o.move == move)
+            note = deviation_note(chosen, advice.best) or f"  {chosen.describe()}: the best move"
+            held.save(session.record.with_move(move))
     if as_json:
         data = advice.to_json(top)
         data["player"] = session.player
@@ -111,8 +120,8 @@ def _advise_game(game_path: str, dice: object, append_text: str | None, top: int
             data["appended"] = chosen.to_json()
         emit_json(data)
         return
-    click.echo(f"game {game_path}: {session.player}'s turn")
+    click.echo(f"game {shown_path(game_path)}: {session.player}'s turn")
     for line in advice_report(advice, top):
         click.echo(line)
     if note:
-        click.echo(note.strip() + f" (added to {game_path})")
+        click.echo(note.strip() + f" (added to {shown_path(game_path)})")

@@ -26,7 +26,8 @@ def analyze(record_path: str, target: str | None, beat: str | None, opponent: st
     Example: yahtzee analyze game.txt
     """
     from advisor.analyze import analyze as analyze_record
-    from advisor.record import parse_record, read_record, read_stdin
+    from advisor.record import parse_record
+    from advisor.record_file import read_record, read_stdin
     from advisor.text import decision_lines, review_lines
 
     record = parse_record(read_stdin()) if record_path == "-" else read_record(record_path)

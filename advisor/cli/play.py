@@ -6,24 +6,31 @@ what the session answers, saves the record and ends the game (cards, winner, rev
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from advisor.play_win import DEFAULT_OPEN_BOXES
+from solver.errors import shown_path
 
 from ._advisor_options import objective_options, parse_objective, table_option
 from ._base import cli, load_table, progress_bar, rules_option
+from ._input import ask
 
 if TYPE_CHECKING:
-    from advisor.play import GameSession
+    from advisor.play import GameSession, SaveFailed
     from advisor.play_win import WinEachTurn
     from advisor.record import GameRecord
+    from advisor.record_file import RecordFile
 
 STOPPED = 1
 """Exit code when input ends or Ctrl-C stops a game before its end."""
+UNSAVED = 2
+"""Exit code when the record cannot be written: the game stops, the record is printed."""
 
 
 def _names(n_players: int | None, names_text: str | None) -> list[str]:
@@ -46,24 +53,25 @@ def _names(n_players: int | None, names_text: str | None) -> list[str]:
 
 
 def _start(n_players: int | None, names_text: str | None, rules_name: str,
-           record_path: str | None, resume_path: str | None) -> tuple[GameRecord, Path | None]:
-    """The record to play on and the file to save it to."""
-    from advisor.record import GameRecord, check_record_path, read_record
+           record_path: str | None, resume_path: str | None
+           ) -> tuple[GameRecord, RecordFile | None, Path | None]:
+    """The record to play on; the record file resumed (opened and held: no other
+    process writes it while the game goes on), or the path of a new one (checked)."""
+    from advisor.record import GameRecord
+    from advisor.record_file import RecordFile, check_record_path
 
     if resume_path is not None:
         if n_players is not None or names_text is not None or record_path is not None:
             raise click.UsageError("--resume takes the players and the file from the record; "
                                    "leave out --players, --names and --record")
-        path = Path(resume_path)
-        record = read_record(path)
-        check_record_path(path, exist_ok=True)
-        return record, path
+        held = RecordFile.open(resume_path)
+        return held.record, held, None
     record = GameRecord(rules_name, tuple(_names(n_players, names_text)))
     if record_path is None:
-        return record, None
+        return record, None, None
     path = Path(record_path)
     check_record_path(path, exist_ok=False)
-    return record, path
+    return record, None, path
 
 
 def _win_each_turn(objective_name: str, win_from: int | None, record: GameRecord,
@@ -98,6 +106,8 @@ def _objective_comment(objective: Any, win: WinEachTurn | None) -> str:
 
 
 def _finish(session: GameSession, complete: bool, path: Path | None) -> None:
+    """The end of a game: the cards, then the review (a finished game) or how to go on.
+    ``path``: the record file, which holds the whole game (every save succeeded)."""
     from advisor.analyze import analyze
     from advisor.play import winners
     from advisor.text import review_lines
@@ -113,8 +123,8 @@ def _finish(session: GameSession, complete: bool, path: Path | None) -> None:
         else:
             click.echo(f"current total: {best}")
         if path is not None:
-            click.echo(f"the game is saved in {path}; continue it with: "
-                       f"yahtzee play --resume {path}")
+            click.echo(f"the game is saved in {shown_path(path)}; continue it with: "
+                       f"yahtzee play --resume {shown_path(path)}")
         else:
             click.echo("to continue later, save these lines to a file (say game.txt) and run "
                        "yahtzee play --resume game.txt:")
@@ -135,6 +145,25 @@ def _finish(session: GameSession, complete: bool, path: Path | None) -> None:
         click.echo(f"shared win: {' and '.join(names)} with {best} each")
 
 
+def _stop_unsaved(session: GameSession, held: RecordFile, failure: SaveFailed) -> None:
+    """A save failed: the game stops; the cards and the whole record go to stdout (or
+    stderr, when stdout cannot take them either), the reason to stderr, exit code 2."""
+    path = shown_path(held.path)
+    lines = ["", "== game stopped: it could not be saved", *session.card_lines(),
+             f"{path} holds the game up to the step before; the whole game so far is below: "
+             f"save it to a file (say game2.txt) and continue with yahtzee play --resume "
+             f"game2.txt", held.text(session.record).rstrip("\n")]
+    try:
+        for line in lines:
+            click.echo(line)
+        sys.stdout.flush()
+    except OSError:
+        for line in lines:
+            click.echo(line, err=True)
+    click.echo(f"Error: {failure.reason} (the game is printed above)", err=True)
+    click.get_current_context().exit(UNSAVED)
+
+
 def _run(session: GameSession) -> bool:
     """Play until the game ends (True) or the players quit (False)."""
     from advisor.play import HELP, QuitGame
@@ -143,10 +172,8 @@ def _run(session: GameSession) -> bool:
     for line in session.opening():
         click.echo(line)
     while not session.is_over:
-        text = click.prompt(session.prompt(), default="", show_default=False,
-                            prompt_suffix="> ")
         try:
-            lines = session.handle(text)
+            lines = session.handle(ask(session.prompt()))
         except QuitGame:
             return False
         except YahtzeeError as exc:
@@ -201,28 +228,35 @@ def play(n_players: int | None, names_text: str | None, top: int, record_path: s
 
     Example: yahtzee play --names Ann,Bob --record game.txt
     """
-    from advisor.play import GameSession
+    from advisor.play import GameSession, SaveFailed
+    from advisor.record_file import RecordFile
 
-    record, path = _start(n_players, names_text, rules_name, record_path, resume_path)
-    win = _win_each_turn(objective_name, win_from, record, (target, beat, opponent))
-    objective = parse_objective(target, beat, opponent, record.rules)
-    table = load_table(record.rules, table_path)
-    comment = _objective_comment(objective, win)
-
-    def save(new: GameRecord) -> None:
-        if path is not None:
-            from advisor.record import write_text_file
-
-            write_text_file(path, comment + str(new))
-
-    save(record)
-    session = GameSession(record, table, top=top, save=save,
-                          objective=objective, win=win,
-                          notify=click.echo, progress=progress_bar)
-    try:
-        complete = _run(session)
-    except click.exceptions.Abort:  # end of input or Ctrl-C
-        click.echo("")
-        _finish(session, complete=False, path=path)
-        click.get_current_context().exit(STOPPED)
-    _finish(session, complete=complete, path=path)
+    if sys.stdin is None:
+        raise click.UsageError("standard input is closed: play reads the dice and the moves "
+                               "from it")
+    record, held, new_path = _start(n_players, names_text, rules_name, record_path,
+                                    resume_path)
+    with contextlib.ExitStack() as stack:
+        if held is not None:
+            stack.callback(held.close)
+        win = _win_each_turn(objective_name, win_from, record, (target, beat, opponent))
+        objective = parse_objective(target, beat, opponent, record.rules)
+        table = load_table(record.rules, table_path)
+        if new_path is not None:
+            held = RecordFile.create(new_path, record, _objective_comment(objective, win))
+            stack.callback(held.close)
+        session = GameSession(record, table, top=top,
+                              save=None if held is None else held.save,
+                              objective=objective, win=win,
+                              notify=click.echo, progress=progress_bar)
+        path = None if held is None else held.path
+        try:
+            complete = _run(session)
+        except click.exceptions.Abort:  # end of input or Ctrl-C
+            click.echo("")
+            _finish(session, complete=False, path=path)
+            click.get_current_context().exit(STOPPED)
+        except SaveFailed as failure:
+            assert held is not None
+            _stop_unsaved(session, held, failure)
+        _finish(session, complete=complete, path=path)

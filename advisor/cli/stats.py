@@ -256,14 +256,14 @@ def simulate(rules_name: str, games: int, strategy: str | None, compare: str | N
             raise click.BadParameter("name a strategy, e.g. optimal", param_hint="--strategy")
         resolved = [(name, _resolve_strategy(name, "--strategy"))]
     if records_dir is not None:
-        from advisor.record import check_records_folder
+        from advisor.record_file import check_records_folder
 
         check_records_folder(records_dir)
     table = load_table(rules_name, table_path)
     results = [_run(table, strat, name, games, seed, record=records_dir is not None)
                for name, strat in resolved]
     if records_dir is not None:
-        from advisor.record import records_from_traces, write_records
+        from advisor.record_file import records_from_traces, write_records
 
         count = write_records(records_dir, records_from_traces(table.rules.name,
                                                                 results[0].traces))

@@ -38,7 +38,7 @@ def strategy(card_text: str, rolls_left: int | None, fmt: str, as_json: bool,
     """
     from advisor.advise import check_rolls_left
     from advisor.model import Scorecard
-    from advisor.record import check_record_path
+    from advisor.record_file import check_record_path
     from advisor.strategy import strategy_csv, strategy_json, strategy_markdown
 
     card = Scorecard.parse(card_text, rules_name)
@@ -59,7 +59,7 @@ def strategy(card_text: str, rolls_left: int | None, fmt: str, as_json: bool,
     if out_path is None:
         click.echo(text, nl=False)
         return
-    from advisor.record import write_text_file
+    from advisor.record_file import write_text_file
 
     write_text_file(out_path, text)
     click.echo(f"wrote {out_path}", err=True)
