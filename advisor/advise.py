@@ -269,6 +269,8 @@ class TurnAdvisor:
         roll, under the objective's best strategy."""
         if self.objective.is_ev:
             raise ValueError("the expected-score objective has no probability")
+        if self.objective.is_out_of_reach(self.card):
+            return 0.0, 0.0
         turn = self.turn_vectors
         return turn.value, turn.value2
 
@@ -301,17 +303,18 @@ class TurnAdvisor:
         names = self.rules.boxes
         objective = self.objective
         with_p = not objective.is_ev
+        solve = with_p and not objective.is_out_of_reach(self.card)  # else every p is 0
         ranked: list[tuple] = []
         for to_come, box, points, bonus in self.box_values(dice):
-            p = self._box_probability(box, points, bonus) if with_p else (0.0, 0.0)
+            p = self._box_probability(box, points, bonus) if solve else (0.0, 0.0)
             ranked.append((-(total + to_come), 0, box, None, names[box].name, points, bonus, p))
         if rolls_left:
             row = self.turn[rolls_left]
-            if with_p:
+            if solve:
                 turn = self.turn_vectors
                 p_row, tie_row = turn.keep_values[rolls_left], turn.keep_values2[rolls_left]
             for order, (k, keep) in enumerate(_rerolls_of(dice.roll_index)):
-                p = (float(p_row[k]), float(tie_row[k])) if with_p else (0.0, 0.0)
+                p = (float(p_row[k]), float(tie_row[k])) if solve else (0.0, 0.0)
                 ranked.append((-(total + float(row[k])), 1, order, keep, None, 0, 0, p))
         ranked.sort(key=lambda item: item[:3])
         best = -ranked[0][0]

@@ -272,10 +272,23 @@ class Scorecard:
         allowed = rules.placements(dice.faces, self.mask, self.yahtzee_holds_50)
         for p in allowed:
             if p.box == b:
-                return self.with_entry(b, p.points, p.yahtzee_bonus)
+                return self._placed(b, p.points, p.yahtzee_bonus)
         names = ", ".join(rules.boxes[p.box].name for p in allowed)
         raise IllegalMoveError(f"the Joker rule forbids {rules.boxes[b].name} for {dice}; "
                                f"allowed now: {names}")
+
+    def _placed(self, box: int, points: int, yahtzee_bonus: int) -> Scorecard:
+        """The card after the rules placed ``points`` (and a bonus) in the open ``box``:
+        a card reached by play, so the checks of a typed card (above all the search
+        over filling orders that checks the Yahtzee bonuses) are not needed."""
+        entries = list(self.entries)
+        entries[box] = points
+        card = object.__new__(Scorecard)
+        object.__setattr__(card, "entries", tuple(entries))
+        object.__setattr__(card, "yahtzee_bonuses",
+                           self.yahtzee_bonuses + (1 if yahtzee_bonus else 0))
+        object.__setattr__(card, "rules_name", self.rules_name)
+        return card
 
     # ------------------------------------------------------------------ state
     @cached_property

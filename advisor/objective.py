@@ -182,13 +182,27 @@ class Objective:
             raise ObjectiveError("only a win objective has an opponent")
         return max_distribution([final_distribution(card, table) for card in self.against])
 
+    def is_out_of_reach(self, card: Scorecard) -> bool:
+        """True for a target that no play from ``card`` can reach (beyond its total plus
+        the most points still to come): every probability is exactly 0, known without
+        solving anything."""
+        if self.kind != "target" or self.target is None:
+            return False
+        from solver.stats import most_points_to_come
+
+        state = (card.mask, card.upper, card.flag)
+        return self.target > card.total + most_points_to_come(card.rules, state)
+
     def utility(self, table: Table) -> Utility:
-        """The terminal utility of the target / win DP (not for the expected score)."""
+        """The terminal utility of the target / win DP (not for the expected score). A
+        target above the rule set's highest score is that score + 1 (the same utility on
+        every final score a game can have), so no array is larger than the game."""
+        from solver.stats import highest_score
         from solver.target import Utility
 
         if self.kind == "target":
             assert self.target is not None
-            return Utility.target(self.target)
+            return Utility.target(min(self.target, highest_score(table.rules) + 1))
         if self.kind == "win":
             return Utility.beat_distribution(self.opponent_distribution(table))
         raise ObjectiveError("the expected score needs no utility")

@@ -274,13 +274,12 @@ def _check_game(record: GameRecord) -> dict[str, Scorecard]:
         if card.is_full:
             raise InvalidRecordError(f"{where}: {turn.player}'s card is already full "
                                      f"({rules.n_boxes} turns played)")
-        _check_turn(turn, card, where)
-        if turn.box is not None:
-            cards[turn.player] = card.place(turn.rolls[-1], turn.box)
+        cards[turn.player] = _check_turn(turn, card, where)
     return cards
 
 
-def _check_turn(turn: Turn, card: Scorecard, where: str) -> None:
+def _check_turn(turn: Turn, card: Scorecard, where: str) -> Scorecard:
+    """Raise InvalidRecordError unless ``turn`` is legal on ``card``; the card after it."""
     rules = card.rules
     if not turn.rolls:
         raise InvalidRecordError(f"{where}: a turn starts with the dice of the first roll")
@@ -302,11 +301,12 @@ def _check_turn(turn: Turn, card: Scorecard, where: str) -> None:
         if not roll.contains(keep):
             raise InvalidRecordError(f"{where}, token {Move(keep=keep.faces).record_token()!r}:"
                                      f" the kept dice are not part of the roll {roll}")
-    if turn.box is not None:
-        try:
-            card.place(turn.rolls[-1], turn.box)
-        except YahtzeeError as exc:
-            raise InvalidRecordError(f"{where}, token {shown(turn.box, 40)}: {exc}") from None
+    if turn.box is None:
+        return card
+    try:
+        return card.place(turn.rolls[-1], turn.box)
+    except YahtzeeError as exc:
+        raise InvalidRecordError(f"{where}, token {shown(turn.box, 40)}: {exc}") from None
 
 
 # ---------------------------------------------------------------------- parsing

@@ -285,7 +285,7 @@ def _open_locked(path: Path) -> int:
             raise InvalidRecordError(f"cannot read the record {shown_path(path)}: "
                                      f"{exc.strerror or exc}") from None
         if not stat.S_ISREG(info.st_mode):
-            _refuse_kind(path)
+            _refuse_kind(path, info.st_mode)
         try:
             fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
         except OSError as exc:
@@ -294,7 +294,7 @@ def _open_locked(path: Path) -> int:
         try:
             mine = os.fstat(fd)
             if not stat.S_ISREG(mine.st_mode):
-                _refuse_kind(path)
+                _refuse_kind(path, mine.st_mode)
             _lock(fd, path)
             now = os.lstat(path)
         except BaseException:
@@ -306,9 +306,11 @@ def _open_locked(path: Path) -> int:
     raise RecordBusyError(f"{shown_path(path)} keeps being replaced by another program")
 
 
-def _refuse_kind(path: Path) -> None:
-    raise InvalidRecordError(f"{shown_path(path)} is not a regular file (a folder, link or "
-                             f"device); give a file name")
+def _refuse_kind(path: Path, mode: int) -> None:
+    from solver.formats.files import file_kind
+
+    raise InvalidRecordError(f"{shown_path(path)} is {file_kind(mode)}, not a regular file; "
+                             f"give a file name")
 
 
 def _read_fd(fd: int, path: Path) -> bytes:
@@ -405,7 +407,7 @@ def check_record_path(path: Path, *, exist_ok: bool) -> None:
         raise InvalidRecordError(f"cannot write {shown_path(path)}: {exc.strerror or exc}"
                                  ) from None
     if not stat.S_ISREG(info.st_mode):
-        _refuse_kind(path)
+        _refuse_kind(path, info.st_mode)
     if not exist_ok:
         raise InvalidRecordError(f"{shown_path(path)} already exists; continue it with "
                                  f"--resume {shown_path(path)}, or give a new file name")

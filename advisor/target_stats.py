@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from solver.stats import OptimalStats, Progress, optimal_stats
+from solver.stats import OptimalStats, Progress, most_points_to_come, optimal_stats
 from solver.table import Table
 from solver.target import Utility, solve_vectors, turn_at
 
@@ -77,22 +77,21 @@ def target_stats(table: Table, card: Scorecard, target: int,
     began = time.perf_counter()
     card.check_not_full()
     rows = target_rows(card.rules_name) if rows is None else rows
-    top = max((target, *rows))
     total = card.total
     state = (card.mask, card.upper, card.flag)
+    reach = total + most_points_to_come(card.rules, state)  # above: probability 0
+    top = max((x for x in (target, *rows) if x <= reach), default=0)
     dist = card_stats(table, card).distribution
     tail = np.cumsum(dist[::-1])[::-1]
 
     def p_ev(x: int) -> float:
         return 1.0 if x <= 0 else float(min(tail[x], 1.0)) if x < tail.shape[0] else 0.0
 
-    if top <= total:
-        best: dict[int, float] = {x: 1.0 for x in (target, *rows)}
-    else:
+    best: dict[int, float] = {x: 1.0 if x <= total else 0.0 for x in (target, *rows)}
+    if top > total:
         vectors = solve_vectors(table, Utility.target(top), start=state, progress=progress)
-        best = {x: 1.0 if x <= total else
-                min(turn_at(vectors, *state, total + top - x).value, 1.0)
-                for x in (target, *rows)}
+        best.update({x: min(turn_at(vectors, *state, total + top - x).value, 1.0)
+                     for x in (target, *rows) if total < x <= reach})
     return TargetStats(card, target, best[target], p_ev(target),
                        tuple((x, best[x], p_ev(x)) for x in rows),
                        time.perf_counter() - began)

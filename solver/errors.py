@@ -100,3 +100,9 @@ class StrategyError(YahtzeeError):
 
 class LimitError(YahtzeeError):
     """A request beyond a documented limit (a number of games, a size of input)."""
+
+
+class Terminated(SystemExit):
+    """SIGTERM, raised where the program was (the CLI's handler), so that cleanups run;
+    unlike a ``SystemExit`` of the user's code (a strategy calling ``sys.exit``), it is
+    never reported as an error of that code."""

@@ -53,6 +53,7 @@ from .errors import (
     IllegalStrategyMoveError,
     LimitError,
     StrategyError,
+    Terminated,
     UnknownStrategyError,
     YahtzeeError,
     shown,
@@ -488,6 +489,8 @@ def _ask(strategy: UserStrategy, decision: Decision) -> Any:
     try:
         return strategy(decision)
     except (Exception, SystemExit) as exc:  # noqa: BLE001  (the user's code may raise anything)
+        if isinstance(exc, Terminated):  # SIGTERM while the strategy ran: not its failure
+            raise
         name = getattr(strategy, "__name__", "the strategy")
         raise StrategyError(f"strategy {shown(name, 40)} failed with {type(exc).__name__}: "
                             f"{shown(exc, 60)} at {_describe(decision)}") from exc

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import stats
 from .errors import UnknownStrategyError, shown
 from .kernels import simulate_target as st
-from .stats import _max_points_to_come
 from .table import Table
 from .target import Utility, Vectors, solve_vectors, turn_at
 
@@ -54,8 +54,7 @@ def parse_target(name: str) -> int:
 
 def highest_score(table: Table) -> int:
     """The most points a game can score under the table's rules (an upper bound)."""
-    zero = np.zeros(1, dtype=np.int64)
-    return int(_max_points_to_come(table.rules, zero, zero, zero)[0])
+    return stats.highest_score(table.rules)
 
 
 @dataclass(frozen=True, eq=False)

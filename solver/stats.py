@@ -142,6 +142,21 @@ def _max_points_to_come(rules: RuleSet, m: np.ndarray, u: np.ndarray,
     return total.astype(np.int64)
 
 
+def most_points_to_come(rules: RuleSet, state: tuple[int, int, int]) -> int:
+    """An upper bound of the points still to come from the start of a turn in ``state``
+    (filled mask, capped upper subtotal, flag): each open box at its most, the upper
+    bonus while it can still be earned, a Yahtzee bonus in every turn that can pay one.
+    A target above a card's total plus this is out of reach: its probability is 0."""
+    m, u, y = (np.array([v], dtype=np.int64) for v in state)
+    return int(_max_points_to_come(rules, m, u, y)[0])
+
+
+def highest_score(rules: RuleSet) -> int:
+    """The most points a game can score under ``rules`` (computed from the boxes and
+    bonuses: 1575 under the official rules, 374 under yatzy)."""
+    return most_points_to_come(rules, (0, 0, 0))
+
+
 def _level_states(table: Table, masks: np.ndarray) -> tuple[np.ndarray, ...]:
     """(m, u, y) of the states of the given masks that can occur (non-NaN)."""
     sub = table.values[masks]

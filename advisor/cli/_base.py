@@ -172,8 +172,10 @@ def _terminate_as_exit() -> Any:
     if threading.current_thread() is not threading.main_thread():
         return None
 
+    from solver.errors import Terminated
+
     def terminate(signum: int, frame: Any) -> None:
-        raise SystemExit(128 + signum)
+        raise Terminated(128 + signum)
 
     return signal.signal(signal.SIGTERM, terminate)
 

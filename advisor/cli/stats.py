@@ -11,6 +11,8 @@ from typing import Any
 
 import click
 
+from solver.errors import shown_path
+
 from ._advisor_options import card_option
 from ._base import (
     cli,
@@ -263,15 +265,24 @@ def simulate(rules_name: str, games: int, strategy: str | None, compare: str | N
     results = [_run(table, strat, name, games, seed, record=records_dir is not None)
                for name, strat in resolved]
     if records_dir is not None:
-        from advisor.record_file import records_from_traces, write_records
-
-        count = write_records(records_dir, records_from_traces(table.rules.name,
-                                                                results[0].traces))
-        click.echo(f"wrote {count:,} game records to {records_dir}", err=True)
+        _write_records(records_dir, table.rules.name, results[0])
     if compare is not None:
         _print_compare(table, results, games, seed, as_json)
     else:
         _print_one(results[0], as_json)
+
+
+def _write_records(folder: str, rules_name: str, result: Any) -> None:
+    """The games of ``result`` as records in ``folder``, with a progress bar."""
+    from tqdm import tqdm
+
+    from advisor.record_file import records_from_traces, write_records
+
+    with tqdm(total=result.games, desc="writing records", unit="record", file=sys.stderr,
+              unit_scale=True, leave=False) as bar:
+        count = write_records(folder, records_from_traces(rules_name, result.traces),
+                              progress=lambda done: bar.update(done - bar.n))
+    click.echo(f"wrote {count:,} game records to {shown_path(folder)}", err=True)
 
 
 def shown_int(n: int) -> str:
