@@ -19,6 +19,7 @@ An :class:`Objective` is a small value (docs/objectives.md):
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -26,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from solver.errors import ObjectiveError, YahtzeeError
+from solver.errors import ObjectiveError, YahtzeeError, shown
 from solver.game.rules import DEFAULT_RULES, RuleSet, get_rules
 
 from .model import Scorecard
@@ -38,16 +39,31 @@ if TYPE_CHECKING:
 KINDS = ("ev", "target", "win")
 
 
+MAX_DIGITS = 30
+"""Longest target accepted, in digits (any target above a game's highest score has
+probability 0 and is answered at once; a longer number is refused, not computed on)."""
+_DIGITS = re.compile(r"[0-9]+")
+
+
 def _whole_points(value: Any, what: str) -> int:
-    """A whole number of points, 0 or more, from an int or its text."""
-    text = str(value).strip()
-    try:
-        number = operator.index(value) if not isinstance(value, (str, bool)) else int(text)
-    except (TypeError, ValueError):
-        number = None
-    if isinstance(value, bool) or number is None or number < 0:
-        raise ObjectiveError(f"{what} {text!r}: give a whole number of points, 0 or more "
-                             f"(e.g. 300)")
+    """A whole number of points, 0 or more and at most :data:`MAX_DIGITS` digits, from
+    an int or its text in ASCII digits (as dice and cards: not ``３００``, ``٣٠٠``, ``3_00``
+    or ``+300``)."""
+    number: int | None = None
+    if isinstance(value, str):
+        text = value.strip()
+        if _DIGITS.fullmatch(text) and len(text) <= MAX_DIGITS:
+            number = int(text)
+    elif not isinstance(value, bool):
+        try:
+            number = operator.index(value)
+        except TypeError:
+            number = None
+    if number is None or not 0 <= number < 10 ** MAX_DIGITS:
+        shown_value = value if isinstance(value, str) else repr(value)
+        raise ObjectiveError(f"{what} {shown(shown_value, 40)}: give a whole number of "
+                             f"points, 0 or more, in ASCII digits (e.g. 300; at most "
+                             f"{MAX_DIGITS} digits)")
     return number
 
 

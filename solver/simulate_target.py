@@ -30,6 +30,8 @@ from .target import Utility, Vectors, solve_vectors, turn_at
 
 PREFIX = "target:"
 """Strategy names ``target:X`` (X a whole number of points, 0 or more)."""
+MAX_DIGITS = 30
+"""Longest X of ``target:X`` (a target above the highest score has probability 0)."""
 BATCH = 5_000
 """Games per kernel call (a progress step)."""
 
@@ -45,10 +47,10 @@ def parse_target(name: str) -> int:
     """X of ``target:X``; raises :class:`UnknownStrategyError` unless X is a whole number
     of points, 0 or more."""
     text = name.strip()[len(PREFIX):].strip()
-    if not text.isascii() or not text.isdigit():
+    if not text.isascii() or not text.isdigit() or len(text) > MAX_DIGITS:
         raise UnknownStrategyError(
             f"strategy {shown(name.strip(), 40)}: give target:X with X a whole number of "
-            "points, 0 or more (e.g. target:300)")
+            f"points, 0 or more (e.g. target:300; at most {MAX_DIGITS} digits)")
     return int(text)
 
 
