@@ -358,7 +358,8 @@ def test_a_file_size_limit_in_a_real_process(tmp_path: Path) -> None:
     assert "the game is saved" not in out and "== game stopped: it could not be saved" in out
     printed = parse_record(out.rsplit("game2.txt\n", 1)[1])
     saved = read_record(path)
-    assert len(path.read_bytes()) <= 150 and saved.turns[:-1] == printed.turns[:len(saved.turns) - 1]
+    assert len(path.read_bytes()) <= 150
+    assert saved.turns[:-1] == printed.turns[:len(saved.turns) - 1]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.txt"]
 
 
