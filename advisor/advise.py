@@ -18,6 +18,7 @@ the states this card can reach), and the options are ranked by it; ties (within
 
 from __future__ import annotations
 
+import operator
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -34,6 +35,7 @@ from solver.errors import (
     InvalidOptionError,
     ObjectiveError,
     TableError,
+    shown,
 )
 from solver.game.dice import DICE, KEEP_COUNTS, KEEP_SIZE, faces_of, sub_keeps
 from solver.game.move import Move
@@ -188,18 +190,21 @@ def question_rolls_left(card: Scorecard, rolls_left: int | None = None) -> int:
     card or rolls left out of range."""
     card.check_not_full()
     per_turn = card.rules.rolls_per_turn
-    rolls_left = per_turn - 1 if rolls_left is None else rolls_left
-    check_rolls_left(rolls_left, per_turn)
-    return rolls_left
+    return check_rolls_left(per_turn - 1 if rolls_left is None else rolls_left, per_turn)
 
 
-def check_rolls_left(rolls_left: int, rolls_per_turn: int) -> None:
-    """Raise :class:`IllegalMoveError` unless ``0 <= rolls_left < rolls_per_turn``."""
+def check_rolls_left(rolls_left: int, rolls_per_turn: int) -> int:
+    """``rolls_left`` as an int; raise :class:`IllegalMoveError` unless it is a whole
+    number (numpy's included) with ``0 <= rolls_left < rolls_per_turn``."""
     top = rolls_per_turn - 1
-    if isinstance(rolls_left, bool) or not isinstance(rolls_left, int) or \
-            not 0 <= rolls_left <= top:
-        raise IllegalMoveError(f"rolls left {rolls_left!r} is outside 0..{top}: {top} after the "
-                               f"first roll of a turn, 0 after the last")
+    try:  # numpy's integers too; not a bool, a float or text
+        whole = None if isinstance(rolls_left, bool) else operator.index(rolls_left)
+    except TypeError:
+        whole = None
+    if whole is None or not 0 <= whole <= top:
+        raise IllegalMoveError(f"rolls left {shown(rolls_left, 30)} is outside 0..{top}: {top} "
+                               f"after the first roll of a turn, 0 after the last")
+    return whole
 
 
 class TurnAdvisor:
@@ -213,14 +218,18 @@ class TurnAdvisor:
                  objective: Objective = EV, *,
                  progress: Callable[[int, int], None] | None = None) -> None:
         """``progress(levels_done, levels_total)`` follows the objective's solve."""
+        card = as_card(card)
         card.check_not_full()
         if not isinstance(objective, Objective):
             raise ObjectiveError(f"objective must be an Objective (advisor.objective), not "
                                  f"{type(objective).__name__}")
-        if table is None:
-            from solver.table import get_table
+        from solver.table import Table, get_table
 
+        if table is None:
             table = get_table(card.rules_name)
+        if not isinstance(table, Table):
+            raise TableError(f"table must be a Table (solver.table.get_table(rules)), not "
+                             f"{type(table).__name__}")
         if table.rules.name != card.rules_name:
             raise TableError(f"the table is for rules {table.rules.name!r}, "
                              f"the scorecard for {card.rules_name!r}")
@@ -298,7 +307,7 @@ class TurnAdvisor:
         """Every distinct choice for ``dice`` (a Dice or its text) with ``rolls_left``,
         best first."""
         dice = as_dice(dice)
-        check_rolls_left(rolls_left, self.rules.rolls_per_turn)
+        rolls_left = check_rolls_left(rolls_left, self.rules.rolls_per_turn)
         total = self.card.total
         names = self.rules.boxes
         objective = self.objective

@@ -166,6 +166,10 @@ def analyze(record: GameRecord, objective: Objective = EV, *, table: Table | Non
     """Judge every decision of ``record`` against the best one; ``objective`` (default: the
     expected score) decides what "best" means, and losses and luck are in its unit
     (points, or probability). ``table`` defaults to the cached table of the rules."""
+    if not isinstance(record, GameRecord):
+        raise InvalidRecordError(f"analyze takes a GameRecord (advisor.record.parse_record, "
+                                 f"advisor.record_file.read_record), not "
+                                 f"{type(record).__name__}")
     if table is None:
         from solver.table import get_table
 

@@ -162,6 +162,43 @@ def box_label(name: str) -> str:
     return " ".join(w if w in small else w.capitalize() for w in name.split("_"))
 
 
+def _whole_entries(entries: Any, rules: RuleSet) -> tuple[int | None, ...]:
+    """A card's entries as a tuple of ints (numpy's included) or None, one per box;
+    anything else (a float, a bool, text) is an InvalidCardError."""
+    if isinstance(entries, (str, bytes)) or not isinstance(entries, Iterable):
+        raise InvalidCardError(f"a card's entries are a sequence of {rules.n_boxes} points "
+                               f"or None, not {type(entries).__name__}")
+    given = tuple(itertools.islice(entries, rules.n_boxes + 1))
+    if len(given) != rules.n_boxes:
+        raise InvalidCardError(f"a {rules.name} scorecard has {rules.n_boxes} boxes, got "
+                               f"{len(given)}{'+' if len(given) > rules.n_boxes else ''} "
+                               f"entries")
+    out: list[int | None] = []
+    for b, points in enumerate(given):
+        if points is None:
+            out.append(None)
+            continue
+        try:
+            whole = None if isinstance(points, bool) else operator.index(points)
+        except TypeError:
+            whole = None
+        if whole is None:
+            raise InvalidCardError(f"{rules.boxes[b].name}={shown(points, 20)}: points are "
+                                   f"whole numbers (int), or None for an empty box")
+        out.append(whole)
+    return tuple(out)
+
+
+def _count(n: Any) -> Any:
+    """An int (numpy's too) as a plain int; anything else unchanged (checked later)."""
+    if isinstance(n, bool):
+        return n
+    try:
+        return operator.index(n)
+    except TypeError:
+        return n
+
+
 @dataclass(frozen=True)
 class Scorecard:
     """The boxes filled so far under one rule set, and the Yahtzee bonuses collected.
@@ -178,10 +215,8 @@ class Scorecard:
     def __post_init__(self) -> None:
         rules = get_rules(self.rules_name)
         object.__setattr__(self, "rules_name", rules.name)
-        object.__setattr__(self, "entries", tuple(self.entries))
-        if len(self.entries) != rules.n_boxes:
-            raise InvalidCardError(f"a {rules.name} scorecard has {rules.n_boxes} boxes, "
-                                   f"got {len(self.entries)} entries")
+        object.__setattr__(self, "entries", _whole_entries(self.entries, rules))
+        object.__setattr__(self, "yahtzee_bonuses", _count(self.yahtzee_bonuses))
         for b, points in enumerate(self.entries):
             if points is not None and points not in rules.possible_points(b):
                 allowed = ", ".join(map(str, sorted(rules.possible_points(b))))
@@ -225,6 +260,9 @@ class Scorecard:
     @classmethod
     def parse(cls, text: str, rules: str | RuleSet = DEFAULT_RULES) -> Scorecard:
         """A card from ``box=points`` pairs separated by commas (empty text: a new game)."""
+        if not isinstance(text, str):
+            raise InvalidCardError(f"a scorecard is text such as 'twos=6,fours=12' (empty for "
+                                   f"a new game), not {type(text).__name__}")
         rules = get_rules(rules)
         entries: list[int | None] = [None] * rules.n_boxes
         bonuses: int | None = None

@@ -104,11 +104,6 @@ class Objective:
     @classmethod
     def win(cls, opponent: Scorecard | str, rules: str | RuleSet = DEFAULT_RULES) -> Objective:
         """P(my final > the opponent's), the opponent's card given as text or a card."""
-        if isinstance(opponent, str):
-            try:
-                opponent = Scorecard.parse(opponent, rules)
-            except YahtzeeError as exc:
-                raise ObjectiveError(f"opponent card: {exc}") from exc
         return cls("win", opponent=_as_opponent(opponent, rules))
 
     @classmethod
@@ -117,6 +112,9 @@ class Objective:
         """P(my final > the best of the opponents' finals), each opponent's card given as
         text or a card (a full card: a finished opponent). One card gives exactly
         ``Objective.win(card)``."""
+        if isinstance(opponents, (str, Scorecard)) or not isinstance(opponents, Sequence):
+            raise ObjectiveError(f"opponents are a list of cards (text or Scorecard), not "
+                                 f"{type(opponents).__name__}")
         cards = tuple(_as_opponent(card, rules) for card in opponents)
         if not cards:
             raise ObjectiveError("a win objective needs at least one opponent's card")
@@ -232,6 +230,9 @@ def _as_opponent(card: Scorecard | str, rules: str | RuleSet) -> Scorecard:
     """An opponent's card: itself, or parsed from text under ``rules``."""
     if isinstance(card, Scorecard):
         return card
+    if not isinstance(card, str):
+        raise ObjectiveError(f"opponent card: give a Scorecard or its text (e.g. "
+                             f"'twos=6,3k=20'), not {type(card).__name__}")
     try:
         return Scorecard.parse(card, rules)
     except YahtzeeError as exc:

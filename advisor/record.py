@@ -108,6 +108,18 @@ class Turn:
     line: int = field(default=0, compare=False)
     """Line of the text record it came from (0 when built otherwise)."""
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.player, str):
+            raise InvalidRecordError(f"a turn's player is a name (text), not "
+                                     f"{type(self.player).__name__}")
+        object.__setattr__(self, "rolls", tuple(_as(Dice, r) for r in
+                                                _items(self.rolls, "rolls")))
+        object.__setattr__(self, "keeps", tuple(_as(Keep, k) for k in
+                                                _items(self.keeps, "keeps")))
+        if self.box is not None and not isinstance(self.box, str):
+            raise InvalidRecordError(f"a turn's box is a name (text) or None, not "
+                                     f"{type(self.box).__name__}")
+
     @property
     def is_finished(self) -> bool:
         return self.box is not None
@@ -164,8 +176,12 @@ class GameRecord:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rules", get_rules(self.rules).name)
-        object.__setattr__(self, "players", check_names(tuple(self.players)))
-        object.__setattr__(self, "turns", tuple(self.turns))
+        object.__setattr__(self, "players", check_names(tuple(_items(self.players,
+                                                                       "players"))))
+        turns = tuple(_items(self.turns, "turns"))
+        if not all(isinstance(t, Turn) for t in turns):
+            raise InvalidRecordError("a record's turns are Turn objects")
+        object.__setattr__(self, "turns", turns)
         object.__setattr__(self, "_cards", _check_game(self))
 
     # ------------------------------------------------------------------ reading
@@ -250,6 +266,18 @@ class GameRecord:
     def to_json(self) -> dict[str, Any]:
         return {"rules": self.rules, "players": list(self.players),
                 "turns": [t.to_json() for t in self.turns]}
+
+
+def _items(value: Any, what: str) -> Sequence[Any]:
+    """``value`` if it is a list or tuple (of anything), else an InvalidRecordError."""
+    if not isinstance(value, (list, tuple)):
+        raise InvalidRecordError(f"{what} are a list or tuple, not {type(value).__name__}")
+    return value
+
+
+def _as(kind: Any, value: Any) -> Any:
+    """A Dice or Keep: itself, or built from text or faces (the library's errors)."""
+    return value if isinstance(value, kind) else kind(value)
 
 
 # ---------------------------------------------------------------------- checks
@@ -477,19 +505,3 @@ def _parsed(where: str, parse: Any, token: Any) -> Any:
 
 def _field(number: int, value: Any, parse: Any) -> Any:
     return _parsed(f"line {number}" if number else "record", parse, value)
-
-
-# ---------------------------------------------------------------------- files
-_MOVED = frozenset({"read_record", "read_stdin", "write_record", "write_text_file",
-                    "check_record_path", "records_from_traces", "write_records",
-                    "check_records_folder"})
-
-
-def __getattr__(name: str) -> Any:
-    """Reading and writing record files moved to :mod:`advisor.record_file`; its names
-    are still found here."""
-    if name in _MOVED:
-        from importlib import import_module
-
-        return getattr(import_module("advisor.record_file"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -49,6 +49,8 @@ from .record import (
 )
 
 _BOM = "\ufeff"
+OBJECTIVE_PREFIX = "# objective:"
+"""The first line of a record played under another objective than the expected score."""
 _COMMENT = re.compile(r"\s*#.*\Z", re.DOTALL)
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
@@ -78,6 +80,19 @@ class RecordForm:
     @property
     def is_json(self) -> bool:
         return is_json_form(self.text)
+
+    def with_objective(self, comment: str) -> RecordForm:
+        """This form with ``comment`` (one ``# objective: ...`` line) as its first line,
+        in place of the one there; a JSON record has no comments and stays as it is."""
+        if self.is_json or not comment:
+            return self
+        lines = split_lines(self.text)
+        found = _NEWLINE.search(self.text)
+        newline = found.group() if found else "\n"
+        if lines and lines[0].startswith(OBJECTIVE_PREFIX):
+            lines = lines[1:]
+        text = comment.rstrip("\r\n") + newline + newline.join(lines)
+        return RecordForm(parse_record(text), text, self.bom)
 
     def render(self, record: GameRecord) -> str:
         """``record`` in this form (the byte-order mark included when there was one)."""
@@ -167,7 +182,7 @@ class RecordFile:
         """The record at ``path`` (a regular file we may rewrite), locked; raises
         :class:`RecordBusyError` when another process holds it, InvalidRecordError or
         WriteError when it cannot be read or rewritten."""
-        path = Path(path)
+        path = _path(path)
         fd = _open_locked(path)
         try:
             text = _decoded(path, _read_fd(fd, path))
@@ -184,7 +199,7 @@ class RecordFile:
     def create(cls, path: str | Path, record: GameRecord, comment: str = "") -> RecordFile:
         """A new record file at ``path`` (refused when something is there) holding
         ``record`` after the ``comment`` lines (each starting with ``#``)."""
-        path = Path(path)
+        path = _path(path)
         check_record_path(path, exist_ok=False)
         form = RecordForm.of(comment + str(record))
         held: list[int] = []
@@ -195,6 +210,15 @@ class RecordFile:
                 os.close(fd)
             raise
         return cls(path, form, held[0])
+
+    def note_objective(self, comment: str) -> None:
+        """Make ``comment`` (``# objective: ...``) the first line of the file, in place of
+        the one there (the advice from now on is under that objective); raises WriteError
+        when the file cannot be written."""
+        record = self.record
+        self.form = self.form.with_objective(comment)
+        self._written = ""  # the text changed: the next save writes it
+        self.save(record)
 
     # ------------------------------------------------------------------ saving
     def text(self, record: GameRecord | None = None) -> str:
@@ -338,11 +362,23 @@ def _decoded(path: Path | str, data: bytes) -> str:
                                  ) from None
 
 
+def _path(path: Any) -> Path:
+    """``path`` (text or a path object) as a Path; anything else, or a NUL character in
+    it, is an InvalidRecordError."""
+    if not isinstance(path, (str, os.PathLike)) or isinstance(path, bytes):
+        raise InvalidRecordError(f"a record's path is text or a pathlib.Path, not "
+                                 f"{type(path).__name__}")
+    if "\0" in os.fspath(path):
+        raise InvalidRecordError(f"{shown_path(path)}: a path cannot hold a NUL character")
+    return Path(path)
+
+
 # ---------------------------------------------------------------------- one-shot
 def read_record(path: str | Path) -> GameRecord:
     """The record in file ``path`` (text or JSON; at most 1 MB, a regular file)."""
     from solver.formats.files import read_limited
 
+    path = _path(path)
     try:
         data = read_limited(path, MAX_RECORD_BYTES, "game record")
     except (OSError, YahtzeeError) as exc:
@@ -371,8 +407,10 @@ def read_stdin() -> str:
 def write_record(path: str | Path, record: GameRecord, *, as_json: bool = False) -> None:
     """Write ``record`` to ``path`` in the standard text form (or JSON): a new file, or a
     regular file replaced whole (refused while another process holds it)."""
+    if not isinstance(record, GameRecord):
+        raise InvalidRecordError(f"write_record takes a GameRecord, not {type(record).__name__}")
     text = json.dumps(record.to_json(), indent=1) + "\n" if as_json else str(record)
-    path = Path(path)
+    path = _path(path)
     check_record_path(path, exist_ok=True)
     held = [_open_locked(path)] if os.path.lexists(path) else []
     try:
@@ -387,7 +425,7 @@ def write_text_file(path: str | Path, text: str) -> None:
     a regular file or a new one; a symbolic link, a device or a folder is refused."""
     from solver.formats.files import atomic_write
 
-    path = Path(path)
+    path = _path(path)
     check_record_path(path, exist_ok=True)
     atomic_write(path, text.encode("utf-8"), force=True)
 
@@ -395,7 +433,7 @@ def write_text_file(path: str | Path, text: str) -> None:
 def check_record_path(path: Path, *, exist_ok: bool) -> None:
     """Raise InvalidRecordError unless ``path`` can hold a record (a new file in an
     existing folder, or with ``exist_ok`` a regular file)."""
-    path = Path(path)
+    path = _path(path)
     try:
         info = path.lstat()
     except FileNotFoundError:

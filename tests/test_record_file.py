@@ -184,6 +184,11 @@ def test_the_objective_line_of_play_stays(tmp_path: Path) -> None:
     assert first.startswith("# objective:") and '"target": 250' in first
     assert run("play", "--resume", str(path), input="\n22234\nq\n").exit_code == 0
     assert path.read_text().splitlines()[0] == first
+    assert run("play", "--resume", str(path), "--target", "300", input="q\n").exit_code == 0
+    lines = path.read_text().splitlines()
+    assert lines[0] == '# objective: {"kind": "target", "target": 300}'
+    assert sum(line.startswith("# objective") for line in lines) == 1
+    assert read_record(path).turns[0].rolls[-1].faces == (2, 2, 2, 3, 4)
 
 
 # ---------------------------------------------------------------- mode, links, read-only

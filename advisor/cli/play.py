@@ -97,12 +97,14 @@ def _win_each_turn(objective_name: str, win_from: int | None, record: GameRecord
 def _objective_comment(objective: Any, win: WinEachTurn | None) -> str:
     """The record's first line naming the objective of the advice (a ``#`` comment, which
     readers of records ignore), or "" for the expected score."""
+    from advisor.record_file import OBJECTIVE_PREFIX
+
     if win is not None:
-        return (f"# objective: win (each player against the best of the others, from "
+        return (f"{OBJECTIVE_PREFIX} win (each player against the best of the others, from "
                 f"{win.open_boxes} open boxes on)\n")
     if objective.is_ev:
         return ""
-    return f"# objective: {json.dumps(objective.to_json())}\n"
+    return f"{OBJECTIVE_PREFIX} {json.dumps(objective.to_json())}\n"
 
 
 def _finish(session: GameSession, complete: bool, path: Path | None) -> None:
@@ -242,9 +244,12 @@ def play(n_players: int | None, names_text: str | None, top: int, record_path: s
         win = _win_each_turn(objective_name, win_from, record, (target, beat, opponent))
         objective = parse_objective(target, beat, opponent, record.rules)
         table = load_table(record.rules, table_path)
+        comment = _objective_comment(objective, win)
         if new_path is not None:
-            held = RecordFile.create(new_path, record, _objective_comment(objective, win))
+            held = RecordFile.create(new_path, record, comment)
             stack.callback(held.close)
+        elif held is not None:  # a resumed game: the objective line says what is advised now
+            held.note_objective(comment)
         session = GameSession(record, table, top=top,
                               save=None if held is None else held.save,
                               objective=objective, win=win,

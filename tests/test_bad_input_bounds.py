@@ -1,0 +1,223 @@
+"""Issue 22, crashes and blow-ups: closed standard streams, environment settings, numbers
+beyond any game, and the peak memory of bad input (measured in a subprocess)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from advisor.cli import cli
+from advisor.objective import Objective
+from solver.game.rules import RULE_NAMES, get_rules
+from solver.stats import highest_score
+
+YAHTZEE = [sys.executable, "-c", "from advisor.cli import main; main()"]
+LATE_CARD = ("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=20,fh=25,ss=30,"
+             "ls=40,yahtzee=0")
+
+
+@pytest.fixture(autouse=True)
+def _tables(official_table):
+    """The cached official table exists, so commands read it."""
+
+
+def run(*args: str, input: str | None = None):  # noqa: A002
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def _closing(*fds: int):  # noqa: ANN202
+    def close() -> None:
+        for fd in fds:
+            os.close(fd)
+    return close
+
+
+# ---------------------------------------------------------------- standard streams
+
+COMMANDS = [["--help"], ["--version"], ["advise", "22256"], ["advise", "--help"],
+            ["rules"], ["strategy", "--card", LATE_CARD], ["stats", "--card", LATE_CARD],
+            ["simulate", "--games", "5"], ["play", "--help"], ["solve"],
+            ["advise", "22256", "--target", "x"]]
+
+
+@pytest.mark.parametrize("closed", [1, 2, 0])
+def test_every_command_with_a_closed_stream(closed: int) -> None:
+    for args in COMMANDS:
+        result = subprocess.run([*YAHTZEE, *args], capture_output=closed != 1 and closed != 2,
+                                stdin=subprocess.DEVNULL if closed != 0 else None,
+                                preexec_fn=_closing(closed), timeout=300)
+        expected = 2 if args[-1] == "x" else 0
+        assert result.returncode == expected, (args, closed, result.stderr)
+        if result.stderr is not None:
+            assert b"Traceback" not in result.stderr, args
+
+
+def test_commands_that_read_stdin_refuse_a_closed_one(tmp_path: Path) -> None:
+    for args in (["play"], ["analyze", "-"], ["play", "--record", str(tmp_path / "g.txt")]):
+        result = subprocess.run([*YAHTZEE, *args], capture_output=True,
+                                preexec_fn=_closing(0), timeout=300)
+        assert result.returncode == 2, result.stderr
+        assert result.stderr.decode().startswith("Error: standard input is closed")
+    assert not (tmp_path / "g.txt").exists()
+
+
+def test_a_file_opened_with_stdout_closed_gets_none_of_the_output(tmp_path: Path) -> None:
+    """With fd 1 closed, the record file must not become fd 1 and receive the output."""
+    path = tmp_path / "g.txt"
+    result = subprocess.run([*YAHTZEE, "play", "--record", str(path)], input=b"22256\nq\n",
+                            stderr=subprocess.PIPE, preexec_fn=_closing(1), timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert path.read_text() == "rules official\nplayers Player 1\nPlayer 1: 22256\n"
+
+
+@pytest.mark.parametrize("layer, words", [("junk", "is not a numba threading layer"),
+                                          ("OMP", "is not a numba threading layer")])
+def test_a_bad_threading_layer_is_one_line(layer: str, words: str) -> None:
+    result = CliRunner().invoke(cli, ["advise", "22256"], env={"NUMBA_THREADING_LAYER": layer})
+    assert result.exit_code == 2 and words in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_a_threading_layer_that_is_not_installed_is_one_line(tmp_path: Path) -> None:
+    """tbb is a valid name, but the tbb library is not installed here (no traceback)."""
+    env = {**os.environ, "NUMBA_THREADING_LAYER": "tbb", "YAHTZEE_TABLES": str(tmp_path)}
+    result = subprocess.run([*YAHTZEE, "solve", "--rules", "yatzy"], capture_output=True,
+                            env=env, timeout=600)
+    err = result.stderr.decode()
+    assert "Traceback" not in err
+    if result.returncode:  # tbb missing
+        assert result.returncode == 2 and "NUMBA_THREADING_LAYER='tbb' cannot be used" in err
+
+
+def test_sigterm_during_a_user_strategy_is_not_its_failure(tmp_path: Path) -> None:
+    (tmp_path / "slowstrategy.py").write_text(textwrap.dedent("""
+        import time
+        def slow(decision):
+            time.sleep(0.02)
+            return decision.open_boxes[0] if not decision.rolls_left else []
+    """))
+    proc = subprocess.Popen([*YAHTZEE, "simulate", "--strategy", "slowstrategy:slow",
+                             "--games", "1000"], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    assert proc.stderr is not None
+    proc.stderr.read1(1)  # the games' bar is up: the strategy is being asked
+    time.sleep(1)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    assert b"failed" not in err and b"Traceback" not in err
+
+
+# ---------------------------------------------------------------- numbers
+
+def test_the_highest_score_is_computed_per_rule_set() -> None:
+    found = {name: highest_score(get_rules(name)) for name in RULE_NAMES}
+    assert found["official"] == 1575  # 13 boxes at their best, 35, twelve 100 bonuses
+    assert found["yatzy"] == 374
+    assert found["no-bonus"] == 375 and found["two-rolls"] == 1575
+
+
+@pytest.mark.parametrize("option, value", [("--target", "99999999999999999999999"),
+                                           ("--target", "1000000000"),
+                                           ("--beat", "99999999999999999999999"),
+                                           ("--target", "1576")])
+def test_a_target_beyond_any_game_is_answered_at_once(option: str, value: str) -> None:
+    result = run("advise", "22256", option, value, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert all(o["p_target"] == 0.0 for o in data["options"])
+    ev = json.loads(run("advise", "22256", "--json").stdout)
+    assert [o["expected_final"] for o in data["options"]] == \
+        [o["expected_final"] for o in ev["options"]]
+
+
+@pytest.mark.parametrize("text", ["３００", "٣٠٠", "3_00", "+300", "3e2", "9" * 5000, "-1", "²"])
+def test_targets_are_ascii_digits_as_dice_and_cards_are(text: str) -> None:
+    for args in (["advise", "22256", "--target", text], ["stats", "--target", text],
+                 ["advise", "22256", "--beat", text],
+                 ["simulate", "--games", "5", "--strategy", f"target:{text}"]):
+        result = run(*args)
+        assert result.exit_code == 2 and "Traceback" not in result.output, args
+        assert len(result.stderr) < 300
+
+
+def test_stats_out_of_reach_targets_are_zero(official_table) -> None:
+    from advisor.model import Scorecard
+    from advisor.target_stats import target_stats
+
+    card = Scorecard.parse(LATE_CARD)
+    result = target_stats(official_table, card, 10**20, rows=(250, 263, 264, 10**25))
+    assert result.p_target == 0.0 and result.p_target_ev == 0.0
+    rows = {x: (p, q) for x, p, q in result.rows}
+    assert rows[264] == rows[10**25] == (0.0, 0.0)
+    assert 0 < rows[263][0] < 1 and rows[250][0] > 0
+
+
+def test_objectives_refuse_numbers_longer_than_thirty_digits() -> None:
+    assert Objective.for_target("9" * 30).target == 10**30 - 1
+    for value in ("9" * 31, 10**30, "1" * 5000):
+        with pytest.raises(ValueError, match="at most 30 digits"):
+            Objective.for_target(value)
+
+
+# ---------------------------------------------------------------- peak memory
+
+MEASURE = textwrap.dedent("""
+    import json, resource, sys
+    from click.testing import CliRunner
+    from advisor.cli import cli
+
+    def peak_mb():
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+    def run(*args, input=None):
+        result = CliRunner().invoke(cli, list(args), input=input)
+        assert "Traceback" not in result.output, (args, result.output[-500:])
+        assert result.exit_code in (0, 1, 2), (args, result.exit_code, result.output[-500:])
+        assert not isinstance(result.exception, (MemoryError, AssertionError)), args
+
+    run("advise", "22256", "--json")           # tables, kernels, the advisor: the baseline
+    run("advise", "22256", "--card", sys.argv[1], "--target", "300", "--json")
+    run("stats", "--card", sys.argv[1], "--target", "250")
+    run("analyze", "-", input="Ann: 22256 twos\\n")
+    run("simulate", "--games", "10", "--strategy", "target:1000")
+    base = peak_mb()
+    huge = "99999999999999999999999"
+    for option in ("--target", "--beat"):
+        for value in (huge, "1000000000", "1576", "9" * 5000, "３００"):
+            run("advise", "22256", option, value, "--json")
+    run("advise", "22256", "--opponent", "twos=" + "9" * 5000)
+    run("stats", "--card", sys.argv[1], "--target", huge)
+    run("stats", "--card", sys.argv[1], "--target", "9" * 5000)
+    run("simulate", "--games", "10", "--strategy", "target:" + huge)
+    run("simulate", "--games", "10", "--strategy", "target:" + "9" * 5000)
+    run("simulate", "--games", "99999999999999999999999")
+    run("simulate", "--seed", "9" * 5000)
+    run("advise", "22256", "--rolls-left", "9" * 5000)
+    run("advise", "22256", "--top", "9" * 5000)
+    run("play", "--players", "9" * 5000)
+    run("play", "--names", "A" * 100000)
+    run("play", input="22256\\n" + "9" * 900 + "\\n" + "7" * 200000 + "\\nq\\n")
+    run("analyze", "-", input='{"turns": [' + "9" * 5000 + "]}")
+    run("analyze", "-", input='{"players": ["\\\\ud800"]}')
+    run("analyze", "-", input="players Ann\\n" + "Ann: 22256 twos\\n" * 50000)
+    run("analyze", "-", input="[" * 500000)
+    print(json.dumps({"base": base, "peak": peak_mb()}))
+""")
+
+
+def test_no_bad_number_name_or_stream_allocates_100_mb() -> None:
+    result = subprocess.run([sys.executable, "-c", MEASURE, LATE_CARD], capture_output=True,
+                            timeout=900)
+    assert result.returncode == 0, result.stderr.decode()[-3000:]
+    figures = json.loads(result.stdout.decode().strip().splitlines()[-1])
+    assert figures["peak"] - figures["base"] < 100, figures
