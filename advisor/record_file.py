@@ -215,10 +215,10 @@ class RecordFile:
         """Make ``comment`` (``# objective: ...``) the first line of the file, in place of
         the one there (the advice from now on is under that objective); raises WriteError
         when the file cannot be written."""
-        record = self.record
-        self.form = self.form.with_objective(comment)
-        self._written = ""  # the text changed: the next save writes it
-        self.save(record)
+        form = self.form.with_objective(comment)
+        if form is not self.form:
+            self.form = form
+            self.save(self.record)
 
     # ------------------------------------------------------------------ saving
     def text(self, record: GameRecord | None = None) -> str:

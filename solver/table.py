@@ -159,8 +159,9 @@ def get_table(rules: RuleSet | str = "official", path: Path | str | None = None,
 
     - ``path`` given: that file must exist and be a valid table of ``rules``.
     - ``path`` None: the cached table (:func:`default_table_path`), built when missing
-      (``progress`` follows the build). When the cache cannot be written (a read-only
-      folder, a full disk), the table built in memory is used and ``note`` says why.
+      or unusable (damaged, of another version; ``progress`` follows the build, ``note``
+      says why). When the cache cannot be written (a read-only folder, a full disk), the
+      table built in memory is used and ``note`` says why.
 
     A file changed on disk since it was loaded is loaded again. Thread-safe.
     Raises the :class:`~solver.errors.TableError` of :func:`read_table`.
@@ -180,7 +181,15 @@ def get_table(rules: RuleSet | str = "official", path: Path | str | None = None,
                                    or cached[1] == signature):
             return cached[0]
         if not default or os.path.lexists(file):
-            table = Table(rules, read_table(file, rules), file)
+            try:
+                table = Table(rules, read_table(file, rules), file)
+            except TableError as exc:
+                if not default:
+                    raise
+                if note is not None:  # the cache is the program's own: built again
+                    why = str(exc).split("; rebuild it", 1)[0]  # the hint is what follows
+                    note(f"note: {why}; building it again (the cached table)")
+                table = _build_cache(rules, file, progress, note, announce=False)
         else:
             table = _build_cache(rules, file, progress, note)
         _CACHE[key] = (table, _signature(file) if table.path is not None else None)
@@ -188,8 +197,8 @@ def get_table(rules: RuleSet | str = "official", path: Path | str | None = None,
 
 
 def _build_cache(rules: RuleSet, file: Path, progress: Progress | None,
-                 note: Note | None) -> Table:
-    if note is not None:
+                 note: Note | None, *, announce: bool = True) -> Table:
+    if note is not None and announce:
         note(f"note: no table for rules {rules.name!r} yet; building {file} (seconds)")
     table, _ = build_in_memory(rules, progress)
     try:

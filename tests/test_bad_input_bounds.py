@@ -221,3 +221,31 @@ def test_no_bad_number_name_or_stream_allocates_100_mb() -> None:
     assert result.returncode == 0, result.stderr.decode()[-3000:]
     figures = json.loads(result.stdout.decode().strip().splitlines()[-1])
     assert figures["peak"] - figures["base"] < 100, figures
+
+
+# ---------------------------------------------------------------- the program's own cache
+
+def test_a_damaged_cached_table_is_built_again(tmp_path: Path, tables_dir: str,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    from solver.table import clear_table_cache
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    shutil.copy(Path(tables_dir) / "official.ytable", cache / "official.ytable")
+    with open(cache / "official.ytable", "r+b") as f:  # a flipped byte in the body
+        f.seek(-100, os.SEEK_END)
+        f.write(b"\xff\xff")
+    monkeypatch.setenv("YAHTZEE_TABLES", str(cache))
+    clear_table_cache()
+    try:
+        result = run("advise", "22256", "--json")
+        assert result.exit_code == 0, result.output
+        assert "checksum" in result.stderr and "building it again" in result.stderr
+        clear_table_cache()
+        again = run("advise", "22256", "--json")
+        assert again.exit_code == 0 and "note" not in again.stderr  # rebuilt on disk
+        assert json.loads(again.stdout) == json.loads(result.stdout)
+    finally:
+        clear_table_cache()

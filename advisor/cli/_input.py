@@ -1,7 +1,8 @@
 """The lines a player types into ``yahtzee play``, read with a bound on their length.
 
 At a terminal, click's prompt reads the line (the terminal bounds it and offers line
-editing). From a file or a pipe, at most :data:`MAX_LINE` bytes of a line are kept: a
+editing). From a file or a pipe, each line read is echoed after its prompt (the output
+reads as a transcript), and at most :data:`MAX_LINE` bytes of a line are kept: a
 longer line is refused (the rest of it skipped), and input with no line break in its
 first :data:`MAX_SKIPPED` bytes (``play </dev/zero``) is not lines of text at all and
 ends the game as the end of input does. Bytes that are not UTF-8 become U+FFFD, so the
@@ -33,9 +34,14 @@ def ask(prompt: str) -> str:
     if _is_terminal(stream):
         return str(click.prompt(prompt, default="", show_default=False, prompt_suffix="> "))
     click.echo(f"{prompt}> ", nl=False)
-    line = read_line(stream)
+    try:
+        line = read_line(stream)
+    except LimitError:
+        click.echo("")
+        raise
     if line is None:
         raise click.exceptions.Abort
+    click.echo(line)  # a transcript: what was read follows its prompt, as typed at a terminal
     return line
 
 

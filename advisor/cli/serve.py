@@ -115,6 +115,7 @@ def serve(host: str, port: int, rules_name: str) -> None:
     import uvicorn
 
     from advisor.web.app import LOOPBACK_HOSTS, create_app
+    from advisor.web.protocol import JsonErrorProtocol
 
     loopback = is_loopback(host)
     if not loopback:
@@ -126,7 +127,7 @@ def serve(host: str, port: int, rules_name: str) -> None:
     bound = sock.getsockname()[1]
     app = create_app(rules_name, allowed_hosts=list(LOOPBACK_HOSTS) if loopback else ["*"])
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                            timeout_graceful_shutdown=2)
+                            timeout_graceful_shutdown=2, http=JsonErrorProtocol)
     server = uvicorn.Server(config)
     quiet = QuietStop()
     logging.getLogger("uvicorn.error").addFilter(quiet)
