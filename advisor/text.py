@@ -10,6 +10,7 @@ from .model import Scorecard, box_label
 if TYPE_CHECKING:
     from .advise import Advice
     from .analyze import Analysis
+    from .train import Graded, Position, Session
 
 
 def rolls_left_phrase(rolls_left: int, rolls_per_turn: int) -> str:
@@ -169,3 +170,75 @@ def review_lines(analysis: Analysis, names: Iterable[str] | None = None) -> list
 def _count(n: int, word: str) -> str:
     """``1 decision``, ``3 decisions``."""
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+# ---------------------------------------------------------------------- practice
+def position_lines(number: int, count: int, position: Position) -> list[str]:
+    """The header of a practice position: where the card stands and the dice."""
+    from .play import card_summary
+
+    card = position.card
+    rules = card.rules
+    filled = ", ".join(f"{box_label(name)} {points}" for name, points in card.filled().items())
+    if card.yahtzee_bonuses:
+        filled += f", Yahtzee bonus {card.yahtzee_bonuses * rules.yahtzee_bonus}"
+    open_names = ", ".join(box_label(rules.boxes[b].name) for b in card.open_boxes())
+    return ["", f"== position {number} of {count}: turn {card.turn} of {rules.n_boxes} | "
+                f"{card_summary(card)}",
+            f"  filled: {filled or 'nothing yet (a new game)'}",
+            f"  open: {open_names}",
+            f"  dice {position.dice.spaced()} | "
+            f"{rolls_left_phrase(position.rolls_left, rules.rolls_per_turn)}"]
+
+
+def graded_lines(graded: Graded) -> list[str]:
+    """What an answer was worth against the best choice."""
+    answer, best = graded.answer, graded.best
+    objective = graded.objective
+    if objective.is_ev:
+        if not graded.is_error:
+            return [f"  {answer.describe()}: the best choice (expected final "
+                    f"{answer.expected_final:.2f})"]
+        return [f"  {answer.describe()} costs {graded.loss:.2f} points on average; best: "
+                f"{best.describe()} (expected final {best.expected_final:.2f})"]
+    what = objective.describe()
+    high, low = best.probability or 0.0, answer.probability or 0.0
+    if not graded.is_error:
+        return [f"  {answer.describe()}: the best choice for {what} ({probability_text(low)})"]
+    return [f"  {answer.describe()} lowers {what} from {probability_text(high)} to "
+            f"{probability_text(low)}; best: {best.describe()} (expected final "
+            f"{answer.expected_final:.2f} against {best.expected_final:.2f})"]
+
+
+def session_lines(session: Session) -> list[str]:
+    """The end of a practice session: mean loss per decision, by kind of decision."""
+    from .train import KIND_LABELS
+
+    ev = session.objective.is_ev
+    unit, digits = ("points", 2) if ev else ("probability", 4)
+    n = len(session.graded)
+    stopped = "" if session.complete else f" (stopped after {n} of {session.planned})"
+    lines = ["", f"== session{stopped}: {_count(n, 'decision')}, "
+                 f"{_count(session.errors, 'error')}; mean loss {session.mean_loss:.{digits + 1}f} "
+                 f"{unit} per decision" + (" (aim below 0.2)" if ev else "")]
+    for kind, figures in session.by_kind().items():
+        decisions = _count(int(figures["decisions"]), "decision")
+        errors = _count(int(figures["errors"]), "error")
+        lines.append(f"  {KIND_LABELS[kind]:<18} {decisions:>13}, {errors:>9}, mean loss "
+                     f"{figures['mean_loss']:.{digits + 1}f}")
+    return lines
+
+
+def history_lines(sessions: list[dict], path: str, shown_last: int = 8) -> list[str]:
+    """The trend of the mean loss over the last sessions of a history (same rules and
+    objective as the last one)."""
+    if not sessions:
+        return []
+    last = sessions[-1]
+    alike = [s for s in sessions if s.get("rules") == last.get("rules")
+             and s.get("objective") == last.get("objective")]
+    digits = 3 if last.get("objective", {}).get("kind", "ev") == "ev" else 5
+    trend = ", ".join(f"{s['mean_loss']:.{digits}f}" for s in alike[-shown_last:])
+    older = f"the last {shown_last} of " if len(alike) > shown_last else ""
+    return [f"  history {path}: {_count(len(alike), 'session')} of these rules; mean loss "
+            f"per decision, {older}oldest first: {trend} (this one last)"]

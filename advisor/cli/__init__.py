@@ -9,6 +9,7 @@ from . import serve as _serve  # noqa: F401
 from . import solve as _solve  # noqa: F401
 from . import stats as _stats  # noqa: F401
 from . import strategy as _strategy  # noqa: F401
+from . import train as _train  # noqa: F401
 from ._base import cli
 
 main = cli

@@ -1,0 +1,248 @@
+"""``yahtzee train``: practice on positions, each answer graded exactly, a history kept.
+
+The session itself is :mod:`advisor.train`; this module draws the positions, reads the
+answers (stdin, so a session can be scripted), prints the grades and the summary, and
+appends the session to the history file.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from ._advisor_options import objective_options, parse_objective
+from ._base import cli, emit_json, json_option, load_table, note, progress_bar, rules_option
+from ._base import table_option as _table_option
+
+if TYPE_CHECKING:
+    from advisor.objective import Objective
+    from advisor.train import Graded, Position
+    from solver.table import Table
+
+STOPPED_WORDS = frozenset({"q", "quit", "exit"})
+LIST_WORDS = frozenset({"list", "l", "choices"})
+HELP_WORDS = frozenset({"help", "?", "h"})
+COMMANDS = (
+    "answer as in `yahtzee play`:",
+    "  keep 222       keep these dice and reroll the rest (k 222; 'reroll all' keeps none)",
+    "  score twos     fill a box (s 2s, or just the box name)",
+    "  N              choice N of the list",
+    "  list           every choice of the position, numbered (in no particular order)",
+    "  card           the whole scorecard",
+    "  quit           stop; the positions answered so far are summed up and kept",
+)
+
+
+def _seed(seed: int | None) -> int:
+    """The seed given, or a fresh one (printed, so the session can be had again)."""
+    if seed is not None:
+        return seed
+    import secrets
+
+    return secrets.randbelow(1_000_000)
+
+
+@cli.command(short_help="Practice: positions to decide, graded exactly.")
+@click.argument("more_records", nargs=-1, metavar="[FILE]...")
+@click.option("--positions", "n_positions", type=click.IntRange(1, 100), default=10,
+              show_default=True, metavar="N", help="Positions in the session (1 to 100).")
+@click.option("--seed", "seed", type=click.IntRange(0, 2**64 - 1), default=None, metavar="S",
+              help="Seed of the positions (0..2**64-1): the same seed, the same positions "
+                   "[default: a new one, printed].")
+@click.option("--from", "from_records", multiple=True, metavar="FILE",
+              help="Practise the decisions of your own game records (FILE ..., as `yahtzee "
+                   "play --record` writes them) that lost the most, instead of positions of "
+                   "optimal play.")
+@click.option("--player", "player", default=None, metavar="NAME",
+              help="With --from: only this player's decisions.")
+@click.option("--history", "history_path", default=None, metavar="FILE",
+              help="The history the session is appended to (JSON Lines) [default: "
+                   "train-history.jsonl in the user's data folder, e.g. "
+                   "~/.local/share/yahtzee-solver].")
+@click.option("--no-history", "no_history", is_flag=True,
+              help="Keep no history of this session.")
+@objective_options
+@json_option
+@rules_option
+@_table_option
+def train(more_records: tuple[str, ...], n_positions: int, seed: int | None,
+          from_records: tuple[str, ...], player: str | None, history_path: str | None,
+          no_history: bool, target: str | None, beat: str | None, opponent: str | None,
+          as_json: bool, rules_name: str, table_path: str | None) -> None:
+    """Practice: decide positions as in a game; each answer is graded exactly against the
+    best choice (its loss in expected points, or in probability with --target/--beat),
+    and the session ends with the mean loss per decision (aim below 0.2) by kind of
+    decision: keeps, boxes, upper section, chasing a Yahtzee, straights, end of game.
+
+    Positions come from games that optimal play plays (seeded), or with --from from your
+    own records, where you lost the most. Answer as in `yahtzee play`: keep 2 2 2, reroll
+    all, score twos (or a number of `list`). Reads stdin, so a session can be scripted;
+    with --json the answers are read one per line and one JSON object is printed.
+
+    Example: yahtzee train --positions 10 --seed 7
+    """
+    from advisor.train import Session, positions_of_play, positions_of_records
+
+    records = (*from_records, *more_records)
+    if more_records and not from_records:
+        raise click.UsageError(f"{more_records[0]!r}: give records with --from FILE ...")
+    if player is not None and not records:
+        raise click.UsageError("--player picks a player of the records given with --from")
+    if no_history and history_path is not None:
+        raise click.UsageError("--history and --no-history given: choose one")
+    if opponent is not None:
+        raise click.UsageError("train practises for the expected score, --target X or "
+                               "--beat N; --opponent is not one of them")
+    if records and seed is not None:
+        raise click.UsageError("--seed draws positions of optimal play; --from takes them "
+                               "from your records")
+    if records:
+        from advisor.record import read_record
+
+        rules_name = read_record(records[0]).rules
+    objective = parse_objective(target, beat, None, rules_name)
+    table = load_table(rules_name, table_path)
+    _solve_target(table, objective, as_json)
+    if records:
+        positions = positions_of_records(list(records), n_positions, table, objective, player)
+        source, seed_used = "records", None
+    else:
+        seed_used = _seed(seed)
+        positions = positions_of_play(table, n_positions, seed_used)
+        source = "play"
+    if not as_json:
+        _introduce(source, seed_used, len(positions), n_positions, rules_name, objective)
+    graded = _ask_all(positions, table, objective, as_json)
+    session = Session(rules_name, objective, source, seed_used, tuple(graded), len(positions))
+    if as_json:
+        history = _keep(session, history_path, no_history)
+        data = session.to_json()
+        data["history"] = None if history is None else {"path": history[0],
+                                                         "sessions": len(history[1])}
+        emit_json(data)
+        return
+    from advisor.text import history_lines, session_lines
+
+    for line in session_lines(session):
+        click.echo(line)
+    history = _keep(session, history_path, no_history)  # after the summary: it is shown
+    if history is not None:
+        for line in history_lines(history[1], history[0]):
+            click.echo(line)
+
+
+def _solve_target(table: Table, objective: Objective, quiet: bool) -> None:
+    """Under a target, the vectors of a whole game, solved once: every position after
+    is answered from them (``advisor.vector_cache``)."""
+    if objective.is_ev:
+        return
+    from advisor.advise import TurnAdvisor
+    from advisor.model import Scorecard
+
+    if not quiet:
+        note(f"note: solving {objective.describe()} for a whole game once (about half a "
+             f"minute); every position is answered from it")
+    update, close = progress_bar("target")
+    try:
+        TurnAdvisor(Scorecard.new(table.rules), table, objective, progress=update).probability()
+    finally:
+        close()
+
+
+def _introduce(source: str, seed: int | None, count: int, planned: int, rules: str,
+               objective: Objective) -> None:
+    if source == "play":
+        what = f"{count} positions of games that optimal play plays (seed {seed})"
+    else:
+        fewer = f" (only {count} of the {planned} asked lost anything)" if count < planned else ""
+        what = f"the {count} decisions of your records that lost the most{fewer}"
+    ranked = "" if objective.is_ev else f", graded by {objective.describe()}"
+    click.echo(f"practice: {what}, rules {rules}{ranked}")
+    click.echo("answer as in `yahtzee play` (keep 2 2 2, reroll all, score twos); "
+               "'list' shows every choice, 'help' the commands, 'quit' stops")
+
+
+def _ask_all(positions: list[Position], table: Table, objective: Objective,
+             as_json: bool) -> list[Graded]:
+    """Every position asked and graded, in order, until the input ends or ``quit``."""
+    import sys
+
+    from advisor.train import TrainingError, grade
+
+    graded: list[Graded] = []
+    if as_json:  # one answer per line, nothing printed before the JSON
+        for i, position in enumerate(positions, start=1):
+            line = sys.stdin.readline(1000) if sys.stdin is not None else ""
+            if not line:
+                break
+            if line.strip().lower() in STOPPED_WORDS:
+                break
+            try:
+                graded.append(grade(position, line, table, objective))
+            except TrainingError as exc:
+                raise TrainingError(f"position {i}: {exc}") from None
+            except click.ClickException:
+                raise
+            except ValueError as exc:
+                raise TrainingError(f"position {i}: {exc}") from None
+        return graded
+    for i, position in enumerate(positions, start=1):
+        found = _ask(i, len(positions), position, table, objective)
+        if found is None:
+            break
+        graded.append(found)
+    return graded
+
+
+def _ask(number: int, count: int, position: Position, table: Table,
+         objective: Objective) -> Graded | None:
+    """One position asked until an answer is accepted (None: the player stopped)."""
+    from advisor.text import card_lines, graded_lines, position_lines
+    from advisor.train import advice_of, choices, grade
+    from solver.errors import YahtzeeError
+
+    for line in position_lines(number, count, position):
+        click.echo(line)
+    while True:
+        try:
+            text = click.prompt("your choice", default="", show_default=False,
+                                prompt_suffix="> ")
+        except click.exceptions.Abort:  # end of input or Ctrl-C
+            click.echo("")
+            return None
+        word = " ".join(text.strip().lower().split())
+        if word in STOPPED_WORDS:
+            return None
+        if word in HELP_WORDS:
+            for line in COMMANDS:
+                click.echo(line)
+            continue
+        if word in LIST_WORDS:
+            for n, option in enumerate(choices(advice_of(position, table, objective)), 1):
+                click.echo(f"  {n:>2}  {option.describe()}")
+            continue
+        if word == "card":
+            for line in card_lines(position.card):
+                click.echo(line)
+            continue
+        try:
+            graded = grade(position, text, table, objective)
+        except YahtzeeError as exc:
+            click.echo(f"  ! {exc}")
+            continue
+        for line in graded_lines(graded):
+            click.echo(line)
+        return graded
+
+
+def _keep(session: Any, history_path: str | None,
+          no_history: bool) -> tuple[str, list[dict[str, Any]]] | None:
+    """Append the session to the history (unless there is nothing to keep); (path, every
+    session) or None."""
+    if no_history or not session.graded:
+        return None
+    from advisor.train_history import append_session, default_history_path
+
+    path = history_path if history_path is not None else str(default_history_path())
+    return path, append_session(path, session.summary_json())
