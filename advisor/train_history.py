@@ -112,6 +112,18 @@ def _decoded(data: bytes, path: Path | str) -> str:
                            f"give another file with --history") from None
 
 
+def check_history(path: Path | str) -> list[dict[str, Any]]:
+    """Raise before a session starts unless a session can be appended to ``path``
+    (a history, or nothing yet, in a folder we may write); the sessions there."""
+    from solver.formats.files import check_target
+
+    if os.path.islink(path):
+        raise WriteError(f"refusing to write to {shown(path)}: it is a symbolic link, which is "
+                         f"never replaced")
+    check_target(path, force=True)  # a folder, a device: refused
+    return read_history(path)
+
+
 def append_session(path: Path | str, summary: dict[str, Any],
                    when: datetime.datetime | None = None) -> list[dict[str, Any]]:
     """Append one session (``summary`` with its date, ``when`` or now) to the history at

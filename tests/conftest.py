@@ -10,6 +10,8 @@ import pytest
 
 _TABLES = tempfile.mkdtemp(prefix="yahtzee-tables-")
 os.environ["YAHTZEE_TABLES"] = _TABLES
+# the user's data folder (the practice history of `yahtzee train`), away from $HOME
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="yahtzee-data-")
 
 
 @pytest.fixture(scope="session")
