@@ -98,7 +98,7 @@ def positions_of_play(table: Table, n: int, seed: int) -> list[Position]:
 
     from solver.simulate import check_seed, simulate
 
-    from .record import records_from_traces
+    from .record_file import records_from_traces
 
     n = check_count(n)
     seed = check_seed(seed)
@@ -126,7 +126,7 @@ def positions_of_records(paths: Sequence[str], n: int, table: Table | None = Non
     from solver.table import get_table
 
     from .analyze import analyze
-    from .record import read_record
+    from .record_file import read_record
 
     n = check_count(n)
     if not paths:

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from advisor.cli import cli
 from advisor.model import Dice, Keep, Scorecard
-from advisor.record import read_record
+from advisor.record_file import read_record
 from advisor.train import (
     Position,
     advice_of,
@@ -92,7 +92,7 @@ def test_every_grade_equals_advise_and_the_history_grows_by_one(tmp_path):
 
 
 def test_positions_are_decisions_optimal_play_made(official_table):
-    from advisor.record import records_from_traces
+    from advisor.record_file import records_from_traces
     from solver.simulate import simulate
 
     positions = positions_of_play(official_table, 12, 99)
@@ -245,7 +245,7 @@ def test_bad_input_is_one_line_and_exit_2(args, message, tmp_path):
 
 
 def test_records_without_errors_and_unknown_players_are_refused(tmp_path, official_table):
-    from advisor.record import records_from_traces, write_record
+    from advisor.record_file import records_from_traces, write_record
     from solver.simulate import simulate
 
     (game,) = records_from_traces("official", simulate(official_table, "optimal", 1, 8,

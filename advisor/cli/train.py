@@ -108,7 +108,7 @@ def train(more_records: tuple[str, ...], n_positions: int, seed: int | None,
             default_history_path())
         check_history(history_file)  # before the session, not after it
     if records:
-        from advisor.record import read_record
+        from advisor.record_file import read_record
 
         rules_name = read_record(records[0]).rules
     objective = parse_objective(target, beat, None, rules_name)
