@@ -4,6 +4,8 @@ a working call."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from click.testing import CliRunner
 
@@ -137,3 +139,28 @@ def Advice_SHOWN() -> int:  # noqa: N802
     from advisor.advise import Advice
 
     return Advice.SHOWN
+
+
+def test_advise_game_on_a_record_not_there_yet_is_a_new_game(tmp_path):
+    path = tmp_path / "game.txt"
+    runner = CliRunner()
+    looked = runner.invoke(cli, ["advise", "--game", str(path), "22256", "--top", "1"])
+    assert looked.exit_code == 0, looked.output
+    assert f"game {path} does not exist yet: a new game (--append MOVE starts it)" in \
+        looked.stdout
+    assert "rules official | turn 1 of 13 | card total 0" in looked.stdout
+    assert not path.exists()  # only looked: nothing written
+    started = runner.invoke(cli, ["advise", "--game", str(path), "22256", "--append", "1",
+                                  "--json"])
+    assert started.exit_code == 0, started.output
+    data = json.loads(started.stdout)
+    assert data["player"] == "Player 1" and data["appended"]["keep"] == [2, 2, 2]
+    assert path.read_text() == "rules official\nplayers Player 1\nPlayer 1: 22256 222\n"
+    more = runner.invoke(cli, ["advise", "--game", str(path), "22234", "--append", "keep 2223"])
+    assert more.exit_code == 0, more.output
+    assert "keep 2 2 2 3 costs 2.49 points on average" in more.stdout
+    assert path.read_text().endswith("Player 1: 22256 222 22234 2223\n")
+    nowhere = runner.invoke(cli, ["advise", "--game", str(tmp_path / "no" / "g.txt"), "22256",
+                                  "--append", "1"])
+    assert nowhere.exit_code == 2 and "does not exist" in nowhere.output
+    assert not (tmp_path / "no").exists()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from pathlib import Path
 
 import click
 
@@ -58,7 +59,7 @@ def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
     dice = Dice.parse(dice_of(dice_arg, dice_text))
     if game_path is not None:
         _advise_game(game_path, dice, append_text, top, as_json, rolls_left, card_text,
-                     table_path)
+                     table_path, rules_name)
         return
     if append_text is not None:
         raise click.UsageError("--append adds to a record: give it with --game FILE")
@@ -87,18 +88,28 @@ def dice_of(dice_arg: str | None, dice_text: str | None) -> str:
 
 def _advise_game(game_path: str, dice: object, append_text: str | None, top: int,
                  as_json: bool, rolls_left: int | None, card_text: str,
-                 table_path: str | None) -> None:
+                 table_path: str | None, rules_name: str) -> None:
     """Advice at the current position of a recorded game; with ``--append`` the roll and
-    the move are added to the record."""
+    the move are added to the record. A record that does not exist yet is a new game of
+    one player under ``rules_name`` (``--append`` starts the file)."""
+    import os
+
     from advisor.play import GameSession, deviation_note, parse_action
-    from advisor.record_file import RecordFile, read_record
+    from advisor.record import GameRecord
+    from advisor.record_file import RecordFile, check_record_path, read_record
     from advisor.text import advice_report
 
     if rolls_left is not None or card_text:
         raise click.UsageError("--game takes the card and the rolls left from the record; "
                                "leave out --card and --rolls-left")
+    new = not os.path.lexists(game_path)
     with contextlib.ExitStack() as stack:
-        if append_text is None:
+        if new:
+            record = GameRecord(rules_name)
+            check_record_path(Path(game_path), exist_ok=False)  # a folder that exists
+            if append_text is not None:  # held from its creation until the move is written
+                held = stack.enter_context(RecordFile.create(game_path, record))
+        elif append_text is None:
             record = read_record(game_path)
         else:  # held until the move is written: a second writer is refused meanwhile
             held = stack.enter_context(RecordFile.open(game_path))
@@ -120,6 +131,10 @@ def _advise_game(game_path: str, dice: object, append_text: str | None, top: int
             data["appended"] = chosen.to_json()
         emit_json(data)
         return
+    if new:
+        started = "started" if append_text is not None else \
+            "does not exist yet: a new game (--append MOVE starts it)"
+        click.echo(f"game {shown_path(game_path)} {started}")
     click.echo(f"game {shown_path(game_path)}: {session.player}'s turn")
     for line in advice_report(advice, top):
         click.echo(line)
