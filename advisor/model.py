@@ -400,6 +400,10 @@ class Scorecard:
     def __repr__(self) -> str:
         return f"Scorecard.parse({str(self)!r}, rules={self.rules_name!r})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its fields alone (not the cached rule set), e.g. for a worker process."""
+        return Scorecard, (self.entries, self.yahtzee_bonuses, self.rules_name)
+
     def to_json(self) -> dict[str, Any]:
         return {"text": str(self), "entries": self.filled(), BONUS_KEY: self.yahtzee_bonuses,
                 "upper_subtotal": self.upper_subtotal, "upper_bonus": self.upper_bonus,

@@ -57,7 +57,13 @@ def random_card(rng: random.Random) -> str:
 
 def workload(rng: random.Random) -> list[tuple[str, dict | None]]:
     """(query string, expected JSON or None for a bad request), shuffled."""
-    from advisor.web import queries as q
+    from advisor.request.answers import AdviseQuestion
+    from advisor.request.params import read_query
+    from solver.errors import YahtzeeError
+
+    def question(params: dict) -> AdviseQuestion:
+        return AdviseQuestion.parse(**read_query(AdviseQuestion.PARAMS, params.items(),
+                                                 {"rules": "official"}))
 
     cards = [random_card(rng) for _ in range(GOOD // 6)]
     good = []
@@ -69,16 +75,14 @@ def workload(rng: random.Random) -> list[tuple[str, dict | None]]:
     rng.shuffle(good)
     requests: list[tuple[str, dict | None]] = []
     for params in good:
-        expected = q.advise_json(params["dice"], int(params["rolls_left"]), params["card"], 10,
-                                 "official")
+        expected = question(params).json()
         requests.append((urllib.parse.urlencode(params), expected))
     for i in range(BAD):
         params = BAD_QUERIES[i % len(BAD_QUERIES)]
         try:
-            q.answer(q.advise_json, q.advise_command(), params.items(), q.ADVISE_KEYS,
-                     "official")
-        except q.BadRequest as exc:
-            message = exc.message
+            question(params)
+        except YahtzeeError as exc:
+            message = str(exc)
         else:
             raise AssertionError(f"{params} is not a bad request")
         requests.insert(rng.randrange(len(requests) + 1),

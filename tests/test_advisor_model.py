@@ -179,3 +179,19 @@ def test_advice_top_and_json():
 def test_box_labels():
     assert box_label("three_of_a_kind") == "Three of a Kind"
     assert box_label("twos") == "Twos" and box_label("one_pair") == "One Pair"
+
+
+def test_values_pickle_as_their_fields():
+    """Questions go to the server's worker process pickled: a card whose rule set was
+    looked up (a cached property holding functions) still pickles, and equal."""
+    import pickle
+
+    from advisor.objective import Objective
+
+    card = Scorecard.parse("twos=6,yahtzee=50,yahtzee_bonus=0", "official")
+    assert card.rules.name == "official" and card.total == 56
+    objective = Objective.win(card)
+    for value in (card, Dice("22256"), Keep("22"), objective, Scorecard.new("yatzy")):
+        copy = pickle.loads(pickle.dumps(value))
+        assert copy == value and hash(copy) == hash(value)
+    assert pickle.loads(pickle.dumps(card)).total == 56

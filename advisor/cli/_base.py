@@ -16,8 +16,9 @@ from typing import Any
 
 import click
 
-from solver.errors import ECHO_LIMIT, YahtzeeError
-from solver.game.rules import DEFAULT_RULES, RULE_NAMES
+from solver.errors import YahtzeeError
+
+from ..request.params import click_message, options
 
 MAX_THREADS = 1024
 """Largest ``NUMBA_NUM_THREADS`` accepted."""
@@ -61,7 +62,7 @@ class YahtzeeGroup(click.Group):
             _error_line("Aborted.")
             return 1
         except click.ClickException as exc:
-            _error_line(f"Error: {_cut_long_quotes(exc.format_message())}")
+            _error_line(f"Error: {click_message(exc)}")
             return exc.exit_code
         except YahtzeeError as exc:
             _error_line(f"Error: {exc}")
@@ -136,15 +137,6 @@ def check_environment() -> None:
                                f"give a whole number 1 to {MAX_THREADS}, or unset it")
 
 
-_LONG_QUOTE = re.compile("'([^']{" + str(ECHO_LIMIT - 1) + ",})'")
-
-
-def _cut_long_quotes(text: str) -> str:
-    """Cut a quoted input longer than ``ECHO_LIMIT`` characters in a click message (the
-    library's own messages quote input through :func:`solver.errors.shown`)."""
-    return _LONG_QUOTE.sub(lambda m: f"'{m.group(1)[:ECHO_LIMIT - 6]}...'", text)
-
-
 def _error_line(text: str) -> None:
     """One line on stderr (even if stderr itself is broken)."""
     text = " ".join(text.splitlines())
@@ -206,32 +198,7 @@ def cli() -> None:
     """
 
 
-def rules_option(func: Callable[..., Any]) -> Callable[..., Any]:
-    """``--rules NAME``: one of the named rule sets (default ``official``)."""
-    return click.option(
-        "--rules", "rules_name", type=click.Choice(RULE_NAMES, case_sensitive=False),
-        default=DEFAULT_RULES, show_default=True, help="Rule set (see `yahtzee rules`).",
-    )(func)
-
-
-def json_option(func: Callable[..., Any]) -> Callable[..., Any]:
-    """``--json``: print one JSON object instead of readable text."""
-    return click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(func)
-
-
-def table_option(func: Callable[..., Any]) -> Callable[..., Any]:
-    """``--table PATH``: an explicit table file (must exist and be valid)."""
-    return click.option(
-        "--table", "table_path", default=None, metavar="PATH",
-        help="Table file to read (default: the cached one, built if missing).")(func)
-
-
-def force_option(func: Callable[..., Any]) -> Callable[..., Any]:
-    """``--force``: replace an existing regular file that is not what the command writes."""
-    return click.option(
-        "--force", is_flag=True,
-        help="Replace an existing regular file of another kind at the path (a symbolic "
-             "link, folder or device is never replaced).")(func)
+rules_option = options("rules")  # for serve.py, until its options move to the table
 
 
 def emit_json(obj: dict[str, Any]) -> None:

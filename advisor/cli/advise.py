@@ -9,36 +9,14 @@ import click
 
 from solver.errors import shown_path
 
-from ._advisor_options import (
-    card_option,
-    objective_options,
-    parse_objective,
-    rolls_left_option,
-    table_option,
-)
-from ._base import cli, emit_json, json_option, load_table, rules_option
+from ..request.params import OBJECTIVE_PARAMS, options
+from ._base import cli, emit_json, load_table
 
 
 @cli.command(short_help="Rank every keep and box for one roll.")
 @click.argument("dice_arg", required=False, metavar="[DICE]")
-@click.option("--dice", "dice_text", default=None, metavar="D",
-              help="The five dice showing: 22256, 2,2,2,5,6 or '2 2 2 5 6' (or give them "
-                   "as the argument).")
-@rolls_left_option("Rolls still allowed this turn: 2 after the first roll (default), "
-                   "1 after the second, 0 after the last.")
-@card_option
-@click.option("--game", "game_path", default=None, metavar="FILE",
-              help="A game record (docs/records.md): card, player and rolls left come from "
-                   "it; the dice are the next roll of the game.")
-@click.option("--append", "append_text", default=None, metavar="MOVE",
-              help="With --game: add these dice and MOVE (keep 222, score twos, 1 = the "
-                   "best) to the record.")
-@click.option("--top", "top", type=click.IntRange(min=0), default=10, show_default=True,
-              metavar="N", help="Show the N best options (0: all).")
-@objective_options
-@json_option
-@rules_option
-@table_option
+@options("dice", "rolls_left", "card", "game", "append", "top", *OBJECTIVE_PARAMS, "json",
+         "rules", "table")
 def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
            card_text: str, game_path: str | None, append_text: str | None, top: int,
            target: str | None, beat: str | None, opponent: str | None,
@@ -51,39 +29,28 @@ def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
 
     Example: yahtzee advise 22256 --card twos=6,3k=20 --rolls-left 1 --target 250
     """
-    from advisor.advise import advise as advise_turn
-    from advisor.advise import question_rolls_left
-    from advisor.model import Dice, Scorecard
+    from advisor.request.answers import AdviseQuestion
     from advisor.text import advice_report
 
-    dice = Dice.parse(dice_of(dice_arg, dice_text))
+    if dice_arg is not None and dice_text is not None:
+        raise click.UsageError("give the dice once: as the argument or with --dice")
+    dice_text = dice_arg if dice_arg is not None else dice_text
+    dice = AdviseQuestion.parse_dice(dice_text)
     if game_path is not None:
         _advise_game(game_path, dice, append_text, top, as_json, rolls_left, card_text,
                      table_path, rules_name)
         return
     if append_text is not None:
         raise click.UsageError("--append adds to a record: give it with --game FILE")
-    card = Scorecard.parse(card_text, rules_name)
-    rolls_left = question_rolls_left(card, rolls_left)  # checked before any table is built
-    objective = parse_objective(target, beat, opponent, rules_name)
-    advice = advise_turn(card, dice, rolls_left=rolls_left,
-                         table=load_table(rules_name, table_path), objective=objective)
+    question = AdviseQuestion.parse(dice_text=dice_text, card_text=card_text,
+                                    rules_name=rules_name, rolls_left=rolls_left, top=top,
+                                    target=target, beat=beat, opponent=opponent)
+    table = load_table(rules_name, table_path)  # after the checks: no build for bad input
     if as_json:
-        emit_json(advice.to_json(top))
+        emit_json(question.json(table))
         return
-    for line in advice_report(advice, top):
+    for line in advice_report(question.solve(table), top):
         click.echo(line)
-
-
-def dice_of(dice_arg: str | None, dice_text: str | None) -> str:
-    """The dice text given as the argument or with ``--dice`` (exactly one of them)."""
-    if dice_arg is not None and dice_text is not None:
-        raise click.UsageError("give the dice once: as the argument or with --dice")
-    text = dice_arg if dice_arg is not None else dice_text
-    if text is None:
-        raise click.UsageError("give the dice showing, e.g. yahtzee advise 22256 "
-                               "(or --dice 22256)")
-    return text
 
 
 def _advise_game(game_path: str, dice: object, append_text: str | None, top: int,

@@ -17,8 +17,8 @@ import click
 from advisor.play_win import DEFAULT_OPEN_BOXES
 from solver.errors import shown_path
 
-from ._advisor_options import objective_options, parse_objective, table_option
-from ._base import cli, load_table, progress_bar, rules_option
+from ..request.params import OBJECTIVE_PARAMS, options
+from ._base import cli, load_table, progress_bar
 from ._input import ask
 
 if TYPE_CHECKING:
@@ -188,30 +188,10 @@ def _run(session: GameSession) -> bool:
 
 
 @cli.command(short_help="A guided game at a real table (undo, records).")
-@click.option("--players", "n_players", type=click.IntRange(1, 8), default=None,
-              help="Number of players, named Player 1, Player 2, ...  [default: 1]")
-@click.option("--names", "names_text", default=None, metavar="A,B",
-              help="Player names in playing order, comma-separated (1 to 8).")
-@click.option("--top", "top", type=click.IntRange(min=0), default=3, show_default=True,
-              help="Options shown at each roll (0: all; `more` shows all once).")
-@click.option("--record", "record_path", default=None, metavar="FILE",
-              help="Write the game to FILE as it goes (a new file; see docs/records.md).")
-@click.option("--resume", "resume_path", default=None, metavar="FILE",
-              help="Continue the game recorded in FILE where it stopped.")
-@click.option("--objective", "objective_name", type=click.Choice(["ev", "win"]),
-              default="ev", show_default=True,
-              help="What each player's advice maximises: ev, the expected final score; win "
-                   "(two or more players), the chance to beat the best of the others, "
-                   "exactly, from their cards as they stand at each turn.")
-@click.option("--win-from", "win_from", type=click.IntRange(min=1), default=None,
-              metavar="N",
-              help=f"With --objective win: work out the chance to win once the player to "
-                   f"move has N or fewer boxes open; before that the advice is by expected "
-                   f"score (the exact win DP takes minutes early in a game).  "
-                   f"[default: {DEFAULT_OPEN_BOXES}]")
-@objective_options
-@rules_option
-@table_option
+@options("players", "names", "top", "record", "resume", "objective", "win_from",
+         *OBJECTIVE_PARAMS, "rules", "table", top={
+             "default": 3, "metavar": None,
+             "help": "Options shown at each roll (0: all; `more` shows all once)."})
 def play(n_players: int | None, names_text: str | None, top: int, record_path: str | None,
          resume_path: str | None, objective_name: str, win_from: int | None,
          target: str | None, beat: str | None, opponent: str | None, rules_name: str,
@@ -230,6 +210,7 @@ def play(n_players: int | None, names_text: str | None, top: int, record_path: s
 
     Example: yahtzee play --names Ann,Bob --record game.txt
     """
+    from advisor.objective import Objective
     from advisor.play import GameSession, SaveFailed
     from advisor.record_file import RecordFile
 
@@ -242,7 +223,8 @@ def play(n_players: int | None, names_text: str | None, top: int, record_path: s
         if held is not None:
             stack.callback(held.close)
         win = _win_each_turn(objective_name, win_from, record, (target, beat, opponent))
-        objective = parse_objective(target, beat, opponent, record.rules)
+        objective = Objective.parse_options(target=target, beat=beat, opponent=opponent,
+                                            rules=record.rules)
         table = load_table(record.rules, table_path)
         comment = _objective_comment(objective, win)
         if new_path is not None:

@@ -6,26 +6,12 @@ import time
 
 import click
 
-from ._base import (
-    cli,
-    emit_json,
-    force_option,
-    json_option,
-    load_table,
-    progress_bar,
-    rules_option,
-    table_option,
-)
+from ..request.params import options
+from ._base import cli, emit_json, load_table, progress_bar
 
 
 @cli.command(short_help="Build (or load) the table of a rule set.")
-@rules_option
-@click.option("--out", "out", default=None, metavar="PATH",
-              help="Table file to write (default: <rules>.ytable in the table cache: tables/ in a "
-                   "source checkout, else ~/.cache/yahtzee-solver, or $YAHTZEE_TABLES). "
-                   "An existing file is replaced only if it is a table of the same rules.")
-@force_option
-@json_option
+@options("rules", "table_out", "force", "json")
 def solve(rules_name: str, out: str | None, force: bool, as_json: bool) -> None:
     """Build the table of a rule set and print the new-game expected score.
 
@@ -58,14 +44,7 @@ def solve(rules_name: str, out: str | None, force: bool, as_json: bool) -> None:
 
 
 @cli.command(short_help="Write the whole table as npy or csv.")
-@rules_option
-@click.option("--format", "fmt", type=click.Choice(["npy", "csv"]), required=True,
-              help="npy: float64 [mask, upper, flag]; csv: one row per reachable state.")
-@click.option("--out", "out", required=True, metavar="PATH",
-              help="File to write. An existing file is replaced only if it is an earlier "
-                   "export in the same format.")
-@force_option
-@table_option
+@options("rules", "export_format", "export_out", "force", "table")
 def export(rules_name: str, fmt: str, out: str, force: bool, table_path: str | None) -> None:
     """Write the whole table of a rule set (layout: docs/export.md).
 

@@ -13,16 +13,8 @@ import click
 
 from solver.errors import shown_path
 
-from ._advisor_options import card_option
-from ._base import (
-    cli,
-    emit_json,
-    json_option,
-    load_table,
-    progress_bar,
-    rules_option,
-    table_option,
-)
+from ..request.params import options
+from ._base import cli, emit_json, load_table, progress_bar
 
 HISTOGRAM_BIN = 20
 HISTOGRAM_WIDTH = 50
@@ -48,13 +40,9 @@ def _histogram(distribution: Any) -> list[str]:
 
 
 @cli.command(short_help="Exact score distribution of optimal play.")
-@card_option
-@click.option("--target", "target", default=None, metavar="X",
-              help="Also P(final score >= X): for the best strategy for X (p_target) and "
-                   "for the expected-score strategy (p_target_ev), with a table of targets.")
-@rules_option
-@table_option
-@json_option
+@options("card", "target", "rules", "table", "json", target={
+    "help": "Also P(final score >= X): for the best strategy for X (p_target) and for the "
+            "expected-score strategy (p_target_ev), with a table of targets."})
 def stats(card_text: str, target: str | None, rules_name: str, table_path: str | None,
           as_json: bool) -> None:
     """Exact statistics of optimal play: the whole score distribution, computed, not
@@ -63,77 +51,64 @@ def stats(card_text: str, target: str | None, rules_name: str, table_path: str |
 
     Example: yahtzee stats --rules two-rolls; yahtzee stats --target 300
     """
-    from advisor.model import Scorecard
-    from advisor.objective import Objective
-    from advisor.target_stats import card_stats
-    from solver.stats import PERCENTILES, THRESHOLDS
+    from advisor.request.answers import StatsQuestion
 
-    card = Scorecard.parse(card_text, rules_name)
-    card.check_not_full()
-    goal = Objective.for_target(target).target if target is not None else None
+    question = StatsQuestion.parse(card_text=card_text, rules_name=rules_name, target=target)
     table = load_table(rules_name, table_path)
-    if goal is not None:
-        _target_stats(table, card, goal, as_json)
-        return
-    update, close = progress_bar(f"stats {table.rules.name}")
+    goal = question.target
+    update, close = progress_bar(f"stats {rules_name}" if goal is None else f"target {goal}")
     try:
-        result = card_stats(table, card, progress=update)
+        if as_json:
+            data = question.json(table, update)
+        else:
+            result = question.solve(table, update)
     finally:
         close()
     if as_json:
-        data = result.to_json()
-        if card.turn > 1:
-            data["card"] = card.to_json()
         emit_json(data)
         return
-    echo = click.echo
-    echo(f"Optimal play, rules {result.rules.name}: exact figures "
-         f"(computed in {result.seconds:.1f} s)")
+    card = question.card
+    lines = _stats_lines(card, result) if goal is None else _target_lines(card, goal, result)
+    for line in lines:
+        click.echo(line)
+
+
+def _stats_lines(card: Any, result: Any) -> list[str]:
+    """The figures of :func:`advisor.target_stats.card_stats` as text."""
+    from solver.stats import PERCENTILES, THRESHOLDS
+
+    lines = [f"Optimal play, rules {result.rules.name}: exact figures "
+             f"(computed in {result.seconds:.1f} s)"]
     if card.turn > 1:
-        echo(f"  from the card    {card} (total {card.total}, turn {card.turn}); boxes: "
-             "the open ones")
-    echo(f"  mean score       {result.mean:.10f}")
-    echo(f"  standard dev.    {result.sd:.4f}")
-    echo(f"  most likely      {result.most_likely}")
-    echo("  percentiles      " + "  ".join(f"{q}%: {result.percentile(q)}" for q in PERCENTILES))
-    for score in THRESHOLDS:
-        echo(f"  P(score >= {score})  {100 * result.probability_at_least(score):.4f} %")
-    echo(f"  upper bonus      {100 * result.upper_bonus_probability:.4f} %")
-    echo(f"  Yahtzees         {result.yahtzees:.4f} per game (turns ending with five alike)")
-    echo(f"  Yahtzee bonuses  {result.yahtzee_bonuses:.4f} per game")
-    echo("")
-    echo(f"  {'box':<16} {'mean':>8} {'P(zero)':>9}")
-    for b, box in enumerate(result.rules.boxes):
-        if card.entries[b] is not None:
-            continue
-        echo(f"  {box.name:<16} {result.box_means[b]:8.4f} {100 * result.box_zero[b]:8.3f}%")
-    echo("")
-    echo(f"Distribution of the final score (bins of {HISTOGRAM_BIN} points):")
-    for line in _histogram(result.distribution):
-        echo(line)
+        lines.append(f"  from the card    {card} (total {card.total}, turn {card.turn}); "
+                     "boxes: the open ones")
+    lines += [f"  mean score       {result.mean:.10f}",
+              f"  standard dev.    {result.sd:.4f}",
+              f"  most likely      {result.most_likely}",
+              "  percentiles      " + "  ".join(f"{q}%: {result.percentile(q)}"
+                                                for q in PERCENTILES)]
+    lines += [f"  P(score >= {score})  {100 * result.probability_at_least(score):.4f} %"
+              for score in THRESHOLDS]
+    lines += [f"  upper bonus      {100 * result.upper_bonus_probability:.4f} %",
+              f"  Yahtzees         {result.yahtzees:.4f} per game (turns ending with five "
+              "alike)",
+              f"  Yahtzee bonuses  {result.yahtzee_bonuses:.4f} per game",
+              "", f"  {'box':<16} {'mean':>8} {'P(zero)':>9}"]
+    lines += [f"  {box.name:<16} {result.box_means[b]:8.4f} {100 * result.box_zero[b]:8.3f}%"
+              for b, box in enumerate(result.rules.boxes) if card.entries[b] is None]
+    return [*lines, "", f"Distribution of the final score (bins of {HISTOGRAM_BIN} points):",
+            *_histogram(result.distribution)]
 
 
-def _target_stats(table: Any, card: Any, target: int, as_json: bool) -> None:
-    from advisor.target_stats import target_stats
-
-    update, close = progress_bar(f"target {target}")
-    try:
-        result = target_stats(table, card, target, progress=update)
-    finally:
-        close()
-    if as_json:
-        emit_json(result.to_json())
-        return
-    echo = click.echo
+def _target_lines(card: Any, target: int, result: Any) -> list[str]:
+    """The figures of :func:`advisor.target_stats.target_stats` as text."""
     where = f"card {card} (total {card.total})" if card.turn > 1 else "a new game"
-    echo(f"Target {target}, rules {card.rules_name}, from {where}: exact "
-         f"(computed in {result.seconds:.1f} s)")
-    echo(f"  p_target     {100 * result.p_target:9.4f} %   best strategy for {target}")
-    echo(f"  p_target_ev  {100 * result.p_target_ev:9.4f} %   expected-score strategy")
-    echo("")
-    echo(f"  {'target':>6}  {'p_target':>10}  {'p_target_ev':>11}")
-    for x, p, q in result.rows:
-        echo(f"  {x:>6}  {100 * p:9.4f}%  {100 * q:10.4f}%")
+    return [f"Target {target}, rules {card.rules_name}, from {where}: exact "
+            f"(computed in {result.seconds:.1f} s)",
+            f"  p_target     {100 * result.p_target:9.4f} %   best strategy for {target}",
+            f"  p_target_ev  {100 * result.p_target_ev:9.4f} %   expected-score strategy",
+            "", f"  {'target':>6}  {'p_target':>10}  {'p_target_ev':>11}",
+            *(f"  {x:>6}  {100 * p:9.4f}%  {100 * q:10.4f}%" for x, p, q in result.rows)]
 
 
 def _resolve_strategy(name: str, option: str) -> str | Callable[..., Any]:
@@ -206,23 +181,7 @@ def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
 
 
 @cli.command(short_help="Play seeded games with a strategy.")
-@rules_option
-@click.option("--games", type=int, default=10_000, show_default=True,
-              help="Number of games to play per strategy, 1 to 10,000,000.")
-@click.option("--strategy", default=None,
-              help="optimal (default), greedy, greedy-turn, heuristic, target:X (every move "
-                   "maximises P(final score >= X); solves the target vectors first), or "
-                   "module:function (a Python strategy). Not together with --compare.")
-@click.option("--compare", default=None,
-              help="Comma-separated strategies to play side by side on the same dice, e.g. "
-                   "optimal,greedy or optimal,target:300.")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Seed of the dice (0..2**64-1): same seed, same games.")
-@click.option("--records", "records_dir", default=None, metavar="FOLDER",
-              help="Also write each game as a record, FOLDER/game-000001.txt, ... "
-                   "(a new folder; `yahtzee analyze` reads them).")
-@table_option
-@json_option
+@options("rules", "games", "strategy", "compare", "seed", "records", "table", "json")
 def simulate(rules_name: str, games: int, strategy: str | None, compare: str | None, seed: int,
              records_dir: str | None, table_path: str | None, as_json: bool) -> None:
     """Play seeded games with a strategy and report its scores (see solver/simulate.py for

@@ -6,28 +6,13 @@ import json
 
 import click
 
-from ._advisor_options import (
-    card_option,
-    objective_options,
-    parse_objective,
-    rolls_left_option,
-    table_option,
-)
-from ._base import cli, json_option, load_table, rules_option
+from ..request.params import OBJECTIVE_PARAMS, options
+from ._base import cli, load_table
 
 
 @cli.command(short_help="Best action for all 252 rolls of a card.")
-@card_option
-@rolls_left_option("Only this number of rolls left (default: every one).")
-@click.option("--format", "fmt", type=click.Choice(["md", "csv"]), default="md",
-              show_default=True, help="md: one row per roll; csv: one row per roll and "
-                                      "number of rolls left.")
-@json_option
-@click.option("--out", "out_path", default=None, metavar="FILE",
-              help="Write the sheet to FILE (a new or regular file) instead of stdout.")
-@objective_options
-@rules_option
-@table_option
+@options("card", "rolls_left", "sheet_format", "json", "sheet_out", *OBJECTIVE_PARAMS, "rules",
+         "table", rolls_left={"help": "Only this number of rolls left (default: every one)."})
 def strategy(card_text: str, rolls_left: int | None, fmt: str, as_json: bool,
              out_path: str | None, target: str | None, beat: str | None,
              opponent: str | None, rules_name: str, table_path: str | None) -> None:
@@ -38,6 +23,7 @@ def strategy(card_text: str, rolls_left: int | None, fmt: str, as_json: bool,
     """
     from advisor.advise import check_rolls_left
     from advisor.model import Scorecard
+    from advisor.objective import Objective
     from advisor.record_file import check_record_path
     from advisor.strategy import strategy_csv, strategy_json, strategy_markdown
 
@@ -49,7 +35,8 @@ def strategy(card_text: str, rolls_left: int | None, fmt: str, as_json: bool,
         from pathlib import Path
 
         check_record_path(Path(out_path), exist_ok=True)
-    objective = parse_objective(target, beat, opponent, rules_name)
+    objective = Objective.parse_options(target=target, beat=beat, opponent=opponent,
+                                        rules=rules_name)
     table = load_table(rules_name, table_path)
     if as_json:
         text = json.dumps(strategy_json(card, table, rolls_left, objective), indent=1) + "\n"

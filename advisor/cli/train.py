@@ -11,9 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ._advisor_options import objective_options, parse_objective
-from ._base import cli, emit_json, json_option, load_table, note, progress_bar, rules_option
-from ._base import table_option as _table_option
+from ..request.params import options
+from ._base import cli, emit_json, load_table, note, progress_bar
 
 if TYPE_CHECKING:
     from advisor.objective import Objective
@@ -48,27 +47,11 @@ def _seed(seed: int | None) -> int:
 
 @cli.command(short_help="Practice: positions to decide, graded exactly.")
 @click.argument("more_records", nargs=-1, metavar="[FILE]...")
-@click.option("--positions", "n_positions", type=click.IntRange(1, 100), default=10,
-              show_default=True, metavar="N", help="Positions in the session (1 to 100).")
-@click.option("--seed", "seed", type=click.IntRange(0, 2**64 - 1), default=None, metavar="S",
-              help="Seed of the positions (0..2**64-1): the same seed, the same positions "
-                   "[default: a new one, printed].")
-@click.option("--from", "from_records", multiple=True, metavar="FILE",
-              help="Practise the decisions of your own game records (FILE ..., as `yahtzee "
-                   "play --record` writes them) that lost the most, instead of positions of "
-                   "optimal play.")
-@click.option("--player", "player", default=None, metavar="NAME",
-              help="With --from: only this player's decisions.")
-@click.option("--history", "history_path", default=None, metavar="FILE",
-              help="The history the session is appended to (JSON Lines) [default: "
-                   "train-history.jsonl in the user's data folder, e.g. "
-                   "~/.local/share/yahtzee-solver].")
-@click.option("--no-history", "no_history", is_flag=True,
-              help="Keep no history of this session.")
-@objective_options
-@json_option
-@rules_option
-@_table_option
+@options("positions", "seed", "from", "player", "history", "no_history", "target", "beat",
+         "opponent", "json", "rules", "table", seed={
+             "default": None, "metavar": "S", "show_default": False,
+             "help": "Seed of the positions (0..2**64-1): the same seed, the same positions "
+                     "[default: a new one, printed]."})
 def train(more_records: tuple[str, ...], n_positions: int, seed: int | None,
           from_records: tuple[str, ...], player: str | None, history_path: str | None,
           no_history: bool, target: str | None, beat: str | None, opponent: str | None,
@@ -85,6 +68,7 @@ def train(more_records: tuple[str, ...], n_positions: int, seed: int | None,
 
     Example: yahtzee train --positions 10 --seed 7
     """
+    from advisor.objective import Objective
     from advisor.train import Session, positions_of_play, positions_of_records
 
     records = (*from_records, *more_records)
@@ -111,7 +95,7 @@ def train(more_records: tuple[str, ...], n_positions: int, seed: int | None,
         from advisor.record_file import read_record
 
         rules_name = read_record(records[0]).rules
-    objective = parse_objective(target, beat, None, rules_name)
+    objective = Objective.parse_options(target=target, beat=beat, rules=rules_name)
     table = load_table(rules_name, table_path)
     if records:
         _solve_target(table, objective, as_json)  # the records are judged from turn 1

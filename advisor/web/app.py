@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +24,28 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from solver.errors import YahtzeeError
 from solver.game.rules import DEFAULT_RULES
+from solver.table import get_table
 
-from . import queries as q
+from ..analyze import analyze as analyze_record
+from ..record import GameRecord
+from ..request.answers import (
+    CARD_PARAMS,
+    PLACE_PARAMS,
+    RULES_PARAMS,
+    AdviseQuestion,
+    StatsQuestion,
+    answer,
+    card_json,
+    final_scores,
+    parsed_card,
+    place_json,
+    read_record_body,
+    record_json,
+    rules_json,
+)
+from ..request.params import read_query
 from .charts import StatsService
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -101,71 +120,62 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
     ``allowed_hosts`` (Host header values; default: the loopback names) guards a local
     server against DNS rebinding; ``["*"]`` accepts any."""
     service = stats or StatsService()
+    defaults = {"rules": default_rules}
 
-    def simple(func: Callable[..., dict[str, Any]], command: Callable[[], Any],
-               keys: tuple[str, ...]) -> Callable[[Request], Any]:
+    def query(request: Request, names: tuple[str, ...]) -> dict[str, Any]:
+        return read_query(names, request.query_params.multi_items(), defaults)
+
+    def answered(handler: Callable[[Request], Awaitable[dict[str, Any]]]
+                 ) -> Callable[[Request], Awaitable[Response]]:
+        """An endpoint: ``handler``'s JSON, or HTTP 400 with the message of a refusal."""
         async def endpoint(request: Request) -> Response:
             try:
-                params = q.parse_params(command(), request.query_params.multi_items(), keys,
-                                        default_rules)
-                if "rules_name" in params:
-                    await service.table(params["rules_name"])
-                if func is q.advise_json and q.has_objective(params):
-                    return JSONResponse(await service.run(q.advise_in_worker,
-                                                          tuple(sorted(params.items()))))
-                return JSONResponse(q.call(func, params))
-            except q.BadRequest as exc:
-                return _bad(exc.message)
+                return JSONResponse(await handler(request))
+            except YahtzeeError as exc:
+                return _bad(str(exc))
         return endpoint
 
-    async def stats_endpoint(request: Request) -> Response:
-        try:
-            params = q.parse_params(q.stats_command(), request.query_params.multi_items(),
-                                    q.STATS_KEYS, default_rules)
-            question = q.call(q.stats_question, params)
+    def page_query(names: tuple[str, ...], func: Callable[..., dict[str, Any]]
+                   ) -> Callable[[Request], Awaitable[Response]]:
+        async def handler(request: Request) -> dict[str, Any]:
+            params = query(request, names)
             await service.table(params["rules_name"])
-            return JSONResponse(await service.run(q.stats_json, question))
-        except q.BadRequest as exc:
-            return _bad(exc.message)
+            return func(**params)
+        return answered(handler)
 
-    async def distribution_endpoint(request: Request) -> Response:
-        try:
-            params = q.parse_params(q.card_command, request.query_params.multi_items(),
-                                    q.CARD_KEYS, default_rules)
-            await service.table(params["rules_name"])
-            card = q.call(_card_of, params)["card"]
-            total = card.total
-            if card.is_full:
-                result = {"mean": 0.0, "distribution": {"0": 1.0}}
-            else:
-                result = await service.get((card.rules_name, card.mask, card.upper, card.flag))
-            return JSONResponse(_final_scores(card, total, result))
-        except q.BadRequest as exc:
-            return _bad(exc.message)
+    async def get_advice(request: Request) -> dict[str, Any]:
+        question = AdviseQuestion.parse(**query(request, AdviseQuestion.PARAMS))
+        await service.table(question.card.rules_name)
+        if question.objective.is_ev:  # a warm answer is well under a millisecond
+            return question.json()
+        return await service.run(answer, question)  # seconds per card: in the worker
 
-    async def posted_record(request: Request, command: Any, keys: tuple[str, ...],
-                            arguments: tuple[str, ...]) -> Any:
-        q.parse_params(command, request.query_params.multi_items(), keys, default_rules,
-                       arguments)
-        record = q.read_body(await request.body())
+    async def get_stats(request: Request) -> dict[str, Any]:
+        question = StatsQuestion.parse(**query(request, StatsQuestion.PARAMS))
+        await service.table(question.card.rules_name)
+        return await service.run(answer, question)
+
+    async def get_distribution(request: Request) -> dict[str, Any]:
+        params = query(request, CARD_PARAMS)
+        card = parsed_card(params["card_text"], params["rules_name"])
+        await service.table(card.rules_name)
+        if card.is_full:
+            return final_scores(card, {"mean": 0.0, "distribution": {"0": 1.0}})
+        return final_scores(card, await service.get((card.rules_name, card.mask, card.upper,
+                                                     card.flag)))
+
+    async def posted_record(request: Request) -> GameRecord:
+        query(request, ())  # no parameters
+        record = read_record_body(await request.body())
         await service.table(record.rules)
         return record
 
-    async def analyze_endpoint(request: Request) -> Response:
-        try:
-            record = await posted_record(request, q.analyze_command(), q.ANALYZE_KEYS,
-                                          q.ANALYZE_ARGUMENTS)
-            return JSONResponse(q.analyze_json(record))
-        except q.BadRequest as exc:
-            return _bad(exc.message)
+    async def post_analyze(request: Request) -> dict[str, Any]:
+        record = await posted_record(request)
+        return analyze_record(record, table=get_table(record.rules)).to_json()
 
-    async def record_endpoint(request: Request) -> Response:
-        try:
-            record = await posted_record(request, q.record_command, q.RECORD_KEYS,
-                                          q.RECORD_ARGUMENTS)
-            return JSONResponse(q.record_json(record))
-        except q.BadRequest as exc:
-            return _bad(exc.message)
+    async def post_record(request: Request) -> dict[str, Any]:
+        return record_json(await posted_record(request))
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html")
@@ -194,14 +204,14 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
     routes = [
         Route("/", index),
         Route("/favicon.ico", favicon),
-        Route("/api/advise", simple(q.advise_json, q.advise_command, q.ADVISE_KEYS)),
-        Route("/api/stats", stats_endpoint),
-        Route("/api/distribution", distribution_endpoint),
-        Route("/api/analyze", analyze_endpoint, methods=["POST"]),
-        Route("/api/record", record_endpoint, methods=["POST"]),
-        Route("/api/card", simple(q.card_json, lambda: q.card_command, q.CARD_KEYS)),
-        Route("/api/place", simple(q.place_json, lambda: q.place_command, q.PLACE_KEYS)),
-        Route("/api/rules", simple(q.rules_json, lambda: q.rules_command, q.RULES_KEYS)),
+        Route("/api/advise", answered(get_advice)),
+        Route("/api/stats", answered(get_stats)),
+        Route("/api/distribution", answered(get_distribution)),
+        Route("/api/analyze", answered(post_analyze), methods=["POST"]),
+        Route("/api/record", answered(post_record), methods=["POST"]),
+        Route("/api/card", page_query(CARD_PARAMS, card_json)),
+        Route("/api/place", page_query(PLACE_PARAMS, place_json)),
+        Route("/api/rules", page_query(RULES_PARAMS, rules_json)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     hosts = allowed_hosts if allowed_hosts is not None else list(LOOPBACK_HOSTS)
@@ -212,24 +222,3 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
         exception_handlers={HTTPException: not_found, Exception: server_error},
         lifespan=lifespan)
 
-
-def _card_of(card_text: str, rules_name: str) -> dict[str, Any]:
-    from ..model import Scorecard
-
-    return {"card": Scorecard.parse(card_text, rules_name)}
-
-
-def _final_scores(card: Any, total: int, result: dict[str, Any]) -> dict[str, Any]:
-    """Distribution of the final score from the card's figures of the points to come:
-    ``distribution`` and ``p_reach`` (P(final >= score)), keyed by final score."""
-    points = sorted((int(x), p) for x, p in result["distribution"].items())
-    reach = []
-    above = 0.0
-    for _, p in reversed(points):  # suffix sums, smallest terms first
-        above += p
-        reach.append(above)
-    reach.reverse()
-    return {"rules": card.rules_name, "card": q.describe_card(card),
-            "expected_final": total + result["mean"],
-            "distribution": {str(total + x): p for x, p in points},
-            "p_reach": {str(total + x): r for (x, _), r in zip(points, reach, strict=True)}}

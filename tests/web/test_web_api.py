@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from advisor.cli import cli
+from advisor.request.params import PARAMS
 
-FLAGS = {"dice": "--dice", "rolls_left": "--rolls-left", "card": "--card", "top": "--top",
-         "rules": "--rules", "target": "--target", "beat": "--beat", "opponent": "--opponent"}
+FLAGS = {name: param.option_name for name, param in PARAMS.items()}
 LATE = "aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=0,fh=25,ls=40"
 
 
@@ -363,3 +363,149 @@ def test_record_bodies_that_are_not_records(server):
     assert status == 400 and body["error"] == "unknown parameter 'json'; accepted: none"
     status, body = server.get("/api/analyze")
     assert status == 405
+
+
+# ---------------------------------------------------------------------- every rule set
+RULE_SETS = ("official", "free-joker", "no-bonus", "two-rolls", "yatzy")
+
+
+def late_card(rules: str, open_boxes: int = 3, dice: str = "22256") -> str:
+    """A card of ``rules`` with all but the last ``open_boxes`` boxes filled by ``dice``."""
+    from advisor.model import Dice, Scorecard
+
+    card = Scorecard.new(rules)
+    for b in range(card.rules.n_boxes - open_boxes):
+        card = card.place(Dice(dice), b)
+    return str(card)
+
+
+def rules_questions(rules: str) -> list[dict[str, str]]:
+    """Advise questions of ``rules`` that use every parameter of /api/advise."""
+    from advisor.model import Scorecard
+
+    card = late_card(rules)
+    total = Scorecard.parse(card, rules).total
+    last = str(Scorecard.parse(card, rules).rules.rolls_per_turn - 1)
+    return [{"dice": "22256", "rules": rules},
+            {"dice": "2 2 2 5 6", "rules": rules, "card": card, "rolls_left": "0"},
+            {"dice": "6,6,6,6,6", "rules": rules, "card": card, "rolls_left": last, "top": "0"},
+            {"dice": "12346", "rules": rules.upper(), "card": card, "target": str(total + 25)},
+            {"dice": "12346", "rules": rules, "card": card, "beat": str(total + 20),
+             "rolls_left": "1", "top": "3"},
+            {"dice": "66662", "rules": rules, "card": card, "top": "2",
+             "opponent": late_card(rules, 2, "33345")}]
+
+
+def test_every_query_parameter_is_a_cli_option_of_the_twin():
+    from advisor.cli.advise import advise
+    from advisor.cli.stats import stats
+    from advisor.request.answers import AdviseQuestion, StatsQuestion
+
+    for command, names in ((advise, AdviseQuestion.PARAMS), (stats, StatsQuestion.PARAMS)):
+        options = {opt for param in command.params for opt in param.opts}
+        assert {PARAMS[name].option_name for name in names} <= options
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_advise_of_every_rule_set_is_the_cli_json(server, table_of, rules):
+    table_of(rules)
+    questions = rules_questions(rules)
+    assert {key for q in questions for key in q} == {
+        "dice", "rules", "card", "rolls_left", "top", "target", "beat", "opponent"}
+    for params in questions:
+        code, out, err = cli_run("advise", params)
+        assert code == 0, (params, err)
+        assert server.get("/api/advise", params) == (200, json.loads(out)), params
+
+
+def refused_questions(rules: str) -> list[dict[str, str]]:
+    """Requests of ``rules`` with one bad parameter each (or two that exclude each other)."""
+    from solver.game.rules import get_rules
+
+    full = late_card(rules, 0)
+    per_turn = get_rules(rules).rolls_per_turn
+    base = {"dice": "22256", "rules": rules}
+    return [{"rules": rules}, {**base, "dice": "2225"}, {**base, "dice": "2,,2,2,5"},
+            {**base, "rolls_left": str(per_turn)}, {**base, "rolls_left": "x"},
+            {**base, "top": "-1"}, {**base, "card": "twos=7"}, {**base, "card": full},
+            {**base, "card": "nope=3"}, {**base, "target": "abc"}, {**base, "beat": "-5"},
+            {**base, "opponent": "twos=7"}, {**base, "target": "300", "opponent": ""},
+            {**base, "rules": rules + "x" * 100}]
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_refusals_of_every_rule_set_carry_the_cli_message(server, rules):
+    for params in refused_questions(rules):
+        code, _, err = cli_run("advise", params)
+        lines = err.strip().splitlines()
+        assert code == 2 and len(lines) == 1 and lines[0].startswith("Error: "), (params, err)
+        assert server.get("/api/advise", params) == (
+            400, {"error": lines[0].removeprefix("Error: ")}), params
+    for params in ({"rules": rules, "card": late_card(rules, 0)},
+                   {"rules": rules, "target": "-3"}, {"rules": rules, "card": "twos=7"}):
+        code, _, err = cli_run("stats", params)
+        assert code == 2
+        assert server.get("/api/stats", params) == (
+            400, {"error": err.strip().removeprefix("Error: ")}), params
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_stats_and_analyze_of_every_rule_set_are_the_cli_json(server, table_of, rules):
+    table_of(rules)
+    card = late_card(rules)
+    for params in ({"rules": rules, "card": card}, {"rules": rules, "card": card,
+                                                    "target": "100"}):
+        code, out, err = cli_run("stats", params)
+        assert code == 0, err
+        status, body = server.get("/api/stats", params)
+        expected = json.loads(out)
+        assert status == 200 and body.pop("seconds") >= 0 and expected.pop("seconds") >= 0
+        assert body == expected
+    record = (f"rules {rules}\nplayers Ann,Bob\nAnn: 22256 222 22234 twos\n"
+              f"Bob: 12345 chance\nAnn: 66666 -\n")
+    code, out, err = cli_analyze(record)
+    assert code == 0, err
+    assert server.request("POST", "/api/analyze", record.encode()) == (200, json.loads(out))
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_the_pages_own_answers_of_every_rule_set(server, table_of, rules):
+    """/api/card and /api/place show a card as `advise --json` does; /api/rules names the
+    boxes `yahtzee rules` names; /api/distribution has the mean of `stats --json`."""
+    table_of(rules)
+    card = late_card(rules)
+    _, out, _ = cli_run("advise", {"dice": "22256", "rules": rules, "card": card})
+    shown = json.loads(out)["card"]
+    status, body = server.get("/api/card", {"card": card, "rules": rules})
+    assert status == 200 and {k: body[k] for k in shown} == shown and body["rules"] == rules
+    assert body["turn"] == shown["entries"].__len__() + 1 and len(body["open"]) == 3
+    placed = json.loads(cli_run("advise", {"dice": "22256", "rules": rules,
+                                           "card": late_card(rules, 2)})[1])["card"]
+    box = body["open"][0]
+    status, after = server.get("/api/place", {"card": card, "dice": "22256", "box": box,
+                                              "rules": rules})
+    assert status == 200 and {k: after[k] for k in placed} == placed
+    text = CliRunner().invoke(cli, ["rules", rules]).stdout
+    status, described = server.get("/api/rules", {"rules": rules})
+    assert status == 200 and described["name"] == rules
+    assert [line.split()[:2] for line in text.splitlines() if line.startswith("  ")
+            and len(line.split()) > 1 and line.split()[0] in {b["name"] for b in
+                                                           described["boxes"]}] == [
+        [b["name"], min(b["aliases"], key=len)] for b in described["boxes"]]
+    _, out, _ = cli_run("stats", {"rules": rules, "card": card})
+    status, dist = server.get("/api/distribution", {"card": card, "rules": rules})
+    assert status == 200
+    assert dist["expected_final"] == pytest.approx(json.loads(out)["mean"], abs=1e-9)
+    record = f"rules {rules}\nAnn: 22256 twos\n"
+    status, body = server.request("POST", "/api/record", record.encode())
+    assert status == 200 and body["cards"]["Ann"]["entries"] == {"twos": 6}
+
+
+@pytest.mark.parametrize("path", ["/api/advise?dice=22256", "/api/stats", "/api/card",
+                                  "/api/place?dice=22256&box=twos", "/api/rules",
+                                  "/api/distribution"])
+def test_every_get_endpoint_refuses_unknown_parameters(server, path):
+    for extra in ("table=x", "json=1", "as_json=1", "card_text=twos%3D6"):
+        status, body = server.get(f"{path}{'&' if '?' in path else '?'}{extra}")
+        assert status == 400 and body["error"].startswith(
+            f"unknown parameter {extra.split('=')[0]!r}"), (path, extra)

@@ -1,0 +1,205 @@
+"""The questions the CLI and the HTTP API both answer, checked once and answered once.
+
+A question is built from the keyword arguments of :func:`~advisor.request.params.options`
+(the CLI) or :func:`~advisor.request.params.read_query` (the API), checked before any
+table is built; ``solve`` does the work and ``json`` builds the answer both front ends
+give (``yahtzee advise --json`` and ``GET /api/advise`` are one function). Questions are
+frozen and hashable, so the server can cache them and hand them to its worker process.
+The page's own requests (``card_json``, ``place_json``, ``rules_json``, ``record_json``,
+``final_scores``) are answered here too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from solver.game.rules import RULE_NAMES, RULE_SUMMARIES, UPPER_TARGET, get_rules
+
+from ..model import Dice, Scorecard, box_label
+from ..objective import KINDS, Objective
+from .params import RequestError
+
+if TYPE_CHECKING:
+    from solver.stats import OptimalStats, Progress
+    from solver.table import Table
+
+    from ..advise import Advice
+    from ..record import GameRecord
+    from ..target_stats import TargetStats
+
+
+@lru_cache(maxsize=1024)
+def parsed_card(card: str, rules: str) -> Scorecard:
+    """``Scorecard.parse`` (cards are immutable; a bad card raises and is not kept)."""
+    return Scorecard.parse(card, rules)
+
+
+@dataclass(frozen=True)
+class AdviseQuestion:
+    """``yahtzee advise`` and ``GET /api/advise``: every choice for ``dice`` on ``card``."""
+
+    PARAMS: ClassVar = ("dice", "rolls_left", "card", "top", "target", "beat", "opponent",
+                        "rules")
+    card: Scorecard
+    dice: Dice
+    rolls_left: int
+    objective: Objective
+    top: int
+
+    @classmethod
+    def parse(cls, *, dice_text: str | None, card_text: str, rules_name: str,
+              rolls_left: int | None = None, top: int = 10, target: str | None = None,
+              beat: str | None = None, opponent: str | None = None) -> AdviseQuestion:
+        """The question checked in the order the CLI reports errors: dice, card, rolls
+        left, objective."""
+        from ..advise import question_rolls_left
+
+        dice = cls.parse_dice(dice_text)
+        card = parsed_card(card_text, rules_name)
+        rolls_left = question_rolls_left(card, rolls_left)
+        objective = Objective.parse_options(target=target, beat=beat, opponent=opponent,
+                                            rules=rules_name)
+        return cls(card, dice, rolls_left, objective, top)
+
+    @staticmethod
+    def parse_dice(dice_text: str | None) -> Dice:
+        """The dice showing, which every advise question needs."""
+        if dice_text is None:
+            raise RequestError("give the dice showing, e.g. yahtzee advise 22256 "
+                               "(or --dice 22256)")
+        return Dice.parse(dice_text)
+
+    def solve(self, table: Table | None = None) -> Advice:
+        """The advice (the card's turn solved once per process: ``turn_advisor``)."""
+        from ..advise import turn_advisor
+
+        return turn_advisor(self.card, table, self.objective).advise(self.dice,
+                                                                     self.rolls_left)
+
+    def json(self, table: Table | None = None) -> dict[str, Any]:
+        return self.solve(table).to_json(self.top)
+
+
+@dataclass(frozen=True)
+class StatsQuestion:
+    """``yahtzee stats`` and ``GET /api/stats``: exact figures of optimal play from the
+    start of ``card``'s next turn; with ``target``, P(final >= target) instead."""
+
+    PARAMS: ClassVar = ("card", "target", "rules")
+    card: Scorecard
+    target: int | None
+
+    @classmethod
+    def parse(cls, *, card_text: str, rules_name: str,
+              target: str | None = None) -> StatsQuestion:
+        card = parsed_card(card_text, rules_name)
+        card.check_not_full()
+        return cls(card, Objective.for_target(target).target if target is not None else None)
+
+    def solve(self, table: Table | None = None,
+              progress: Progress | None = None) -> OptimalStats | TargetStats:
+        from solver.table import get_table
+
+        from ..target_stats import card_stats, target_stats
+
+        table = table or get_table(self.card.rules_name)
+        if self.target is not None:
+            return target_stats(table, self.card, self.target, progress=progress)
+        return card_stats(table, self.card, progress=progress)
+
+    def json(self, table: Table | None = None,
+             progress: Progress | None = None) -> dict[str, Any]:
+        data = self.solve(table, progress).to_json()
+        if self.target is None and self.card.turn > 1:
+            data["card"] = self.card.to_json()
+        return data
+
+
+def answer(question: AdviseQuestion | StatsQuestion) -> dict[str, Any]:
+    """``question.json()`` (a module-level function, for the server's worker process)."""
+    return question.json()
+
+
+# ---------------------------------------------------------------------- the page's own
+CARD_PARAMS = ("card", "rules")
+PLACE_PARAMS = ("card", "dice", "box", "rules")
+RULES_PARAMS = ("rules",)
+
+
+def describe_card(card: Scorecard) -> dict[str, Any]:
+    """``card.to_json()`` plus ``rules``, ``open`` (box names), ``turn``, ``full`` and
+    ``upper_needed`` (points the upper boxes still need for the bonus; 0 once earned)."""
+    return {"rules": card.rules_name, **card.to_json(),
+            "open": [card.rules.boxes[b].name for b in card.open_boxes()],
+            "turn": card.turn, "full": card.is_full,
+            "upper_needed": max(UPPER_TARGET - card.upper_subtotal, 0)}
+
+
+def card_json(card_text: str, rules_name: str) -> dict[str, Any]:
+    """``GET /api/card``: a scorecard read as ``--card`` reads it."""
+    return describe_card(parsed_card(card_text, rules_name))
+
+
+def place_json(card_text: str, dice_text: str | None, box_name: str,
+               rules_name: str) -> dict[str, Any]:
+    """``GET /api/place``: the card after scoring the dice in ``box_name`` (the Joker
+    rule applies)."""
+    if dice_text is None:
+        raise RequestError("missing parameter 'dice'")
+    card = parsed_card(card_text, rules_name)
+    return describe_card(card.place(Dice.parse(dice_text), box_name))
+
+
+def rules_json(rules_name: str) -> dict[str, Any]:
+    """``GET /api/rules``: what the page needs to draw a scorecard of a rule set, and
+    every rule set's name."""
+    ruleset = get_rules(rules_name)
+    return {"name": ruleset.name, "summary": ruleset.summary,
+            "rolls_per_turn": ruleset.rolls_per_turn, "upper_bonus": ruleset.upper_bonus,
+            "upper_target": UPPER_TARGET,
+            "yahtzee_bonus": ruleset.yahtzee_bonus if ruleset.n_flags == 2 else 0,
+            "boxes": [{"name": b.name, "label": box_label(b.name), "upper": b.is_upper,
+                       "aliases": list(b.aliases)} for b in ruleset.boxes],
+            "rule_sets": [{"name": n, "summary": RULE_SUMMARIES[n]} for n in RULE_NAMES],
+            "objectives": list(KINDS)}
+
+
+def read_record_body(body: bytes) -> GameRecord:
+    """The game record of a request body (text or JSON form), checked as ``yahtzee
+    analyze -`` checks it."""
+    from ..record import parse_record
+
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RequestError(f"the record is not UTF-8 text (byte {exc.start})") from None
+    return parse_record(text)
+
+
+def record_json(record: GameRecord) -> dict[str, Any]:
+    """``POST /api/record``: ``record`` (JSON form), ``text``, every player's card (as
+    ``/api/card``) and whether the game is over."""
+    return {"record": record.to_json(), "text": str(record),
+            "cards": {name: describe_card(card) for name, card in record.cards().items()},
+            "finished": record.is_finished}
+
+
+def final_scores(card: Scorecard, to_come: dict[str, Any]) -> dict[str, Any]:
+    """``GET /api/distribution``: the distribution of the final score from ``card``'s
+    figures of the points to come (``to_come``: ``mean`` and ``distribution`` of
+    :class:`~solver.stats.OptimalStats` JSON): ``distribution`` and ``p_reach`` (P(final >=
+    score)), keyed by final score, and ``expected_final``."""
+    total = card.total
+    points = sorted((int(x), p) for x, p in to_come["distribution"].items())
+    reach = []
+    above = 0.0
+    for _, p in reversed(points):  # suffix sums, smallest terms first
+        above += p
+        reach.append(above)
+    reach.reverse()
+    return {"rules": card.rules_name, "card": describe_card(card),
+            "expected_final": total + to_come["mean"],
+            "distribution": {str(total + x): p for x, p in points},
+            "p_reach": {str(total + x): r for (x, _), r in zip(points, reach, strict=True)}}

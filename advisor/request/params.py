@@ -1,0 +1,212 @@
+"""Every option of the ``yahtzee`` commands and query parameter of the HTTP API, declared
+once in :data:`PARAMS`.
+
+A :class:`Param` builds the click option of each command that takes it (:func:`options`)
+and reads the same parameter from a web request (:func:`read_query`) with the same click
+type, so a bad value gets the same message in both: after ``Error:`` with exit code 2
+from the CLI, as HTTP 400 ``{"error": MESSAGE}`` from the server. The query key is the
+option without its dashes, ``_`` for ``-`` (``rolls_left`` is ``--rolls-left``).
+
+Only click and pure-Python modules are imported here, so ``yahtzee --help`` stays instant.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import Any, TypeVar
+
+import click
+
+from solver.errors import ECHO_LIMIT, YahtzeeError
+from solver.game.rules import DEFAULT_RULES, RULE_NAMES
+
+from ..play_win import DEFAULT_OPEN_BOXES
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+_LONG_QUOTE = re.compile("'([^']{" + str(ECHO_LIMIT - 1) + ",})'")
+
+
+def click_message(exc: click.ClickException) -> str:
+    """What follows ``Error:`` for a click error, a quoted input longer than
+    ``ECHO_LIMIT`` characters cut (the library quotes input through
+    :func:`solver.errors.shown`)."""
+    return _LONG_QUOTE.sub(lambda m: f"'{m.group(1)[:ECHO_LIMIT - 6]}...'",
+                           exc.format_message())
+
+
+class RequestError(YahtzeeError):
+    """A request refused as a whole: an unknown parameter, a missing one, two that
+    exclude each other (the CLI: one ``Error:`` line, exit 2; the API: HTTP 400)."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One option: ``name`` is its query key and, unless ``dest`` says otherwise, the
+    keyword the command receives; ``flag`` defaults to ``--`` + name with dashes."""
+
+    name: str
+    help: str
+    type: Any = None
+    default: Any = None
+    metavar: str | None = None
+    flag: str | None = None
+    dest: str | None = None
+    is_flag: bool = False
+    multiple: bool = False
+    required: bool = False
+    show_default: bool = False
+
+    @property
+    def option_name(self) -> str:
+        return self.flag or "--" + self.name.replace("_", "-")
+
+    @property
+    def keyword(self) -> str:
+        return self.dest or self.name
+
+    def click_args(self) -> tuple[list[str], dict[str, Any]]:
+        """The declarations and the attributes of this parameter's click option."""
+        return [self.option_name, self.keyword], {
+            "type": self.type, "default": self.default, "metavar": self.metavar,
+            "help": self.help, "is_flag": self.is_flag, "multiple": self.multiple,
+            "required": self.required, "show_default": self.show_default}
+
+    @cached_property
+    def _option(self) -> click.Option:
+        decls, attrs = self.click_args()
+        return click.Option(decls, **attrs)
+
+    def read(self, value: str) -> Any:
+        """The query value ``value`` converted as the CLI converts the option; a bad one
+        raises :class:`RequestError` with click's message (``Invalid value for ...``)."""
+        option = self._option
+        try:
+            return option.type.convert(value, option, click.Context(click.Command("yahtzee")))
+        except click.BadParameter as exc:
+            raise RequestError(click_message(exc)) from None
+
+
+def _rules_type() -> click.Choice:
+    return click.Choice(RULE_NAMES, case_sensitive=False)
+
+
+PARAMS: dict[str, Param] = {p.name: p for p in (
+    Param("rules", "Rule set (see `yahtzee rules`).", _rules_type(), DEFAULT_RULES,
+          show_default=True, dest="rules_name"),
+    Param("json", "Print one JSON object.", dest="as_json", is_flag=True),
+    Param("table", "Table file to read (default: the cached one, built if missing).",
+          metavar="PATH", dest="table_path"),
+    Param("force", "Replace an existing regular file of another kind at the path (a "
+          "symbolic link, folder or device is never replaced).", is_flag=True),
+    Param("card", "Boxes filled so far, e.g. twos=6,fours=12,yahtzee=50,yahtzee_bonus=1 "
+          "(default: a new game).", default="", metavar="C", dest="card_text"),
+    Param("dice", "The five dice showing: 22256, 2,2,2,5,6 or '2 2 2 5 6' (or give them as "
+          "the argument).", metavar="D", dest="dice_text"),
+    Param("box", "The box to fill, by name or short name.", required=True, dest="box_name"),
+    Param("rolls_left", "Rolls still allowed this turn: 2 after the first roll (default), "
+          "1 after the second, 0 after the last.", int, metavar="N"),
+    Param("top", "Show the N best options (0: all).", click.IntRange(min=0), 10, metavar="N",
+          show_default=True),
+    Param("target", "Maximise P(final score >= X) instead of the expected score.",
+          metavar="X"),
+    Param("beat", "Maximise P(final score > N) (same as --target N+1).", metavar="N"),
+    Param("opponent", "Maximise P(beating this opponent's final score): their card, same "
+          "notation as --card (a full card is a finished game).", metavar="CARD"),
+    Param("game", "A game record (docs/records.md): card, player and rolls left come from "
+          "it; the dice are the next roll of the game.", metavar="FILE", dest="game_path"),
+    Param("append", "With --game: add these dice and MOVE (keep 222, score twos, 1 = the "
+          "best) to the record.", metavar="MOVE", dest="append_text"),
+    Param("players", "Number of players, named Player 1, Player 2, ...  [default: 1]",
+          click.IntRange(1, 8), dest="n_players"),
+    Param("names", "Player names in playing order, comma-separated (1 to 8).",
+          metavar="A,B", dest="names_text"),
+    Param("record", "Write the game to FILE as it goes (a new file; see docs/records.md).",
+          metavar="FILE", dest="record_path"),
+    Param("resume", "Continue the game recorded in FILE where it stopped.", metavar="FILE",
+          dest="resume_path"),
+    Param("objective", "What each player's advice maximises: ev, the expected final score; "
+          "win (two or more players), the chance to beat the best of the others, exactly, "
+          "from their cards as they stand at each turn.", click.Choice(["ev", "win"]), "ev",
+          show_default=True, dest="objective_name"),
+    Param("win_from", f"With --objective win: work out the chance to win once the player to "
+          f"move has N or fewer boxes open; before that the advice is by expected score (the "
+          f"exact win DP takes minutes early in a game).  [default: {DEFAULT_OPEN_BOXES}]",
+          click.IntRange(min=1), metavar="N"),
+    Param("sheet_format", "md: one row per roll; csv: one row per roll and number of rolls "
+          "left.", click.Choice(["md", "csv"]), "md", flag="--format", dest="fmt",
+          show_default=True),
+    Param("sheet_out", "Write the sheet to FILE (a new or regular file) instead of stdout.",
+          metavar="FILE", flag="--out", dest="out_path"),
+    Param("table_out", "Table file to write (default: <rules>.ytable in the table cache: "
+          "tables/ in a source checkout, else ~/.cache/yahtzee-solver, or $YAHTZEE_TABLES). "
+          "An existing file is replaced only if it is a table of the same rules.",
+          metavar="PATH", flag="--out", dest="out"),
+    Param("export_format", "npy: float64 [mask, upper, flag]; csv: one row per reachable "
+          "state.", click.Choice(["npy", "csv"]), flag="--format", required=True, dest="fmt"),
+    Param("export_out", "File to write. An existing file is replaced only if it is an "
+          "earlier export in the same format.", metavar="PATH", flag="--out", dest="out",
+          required=True),
+    Param("games", "Number of games to play per strategy, 1 to 10,000,000.", int, 10_000,
+          show_default=True),
+    Param("strategy", "optimal (default), greedy, greedy-turn, heuristic, target:X (every "
+          "move maximises P(final score >= X); solves the target vectors first), or "
+          "module:function (a Python strategy). Not together with --compare."),
+    Param("compare", "Comma-separated strategies to play side by side on the same dice, "
+          "e.g. optimal,greedy or optimal,target:300."),
+    Param("seed", "Seed of the dice (0..2**64-1): same seed, same games.", int, 0,
+          show_default=True),
+    Param("positions", "Positions in the session (1 to 100).", click.IntRange(1, 100), 10,
+          metavar="N", dest="n_positions", show_default=True),
+    Param("from", "Practise the decisions of your own game records (FILE ..., as `yahtzee "
+          "play --record` writes them) that lost the most, instead of positions of optimal "
+          "play.", metavar="FILE", dest="from_records", multiple=True),
+    Param("player", "With --from: only this player's decisions.", metavar="NAME"),
+    Param("history", "The history the session is appended to (JSON Lines) [default: "
+          "train-history.jsonl in the user's data folder, e.g. "
+          "~/.local/share/yahtzee-solver].", metavar="FILE", dest="history_path"),
+    Param("no_history", "Keep no history of this session.", is_flag=True),
+    Param("records", "Also write each game as a record, FOLDER/game-000001.txt, ... (a new "
+          "folder; `yahtzee analyze` reads them).", metavar="FOLDER", dest="records_dir"),
+)}
+OBJECTIVE_PARAMS = ("target", "beat", "opponent")
+"""What to maximise instead of the expected score (at most one of them)."""
+
+
+def options(*names: str, **changes: Mapping[str, Any]) -> Callable[[F], F]:
+    """A decorator adding the click options ``names`` of :data:`PARAMS` to a command, in
+    that order in ``--help``; ``changes[name]`` replaces fields of one (a default, the
+    help) for this command alone."""
+    def decorate(func: F) -> F:
+        for name in reversed(names):
+            decls, attrs = replace(PARAMS[name], **changes.get(name, {})).click_args()
+            func = click.option(*decls, **attrs)(func)
+        return func
+    return decorate
+
+
+def read_query(names: Iterable[str], items: Iterable[tuple[str, str]],
+               defaults: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The keyword arguments of a request from its query ``items`` (key, value): each of
+    ``names`` converted as its option (missing: its default, or ``defaults[name]``).
+    Raises :class:`RequestError` for a key not in ``names`` and for a bad value."""
+    accepted = {name: PARAMS[name] for name in names}
+    given: dict[str, str] = {}
+    for key, value in items:
+        if key not in accepted:
+            raise RequestError(f"unknown parameter {key!r}; accepted: "
+                               f"{', '.join(accepted) or 'none'}")
+        given[key] = value  # the last one, as for an option given twice
+    out = {}
+    for name, param in accepted.items():
+        if name in given:
+            out[param.keyword] = param.read(given[name])
+        elif param.required:
+            raise RequestError(f"missing parameter {name!r}")
+        else:
+            out[param.keyword] = (defaults or {}).get(name, param.default)
+    return out
