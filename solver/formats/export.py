@@ -1,16 +1,19 @@
-"""Export a solved table in the layout of INTERFACE.md (npy or csv), atomically."""
+"""Export a solved table in the layout of docs/export.md (npy or csv), atomically.
+
+A file format, below the table driver: it reads a table's ``rules`` and ``values``
+(:class:`Solved`, which :class:`solver.table.Table` is) and imports nothing above it."""
 
 from __future__ import annotations
 
 import csv
 import io
 from pathlib import Path
-from typing import IO
+from typing import IO, Protocol
 
 import numpy as np
 
 from ..errors import TableError
-from ..table import Table
+from ..game.rules import RuleSet
 from .files import atomic_write, check_target
 
 FORMATS = ("npy", "csv")
@@ -18,8 +21,18 @@ _SIGNATURES = {"npy": b"\x93NUMPY", "csv": b"open_boxes,upper_subtotal,"}
 """How an earlier export of each format begins: such a file is replaced without force."""
 
 
-def interface_array(table: Table) -> np.ndarray:
-    """The table as INTERFACE.md lays it out.
+class Solved(Protocol):
+    """What an export reads of a solved table (a :class:`solver.table.Table`)."""
+
+    @property
+    def rules(self) -> RuleSet: ...
+
+    @property
+    def values(self) -> np.ndarray: ...
+
+
+def interface_array(table: Solved) -> np.ndarray:
+    """The table as docs/export.md lays it out.
 
     13 boxes: (8192, 64, 2) float64 ``[mask, upper, Yahtzee box holds 50]`` (a rule set
     without Yahtzee bonus has equal values in both flags wherever the box is filled);
@@ -37,7 +50,7 @@ def interface_array(table: Table) -> np.ndarray:
     return out
 
 
-def _write_csv(table: Table, out: IO[bytes]) -> None:
+def _write_csv(table: Solved, out: IO[bytes]) -> None:
     text = io.TextIOWrapper(out, encoding="utf-8", newline="")
     try:
         _write_csv_rows(table, text)
@@ -46,7 +59,7 @@ def _write_csv(table: Table, out: IO[bytes]) -> None:
         text.detach()
 
 
-def _write_csv_rows(table: Table, text: io.TextIOWrapper) -> None:
+def _write_csv_rows(table: Solved, text: io.TextIOWrapper) -> None:
     rules = table.rules
     values = interface_array(table)
     has_flag = values.ndim == 3
@@ -90,7 +103,7 @@ def _check_format(fmt: str) -> None:
                          f"{', '.join(FORMATS)}")
 
 
-def export_table(table: Table, path: Path | str, fmt: str, *, force: bool = False) -> None:
+def export_table(table: Solved, path: Path | str, fmt: str, *, force: bool = False) -> None:
     """Write ``table`` to ``path`` as ``npy`` or ``csv`` (one row per reachable state).
 
     Refuses what :func:`check_export_target` refuses; raises
