@@ -205,18 +205,27 @@ def emit_json(obj: dict[str, Any]) -> None:
     click.echo(json.dumps(obj, indent=2))
 
 
-def progress_bar(desc: str) -> tuple[Callable[[int, int], None], Callable[[], None]]:
-    """A tqdm bar on stderr as a builder progress callback; returns (callback, close)."""
+def progress_bar(desc: str, unit: str = "level"
+                 ) -> tuple[Callable[[int, int], None], Callable[[], None]]:
+    """A tqdm bar on stderr, shown from the first call of the progress callback
+    ``(done, total)`` on; returns (callback, close)."""
     from tqdm import tqdm
 
-    bar = tqdm(total=None, desc=desc, unit="level", file=sys.stderr, leave=False)
+    bars: list[Any] = []
 
     def update(done: int, total: int) -> None:
-        bar.total = total
-        bar.n = done
-        bar.refresh()
+        if not bars:
+            bars.append(tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False,
+                             unit_scale=unit == "game"))
+        bars[0].total = total
+        bars[0].n = done
+        bars[0].refresh()
 
-    return update, bar.close
+    def close() -> None:
+        for bar in bars:
+            bar.close()
+
+    return update, close
 
 
 def note(text: str) -> None:
@@ -224,22 +233,14 @@ def note(text: str) -> None:
     click.echo(text, err=True)
 
 
-def load_table(rules_name: str, table_path: str | None = None, *, quiet: bool = False):  # noqa: ANN201
+def load_table(rules_name: str, table_path: str | None = None):  # noqa: ANN201
     """The table of a rule set for a command, from the one factory
     (:func:`solver.table.get_table`): an explicit ``--table`` must exist and be valid;
     the cached default is built when missing, with a note and a progress bar on stderr."""
     from solver.table import get_table
 
-    bar: list[Any] = []
-
-    def update(done: int, total: int) -> None:
-        if not bar:
-            bar.append(progress_bar(f"solving {rules_name}"))
-        bar[0][0](done, total)
-
+    update, close = progress_bar(f"solving {rules_name}")
     try:
-        return get_table(rules_name, table_path, progress=update,
-                         note=None if quiet else note)
+        return get_table(rules_name, table_path, progress=update, note=note)
     finally:
-        if bar:
-            bar[0][1]()
+        close()

@@ -152,32 +152,23 @@ def _resolve_strategy(name: str, option: str) -> str | Callable[..., Any]:
 
 def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
          seed: int, *, record: bool = False) -> Any:
-    from tqdm import tqdm
-
     from solver.simulate import simulate
     from solver.simulate_target import is_target_strategy
 
-    bars: dict[str, Any] = {}
+    solving = progress_bar(f"{label} vectors")
+    playing = progress_bar(label, unit="game")
 
-    def bar_of(desc: str, unit: str) -> Callable[[int, int], None]:
-        def update(done: int, total: int) -> None:
-            if desc not in bars:  # the solve's bar ends when the games' starts
-                for other in bars.values():
-                    other.close()
-                bars[desc] = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr,
-                                  unit_scale=unit == "game", leave=False)
-            bars[desc].update(done - bars[desc].n)
-        return update
+    def played(done: int, total: int) -> None:
+        solving[1]()  # the solve's bar (if any) ends when the games' starts
+        playing[0](done, total)
 
-    solving = None
-    if isinstance(strategy, str) and is_target_strategy(strategy):
-        solving = bar_of(f"{label} vectors", "level")
+    target = isinstance(strategy, str) and is_target_strategy(strategy)
     try:
-        return simulate(table, strategy, games, seed, progress=bar_of(label, "game"),
-                        name=label, record=record, solve_progress=solving)
+        return simulate(table, strategy, games, seed, progress=played, name=label,
+                        record=record, solve_progress=solving[0] if target else None)
     finally:
-        for bar in bars.values():
-            bar.close()
+        solving[1]()
+        playing[1]()
 
 
 @cli.command(short_help="Play seeded games with a strategy.")
@@ -191,14 +182,8 @@ def simulate(rules_name: str, games: int, strategy: str | None, compare: str | N
     Example: yahtzee simulate --games 1000 --strategy greedy-turn --records games/;
     yahtzee simulate --strategy target:300 --games 20000
     """
-    from solver.simulate import MAX_GAMES, MAX_SEED
+    from solver.simulate import comparison_json
 
-    if not 1 <= games <= MAX_GAMES:
-        raise click.BadParameter(f"must be 1 to {MAX_GAMES:,}, not {shown_int(games)}",
-                                 param_hint="--games")
-    if not 0 <= seed <= MAX_SEED:
-        raise click.BadParameter(f"must be in 0..2**64-1, not {shown_int(seed)}",
-                                 param_hint="--seed")
     if compare is not None and strategy is not None:
         raise click.UsageError("give --strategy (one strategy) or --compare (several), "
                                "not both")
@@ -225,10 +210,13 @@ def simulate(rules_name: str, games: int, strategy: str | None, compare: str | N
                for name, strat in resolved]
     if records_dir is not None:
         _write_records(records_dir, table.rules.name, results[0])
-    if compare is not None:
-        _print_compare(table, results, games, seed, as_json)
-    else:
-        _print_one(results[0], as_json)
+    if as_json:
+        emit_json(comparison_json(table, results) if compare is not None
+                  else results[0].to_json())
+        return
+    lines = _compare_lines(table, results) if compare is not None else _result_lines(results[0])
+    for line in lines:
+        click.echo(line)
 
 
 def _write_records(folder: str, rules_name: str, result: Any) -> None:
@@ -244,35 +232,27 @@ def _write_records(folder: str, rules_name: str, result: Any) -> None:
     click.echo(f"wrote {count:,} game records to {shown_path(folder)}", err=True)
 
 
-def shown_int(n: int) -> str:
-    """An integer for a message, shortened when it has more than 24 digits."""
-    text = str(n)
-    return text if len(text) <= 24 else f"{text[:10]}...({len(text)} digits)"
-
-
-def _print_one(result: Any, as_json: bool) -> None:
+def _result_lines(result: Any) -> list[str]:
+    """One strategy's figures as text."""
     from solver.stats import PERCENTILES
 
     data = result.to_json()
-    if as_json:
-        emit_json(data)
-        return
-    echo = click.echo
-    solving = (f"vectors {result.solve_seconds:.1f} s, " if result.target is not None
-               else "")
-    echo(f"Strategy {result.strategy}, rules {result.rules.name}: {result.games:,} games, "
-         f"seed {result.seed} ({result.seconds:.2f} s, {solving}"
-         f"{data['games_per_second']:,.0f} games/s)")
-    echo(f"  mean score       {result.mean:.4f} +- {result.stderr:.4f} (standard error)")
-    echo(f"  standard dev.    {result.sd:.4f}")
-    echo("  percentiles      " + "  ".join(f"{q}%: {result.percentile(q)}" for q in PERCENTILES))
-    echo(f"  upper bonus      {100 * data['upper_bonus_rate']:.3f} %")
-    echo(f"  Yahtzees         {data['yahtzees_per_game']:.4f} per game "
-         f"(at least one in {100 * data['any_yahtzee_rate']:.3f} % of games)")
-    echo(f"  Yahtzee bonuses  {data['yahtzee_bonuses_per_game']:.4f} per game")
+    solving = f"vectors {result.solve_seconds:.1f} s, " if result.target is not None else ""
+    lines = [f"Strategy {result.strategy}, rules {result.rules.name}: {result.games:,} games, "
+             f"seed {result.seed} ({result.seconds:.2f} s, {solving}"
+             f"{data['games_per_second']:,.0f} games/s)",
+             f"  mean score       {result.mean:.4f} +- {result.stderr:.4f} (standard error)",
+             f"  standard dev.    {result.sd:.4f}",
+             "  percentiles      " + "  ".join(f"{q}%: {result.percentile(q)}"
+                                                for q in PERCENTILES),
+             f"  upper bonus      {100 * data['upper_bonus_rate']:.3f} %",
+             f"  Yahtzees         {data['yahtzees_per_game']:.4f} per game "
+             f"(at least one in {100 * data['any_yahtzee_rate']:.3f} % of games)",
+             f"  Yahtzee bonuses  {data['yahtzee_bonuses_per_game']:.4f} per game"]
     if result.target is not None:
-        echo(f"  reached {result.target:<8} {_reach_text(result, result.target)}")
-        echo(f"  exact p_target   {100 * result.p_target:.4f} % (this strategy, new game)")
+        lines += [f"  reached {result.target:<8} {_reach_text(result, result.target)}",
+                  f"  exact p_target   {100 * result.p_target:.4f} % (this strategy, new game)"]
+    return lines
 
 
 def _reach_text(result: Any, target: int) -> str:
@@ -282,27 +262,21 @@ def _reach_text(result: Any, target: int) -> str:
     return f"{100 * rate:.3f} % +- {100 * stderr:.3f} of games"
 
 
-def _print_compare(table: Any, results: list[Any], games: int, seed: int,
-                   as_json: bool) -> None:
-    from solver.simulate import comparison_json
-
+def _compare_lines(table: Any, results: list[Any]) -> list[str]:
+    """Strategies played on the same games, side by side, as text."""
     exact = table.expected_score
-    if as_json:
-        emit_json(comparison_json(table, results))
-        return
-    echo = click.echo
-    echo(f"Rules {table.rules.name}: {games:,} games per strategy, seed {seed}")
-    head = (f"  {'strategy':<14} {'mean':>9} {'stderr':>7} {'sd':>7} {'vs exact':>9} "
-            f"{'bonus %':>8} {'Yahtzees':>9}")
-    echo(head)
-    echo(f"  {'exact optimal':<14} {exact:9.4f} {'':>7} {'':>7} {0.0:9.4f}")
+    first = results[0]
+    lines = [f"Rules {table.rules.name}: {first.games:,} games per strategy, seed {first.seed}",
+             f"  {'strategy':<14} {'mean':>9} {'stderr':>7} {'sd':>7} {'vs exact':>9} "
+             f"{'bonus %':>8} {'Yahtzees':>9}",
+             f"  {'exact optimal':<14} {exact:9.4f} {'':>7} {'':>7} {0.0:9.4f}"]
     for r in results:
         d = r.to_json()
-        echo(f"  {r.strategy:<14} {r.mean:9.4f} {r.stderr:7.4f} {r.sd:7.4f} "
-             f"{r.mean - exact:9.4f} {100 * d['upper_bonus_rate']:8.3f} "
-             f"{d['yahtzees_per_game']:9.4f}")
+        lines.append(f"  {r.strategy:<14} {r.mean:9.4f} {r.stderr:7.4f} {r.sd:7.4f} "
+                     f"{r.mean - exact:9.4f} {100 * d['upper_bonus_rate']:8.3f} "
+                     f"{d['yahtzees_per_game']:9.4f}")
     for target in sorted({r.target for r in results if r.target is not None}):
         p = next(r.p_target for r in results if r.target == target)
-        echo(f"Reached {target} (exact for target:{target}: {100 * p:.4f} %):")
-        for r in results:
-            echo(f"  {r.strategy:<14} {_reach_text(r, target)}")
+        lines.append(f"Reached {target} (exact for target:{target}: {100 * p:.4f} %):")
+        lines += [f"  {r.strategy:<14} {_reach_text(r, target)}" for r in results]
+    return lines

@@ -91,6 +91,24 @@ class Param:
             raise RequestError(click_message(exc)) from None
 
 
+class Whole(click.ParamType):
+    """A whole number ``low`` to ``high``; out of range: ``must be WORDS, not N``."""
+
+    name = "integer"
+
+    def __init__(self, low: int, high: int, words: str) -> None:
+        self.low, self.high, self.words = low, high, words
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> int:
+        number = value if isinstance(value, int) else click.INT.convert(value, param, ctx)
+        if not self.low <= number <= self.high:
+            digits = str(number)  # shortened beyond 24 digits
+            shown = digits if len(digits) <= 24 else f"{digits[:10]}...({len(digits)} digits)"
+            self.fail(f"must be {self.words}, not {shown}", param, ctx)
+        return number
+
+
 def _rules_type() -> click.Choice:
     return click.Choice(RULE_NAMES, case_sensitive=False)
 
@@ -151,15 +169,15 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("export_out", "File to write. An existing file is replaced only if it is an "
           "earlier export in the same format.", metavar="PATH", flag="--out", dest="out",
           required=True),
-    Param("games", "Number of games to play per strategy, 1 to 10,000,000.", int, 10_000,
-          show_default=True),
+    Param("games", "Number of games to play per strategy, 1 to 10,000,000.",
+          Whole(1, 10_000_000, "1 to 10,000,000"), 10_000, show_default=True),
     Param("strategy", "optimal (default), greedy, greedy-turn, heuristic, target:X (every "
           "move maximises P(final score >= X); solves the target vectors first), or "
           "module:function (a Python strategy). Not together with --compare."),
     Param("compare", "Comma-separated strategies to play side by side on the same dice, "
           "e.g. optimal,greedy or optimal,target:300."),
-    Param("seed", "Seed of the dice (0..2**64-1): same seed, same games.", int, 0,
-          show_default=True),
+    Param("seed", "Seed of the dice (0..2**64-1): same seed, same games.",
+          Whole(0, 2**64 - 1, "in 0..2**64-1"), 0, show_default=True),
     Param("positions", "Positions in the session (1 to 100).", click.IntRange(1, 100), 10,
           metavar="N", dest="n_positions", show_default=True),
     Param("from", "Practise the decisions of your own game records (FILE ..., as `yahtzee "
