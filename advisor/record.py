@@ -1,4 +1,4 @@
-"""Game records: a played game, turn by turn, as text or JSON (INTERFACE.md "Game records").
+"""Game records: a played game, turn by turn, as text or JSON (docs/records.md).
 
 Text form, one turn per line in playing order (blank lines and ``#`` comments ignored)::
 

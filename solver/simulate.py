@@ -207,7 +207,7 @@ class SimulationResult:
         return int(ordered[index])
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-ready figures (INTERFACE.md keys ``games``, ``strategy``, ``mean``, ``sd``,
+        """JSON-ready figures (docs/json.md keys ``games``, ``strategy``, ``mean``, ``sd``,
         ``stderr`` and more; a target strategy adds ``target``, ``p_target``,
         ``reached_rate``, ``reached_stderr`` and ``solve_seconds``). ``games_per_second``
         counts the time playing, not solving."""

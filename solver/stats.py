@@ -94,7 +94,7 @@ class OptimalStats:
                 + self.rules.yahtzee_bonus * self.yahtzee_bonuses)
 
     def to_json(self) -> dict:
-        """The figures as JSON-ready data (INTERFACE.md keys ``rules``, ``mean``, ``sd``,
+        """The figures as JSON-ready data (docs/json.md keys ``rules``, ``mean``, ``sd``,
         ``percentiles`` and more)."""
         nz = np.flatnonzero(self.distribution > 0)
         return {

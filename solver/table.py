@@ -71,7 +71,7 @@ class Table:
     """The solved values of one rule set.
 
     ``values[mask, upper, flag]`` (float64, read-only) is ``E(state)``: the expected
-    points still to come from the start of a turn, under optimal play (INTERFACE.md);
+    points still to come from the start of a turn, under optimal play (docs/export.md);
     NaN for states that cannot occur.
     """
 
@@ -244,7 +244,7 @@ class SolveSummary:
     """The whole solve: build and file write."""
 
     def to_json(self) -> dict[str, object]:
-        """JSON-ready (INTERFACE.md keys ``rules``, ``expected_score``, ``states``,
+        """JSON-ready (docs/json.md keys ``rules``, ``expected_score``, ``states``,
         ``seconds``, ``build_seconds``, ``path``)."""
         table = self.table
         return {"rules": table.rules.name, "expected_score": table.expected_score,

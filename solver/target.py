@@ -14,7 +14,7 @@ state ``s`` with ``a`` points scored so far. Each state stores ``a`` on a range 
 - from a given card (total ``T``), ``T <= a <= T +`` the most points the boxes filled
   since can have added (only states reachable from that card are solved).
 
-``W(s, t)`` of INTERFACE.md is ``V_s(X - t)`` for the target ``X``. Upper subtotals
+``W(s, t)`` of docs/objectives.md is ``V_s(X - t)`` for the target ``X``. Upper subtotals
 that share values in the expected-score solver share one vector here too.
 """
 

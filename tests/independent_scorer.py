@@ -1,5 +1,5 @@
-"""An independent scorer, written from the rule book (RULES.md) and the box order of
-INTERFACE.md alone, for checking the production score and Joker tables.
+"""An independent scorer, written from the rule book (docs/rules.md) and the box order of
+docs/boxes.md alone, for checking the production score and Joker tables.
 
 It deliberately imports nothing from ``solver`` or ``advisor``: a wrong box definition,
 Joker table or bonus in the production code cannot leak into the checks that use it
@@ -7,7 +7,7 @@ Joker table or bonus in the production code cannot leak into the checks that use
 1..6 in any order; a card is described by the set of filled box names and whether the
 Yahtzee box holds 50.
 
-Rule sets (RULES.md, "Named variants")::
+Rule sets (docs/rules.md, "The named variants")::
 
     official    13 boxes, 3 rolls, upper bonus 35, Yahtzee bonus 100, forced Joker
     free-joker  as official, Joker free (any open box; FH/SS/LS only when the upper
@@ -34,7 +34,7 @@ UPPER_GOAL = 63
 
 @dataclass(frozen=True)
 class RuleBook:
-    """One rule set of RULES.md, as the independent scorer reads it."""
+    """One rule set of docs/rules.md, as the independent scorer reads it."""
 
     name: str
     card: tuple[str, ...]
@@ -151,7 +151,7 @@ def joker_choices(book: RuleBook, face: int, filled: frozenset[str] | set[str]
             else:
                 out[box] = yahtzee_score(box, dice)
         return out
-    # forced: step 1, step 2, step 3 of RULES.md
+    # forced: steps 1, 2 and 3 of docs/rules.md ("The forced Joker, step by step")
     if own not in filled:
         return {own: 5 * face}
     lower = [b for b in empty if b not in UPPER_NAMES]
@@ -182,7 +182,7 @@ def upper_after(book: RuleBook, upper: int, box: str, points: int) -> tuple[int,
 
 
 def grand_total(book: RuleBook, entries: dict[str, int], yahtzee_bonuses: int) -> int:
-    """Upper entries + upper bonus + lower entries + Yahtzee bonuses (RULES.md)."""
+    """Upper entries + upper bonus + lower entries + Yahtzee bonuses (docs/rules.md)."""
     upper = sum(v for b, v in entries.items() if book.face_of(b))
     lower = sum(v for b, v in entries.items() if not book.face_of(b))
     return (upper + (book.upper_bonus if upper >= UPPER_GOAL else 0) + lower

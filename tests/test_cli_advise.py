@@ -1,4 +1,4 @@
-"""`yahtzee advise`: ranked text, JSON per INTERFACE.md, and one-line errors on bad input."""
+"""`yahtzee advise`: ranked text, JSON per docs/json.md, and one-line errors on bad input."""
 
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ def test_official_text_states_the_numbers_of_the_rule_book() -> None:
     text = _run("rules", "official").output
     assert "3 rolls at most" in text and "13 turns" in text
     assert "Upper bonus: 35" in text and "Yahtzee bonus: 100" in text
-    assert "2,2,2,5,6 scores 17" in text  # Three of a Kind example of RULES.md
+    assert "2,2,2,5,6 scores 17" in text  # Three of a Kind example of docs/rules.md
     joker = text[text.index("Joker:"):]
     # the forced order: matching upper box, then lower boxes with Joker points, then 0 upper
     assert joker.index("1. fives 25") < joker.index("large_straight 40") < joker.index("3. aces 0")

@@ -1,4 +1,4 @@
-"""`yahtzee stats` and `yahtzee simulate`: readable text, JSON per INTERFACE.md, and
+"""`yahtzee stats` and `yahtzee simulate`: readable text, JSON per docs/json.md, and
 one-line errors on bad input."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Scoring against every worked example and edge case of RULES.md, for each rule set."""
+"""Scoring against every worked example and edge case of docs/rules.md, for each rule set."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Rule sets as data: boxes, score tables, bonuses and the Joker procedure.
 
 A :class:`RuleSet` holds everything the kernels need as plain arrays, so a variant of
-RULES.md is a new ``RuleSet``, never a new kernel:
+the rule book (docs/rules.md) is a new ``RuleSet``, never a new kernel:
 
 - ``scores[r, b]``: points of roll ``r`` (index into ``dice.ROLLS``) in box ``b`` for an
   ordinary placement.
@@ -129,7 +129,7 @@ class Placement(NamedTuple):
 
 @dataclass(frozen=True, eq=False)
 class RuleSet:
-    """A named rule set of RULES.md. Build one with :func:`get_rules`."""
+    """A named rule set of docs/rules.md. Build one with :func:`get_rules`."""
 
     name: str
     summary: str

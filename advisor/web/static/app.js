@@ -875,7 +875,7 @@ async function drawCharts() {
 }
 
 // ------------------------------------------------------------------ game records
-// The game as a record (INTERFACE.md): finished turns, then the turn under way if any.
+// The game as a record (docs/records.md): finished turns, then the turn under way if any.
 function recordTurns() {
   const turns = state.turns.map((t) => ({ player: t.player, rolls: t.rolls, keeps: t.keeps, box: t.box }));
   if (state.current.rolls.length) {
