@@ -21,8 +21,6 @@ def test_every_option_of_every_command_comes_from_the_table():
     declared = {(p.option_name, p.keyword) for p in PARAMS.values()}
     used = set()
     for name, command in cli.commands.items():
-        if name == "serve":  # its --host and --port join the table with the address work
-            continue
         for param in command.params:
             if param.param_type_name == "option" and param.name != "help":
                 assert (param.opts[0], param.name) in declared, (name, param.opts)

@@ -18,7 +18,7 @@ import click
 
 from solver.errors import YahtzeeError
 
-from ..request.params import click_message, options
+from ..request.params import click_message
 
 MAX_THREADS = 1024
 """Largest ``NUMBA_NUM_THREADS`` accepted."""
@@ -196,9 +196,6 @@ def cli() -> None:
 
     Example: yahtzee advise 22256
     """
-
-
-rules_option = options("rules")  # for serve.py, until its options move to the table
 
 
 def emit_json(obj: dict[str, Any]) -> None:

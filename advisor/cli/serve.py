@@ -9,7 +9,8 @@ import socket
 
 import click
 
-from ._base import cli, load_table, rules_option
+from ..request.params import options
+from ._base import cli, load_table
 
 
 def is_loopback(host: str) -> bool:
@@ -100,13 +101,7 @@ def announce(host: str, port: int, sock: socket.socket, rules_name: str,
 
 
 @cli.command()
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on. 0.0.0.0 lets a phone on the same network in: "
-                   "the addresses to open and a QR code are printed (and a warning: the "
-                   "server has no login).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
-              help="Port to listen on (0: any free port).")
-@rules_option
+@options("host", "port", "rules")
 def serve(host: str, port: int, rules_name: str) -> None:
     """Serve the web page and the JSON API until Ctrl-C.
 

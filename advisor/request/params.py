@@ -188,6 +188,11 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
           "train-history.jsonl in the user's data folder, e.g. "
           "~/.local/share/yahtzee-solver].", metavar="FILE", dest="history_path"),
     Param("no_history", "Keep no history of this session.", is_flag=True),
+    Param("host", "Address to listen on. 0.0.0.0 lets a phone on the same network in: the "
+          "addresses to open and a QR code are printed (and a warning: the server has no "
+          "login).", default="127.0.0.1", show_default=True),
+    Param("port", "Port to listen on (0: any free port).", click.IntRange(0, 65535), 8000,
+          show_default=True),
     Param("records", "Also write each game as a record, FOLDER/game-000001.txt, ... (a new "
           "folder; `yahtzee analyze` reads them).", metavar="FOLDER", dest="records_dir"),
 )}
