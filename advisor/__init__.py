@@ -1,5 +1,11 @@
 """The advisor: value objects, turn advice, guided play, game records and analysis.
 
+Layers, each importing only those before it: the model (``model``: dice, keeps, cards;
+``objective``; ``advise``: turn advice and the one cache of turn advisors; ``analyze``,
+``strategy``, ``play``, ``record``, ...) -> ``request`` (every option declared once, the
+questions the CLI and the web both answer) -> the front ends ``web`` and ``cli`` (whose
+``serve`` starts the web app). ``tests/test_imports.py`` keeps it so.
+
 The names most used are importable from here (loaded on first use, so the CLI's
 ``--help`` stays instant)::
 

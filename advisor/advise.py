@@ -419,19 +419,18 @@ def advise(card: Scorecard | str, dice: Dice | str, *, rolls_left: int | None = 
 
 def as_dice(dice: Dice | str) -> Dice:
     """``dice`` itself, or parsed from text; anything else is an InvalidDiceError."""
-    if isinstance(dice, Dice):
-        return dice
-    if isinstance(dice, str):
-        return Dice.parse(dice)
-    raise InvalidDiceError(f"dice must be a Dice or text such as '22256', not "
-                           f"{type(dice).__name__} {dice!r}"[:160])
+    return _parsed(dice, Dice, "dice", "22256", InvalidDiceError)
 
 
 def as_card(card: Scorecard | str) -> Scorecard:
     """``card`` itself, or parsed from text; anything else is an InvalidCardError."""
-    if isinstance(card, Scorecard):
-        return card
-    if isinstance(card, str):
-        return Scorecard.parse(card)
-    raise InvalidCardError(f"card must be a Scorecard or text such as 'twos=6,3k=20', not "
-                           f"{type(card).__name__} {card!r}"[:160])
+    return _parsed(card, Scorecard, "card", "twos=6,3k=20", InvalidCardError)
+
+
+def _parsed(value: Any, kind: Any, what: str, example: str, error: type[Exception]) -> Any:
+    if isinstance(value, kind):
+        return value
+    if isinstance(value, str):
+        return kind.parse(value)
+    raise error(f"{what} must be a {kind.__name__} or text such as {example!r}, not "
+                f"{type(value).__name__} {value!r}"[:160])

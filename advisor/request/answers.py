@@ -1,12 +1,10 @@
 """The questions the CLI and the HTTP API both answer, checked once and answered once.
 
-A question is built from the keyword arguments of :func:`~advisor.request.params.options`
-(the CLI) or :func:`~advisor.request.params.read_query` (the API), checked before any
-table is built; ``solve`` does the work and ``json`` builds the answer both front ends
-give (``yahtzee advise --json`` and ``GET /api/advise`` are one function). Questions are
-frozen and hashable, so the server can cache them and hand them to its worker process.
-The page's own requests (``card_json``, ``place_json``, ``rules_json``, ``record_json``,
-``final_scores``) are answered here too.
+A question is built from the keyword arguments the option table gives (the command's, or
+:func:`~advisor.request.params.read_query`'s) and checked before any table is built;
+``solve`` does the work, ``json`` builds the one answer of ``yahtzee advise --json`` and
+``GET /api/advise``. Questions are frozen and hashable: the server caches them and hands
+them to its worker. The page's own requests are answered here too.
 """
 
 from __future__ import annotations

@@ -109,12 +109,9 @@ class Whole(click.ParamType):
         return number
 
 
-def _rules_type() -> click.Choice:
-    return click.Choice(RULE_NAMES, case_sensitive=False)
-
-
 PARAMS: dict[str, Param] = {p.name: p for p in (
-    Param("rules", "Rule set (see `yahtzee rules`).", _rules_type(), DEFAULT_RULES,
+    Param("rules", "Rule set (see `yahtzee rules`).",
+          click.Choice(RULE_NAMES, case_sensitive=False), DEFAULT_RULES,
           show_default=True, dest="rules_name"),
     Param("json", "Print one JSON object.", dest="as_json", is_flag=True),
     Param("table", "Table file to read (default: the cached one, built if missing).",
