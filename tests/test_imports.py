@@ -1,8 +1,9 @@
 """Dependencies point one way: no import cycle between the modules of solver/ and
 advisor/, none between their subpackages, and nothing in solver/ imports advisor/.
 
-Every import statement counts, wherever it stands (module level, inside a function, under
-``if TYPE_CHECKING:``): the files are parsed (``ast``), not imported.
+Every import that runs counts, wherever it stands (module level or inside a function):
+the files are parsed (``ast``), not imported. Imports under ``if TYPE_CHECKING:`` never
+run (they name types for the type checker) and do not count.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def imported(name: str, path: Path, known: dict[str, Path]) -> set[str]:
     is_package = path.name == "__init__.py"
     here = name.split(".") if is_package else name.split(".")[:-1]
     targets = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _running(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             targets.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -51,6 +52,20 @@ def imported(name: str, path: Path, known: dict[str, Path]) -> set[str]:
             target = target.rsplit(".", 1)[0]
         if target in known and target != name:
             found.add(target)
+    return found
+
+
+def _running(tree: ast.AST) -> list[ast.AST]:
+    """Every node of ``tree`` outside ``if TYPE_CHECKING:`` blocks."""
+    found = []
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        found.append(node)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            todo.extend(node.orelse)
+        else:
+            todo.extend(ast.iter_child_nodes(node))
     return found
 
 
@@ -137,7 +152,8 @@ def test_the_parser_sees_imports_of_every_kind(graph):
     assert "advisor.request.params" in graph["advisor.web.app"]    # from ..request.params
     assert "advisor.request.answers" in graph["advisor.cli.advise"]  # inside the command
     assert "advisor.cli.advise" in graph["advisor.cli"]            # from . import advise
-    assert "solver.table" in graph["advisor.advise"]               # under TYPE_CHECKING
+    assert "advisor.text" in graph["advisor.advise"]               # inside a method
+    assert "advisor.analyze" not in graph["advisor.text"]          # under TYPE_CHECKING
 
 
 def test_no_import_cycle_between_modules(graph):
@@ -166,13 +182,15 @@ def test_front_ends_sit_on_top():
 
 
 def test_cycles_are_found_wherever_the_import_stands(tmp_path: Path):
-    """The checks above can fail: a cycle made by a function-level import and one under
-    TYPE_CHECKING are reported, and so is a cycle between two subpackages whose modules
-    form no cycle."""
+    """The checks above can fail: a cycle closed by a function-level import is reported,
+    and so is a cycle between two subpackages whose modules form no cycle; types named
+    under TYPE_CHECKING close none."""
     files = {
         "pkg/__init__.py": "",
         "pkg/a.py": "def f():\n    from . import b\n",
-        "pkg/b.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import f\n",
+        "pkg/b.py": "from .a import f\n",
+        "pkg/c.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .d import g\n",
+        "pkg/d.py": "from .c import TYPE_CHECKING\n",
         "pkg/one/__init__.py": "", "pkg/one/x.py": "from ..two import y\n", "pkg/one/w.py": "",
         "pkg/two/__init__.py": "", "pkg/two/y.py": "", "pkg/two/z.py": "import pkg.one.w\n",
     }
@@ -181,6 +199,7 @@ def test_cycles_are_found_wherever_the_import_stands(tmp_path: Path):
         (tmp_path / name).write_text(text)
     found = import_graph(tmp_path, ("pkg",))
     assert found["pkg.one.x"] == {"pkg.two.y"} and found["pkg.two.z"] == {"pkg.one.w"}
+    assert found["pkg.c"] == set() and found["pkg.d"] == {"pkg.c"}
     assert cycles(found) == [["pkg.a", "pkg.b", "pkg.a"]]
     assert sorted(cycles(package_graph(found))) == [["pkg.a", "pkg.b", "pkg.a"],
                                                     ["pkg.one", "pkg.two", "pkg.one"]]
