@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from solver.errors import IllegalMoveError, InvalidDiceError, ObjectiveError, WriteError, shown
 from solver.game.dice import DICE
 from solver.game.move import Move
-from solver.game.rules import UPPER_TARGET, RuleSet
+from solver.game.rules import RuleSet
 
 from .advise import Advice, Option, TurnAdvisor, turn_advisor
 from .model import Dice, Keep, Scorecard, parse_faces
@@ -27,7 +27,9 @@ from .record import GameRecord
 from .text import (
     advice_table,
     card_lines,
+    card_summary,
     cards_side_by_side,
+    open_boxes_text,
     probability_text,
     rolls_left_phrase,
 )
@@ -421,33 +423,3 @@ def scored_line(name: str, card: Scorecard, record: GameRecord) -> str:
     extra = f" + {bonus * card.rules.yahtzee_bonus} Yahtzee bonus" if bonus else ""
     upper = (f" + {new.upper_bonus} upper bonus" if new.upper_bonus > card.upper_bonus else "")
     return f"{name} scores {new.entries[b]} in {box}{extra}{upper}: total {new.total}"
-
-
-def card_summary(card: Scorecard) -> str:
-    """``total 46 | upper 18 (bonus needs 45 more) | 11 boxes open`` (``1 box open``)."""
-    n_open = len(card.open_boxes())
-    return (f"total {card.total} | {upper_text(card)} | "
-            f"{n_open} box{'' if n_open == 1 else 'es'} open")
-
-
-def upper_text(card: Scorecard) -> str:
-    """What the upper bonus still needs."""
-    rules = card.rules
-    have = card.upper_subtotal
-    if have >= UPPER_TARGET:
-        return f"upper {have}: bonus earned"
-    reachable = have + sum(5 * rules.boxes[b].face for b in card.open_boxes()
-                           if rules.boxes[b].is_upper)
-    if reachable < UPPER_TARGET:
-        return f"upper {have}: bonus out of reach"
-    return f"upper {have}: bonus needs {UPPER_TARGET - have} more"
-
-
-def open_boxes_text(card: Scorecard) -> str:
-    """``aces (1s), threes (3s), ...``: the open boxes with their shortest alias."""
-    names = []
-    for b in card.open_boxes():
-        box = card.rules.boxes[b]
-        short = min(box.aliases, key=len) if box.aliases else ""
-        names.append(f"{box.name} ({short})" if short else box.name)
-    return ", ".join(names) or "none"

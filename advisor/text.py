@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from solver.game.rules import UPPER_TARGET
+
 from .model import Scorecard, box_label
 
 if TYPE_CHECKING:
@@ -167,16 +169,50 @@ def review_lines(analysis: Analysis, names: Iterable[str] | None = None) -> list
     return lines
 
 
+def card_summary(card: Scorecard) -> str:
+    """``total 46 | upper 18 (bonus needs 45 more) | 11 boxes open`` (``1 box open``)."""
+    n_open = len(card.open_boxes())
+    return (f"total {card.total} | {upper_text(card)} | "
+            f"{n_open} box{'' if n_open == 1 else 'es'} open")
+
+
+def upper_text(card: Scorecard) -> str:
+    """What the upper bonus still needs."""
+    rules = card.rules
+    have = card.upper_subtotal
+    if have >= UPPER_TARGET:
+        return f"upper {have}: bonus earned"
+    reachable = have + sum(5 * rules.boxes[b].face for b in card.open_boxes()
+                           if rules.boxes[b].is_upper)
+    if reachable < UPPER_TARGET:
+        return f"upper {have}: bonus out of reach"
+    return f"upper {have}: bonus needs {UPPER_TARGET - have} more"
+
+
+def open_boxes_text(card: Scorecard) -> str:
+    """``aces (1s), threes (3s), ...``: the open boxes with their shortest alias."""
+    names = []
+    for b in card.open_boxes():
+        box = card.rules.boxes[b]
+        short = min(box.aliases, key=len) if box.aliases else ""
+        names.append(f"{box.name} ({short})" if short else box.name)
+    return ", ".join(names) or "none"
+
+
 def _count(n: int, word: str) -> str:
     """``1 decision``, ``3 decisions``."""
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 # ---------------------------------------------------------------------- practice
+KIND_LABELS = {"keep": "keeps", "box": "boxes", "upper": "upper section",
+               "yahtzee": "chasing a Yahtzee", "straights": "straights",
+               "end_of_game": "end of game"}
+"""How a session's summary names each of :data:`advisor.train.KINDS`."""
+
+
 def position_lines(number: int, count: int, position: Position) -> list[str]:
     """The header of a practice position: where the card stands and the dice."""
-    from .play import card_summary
-
     card = position.card
     rules = card.rules
     filled = ", ".join(f"{box_label(name)} {points}" for name, points in card.filled().items())
@@ -212,8 +248,6 @@ def graded_lines(graded: Graded) -> list[str]:
 
 def session_lines(session: Session) -> list[str]:
     """The end of a practice session: mean loss per decision, by kind of decision."""
-    from .train import KIND_LABELS
-
     ev = session.objective.is_ev
     unit, digits = ("points", 2) if ev else ("probability", 4)
     n = len(session.graded)

@@ -49,9 +49,6 @@ MAX_POSITIONS = 100
 END_OF_GAME = 3
 """A position with this many open boxes or fewer is an end-of-game decision."""
 KINDS = ("keep", "box", "upper", "yahtzee", "straights", "end_of_game")
-KIND_LABELS = {"keep": "keeps", "box": "boxes", "upper": "upper section",
-               "yahtzee": "chasing a Yahtzee", "straights": "straights",
-               "end_of_game": "end of game"}
 
 
 class TrainingError(YahtzeeError):

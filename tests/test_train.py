@@ -334,3 +334,10 @@ def test_records_under_a_target_are_judged_and_graded_by_probability(tmp_path):
         assert (entry["card"], entry["dice"]) == (decision.card.to_json(),
                                                   list(decision.dice.faces))
         assert entry["loss"] == max(entry["best"]["p_target"] - entry["answer"]["p_target"], 0)
+
+
+def test_every_kind_of_decision_has_a_label():
+    from advisor.text import KIND_LABELS
+    from advisor.train import KINDS
+
+    assert list(KIND_LABELS) == list(KINDS)
