@@ -45,7 +45,8 @@ from .objective import EV, Objective
 
 if TYPE_CHECKING:
     from solver.table import Table
-    from solver.target import TurnVectors, Vectors
+
+    from .solved_turn import SolvedTurn
 
 TIE = 1e-12
 """Probabilities closer than this are equal: ``expected_final`` decides."""
@@ -73,6 +74,7 @@ class Option:
     p_target: float | None = None
     p_win: float | None = None
     p_tie: float | None = None
+    p_loss: float | None = None
 
     def __post_init__(self) -> None:
         if self.action not in ("keep", "score"):
@@ -118,7 +120,7 @@ class Option:
             out = {"action": "score", "box": self.box, "points": self.points,
                    "expected_final": self.expected_final, "bonus": self.bonus,
                    "loss": self.loss}
-        for key in ("p_target", "p_win", "p_tie"):
+        for key in ("p_target", "p_win", "p_tie", "p_loss"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -216,8 +218,12 @@ class TurnAdvisor:
 
     def __init__(self, card: Scorecard, table: Table | None = None,
                  objective: Objective = EV, *,
-                 progress: Callable[[int, int], None] | None = None) -> None:
-        """``progress(levels_done, levels_total)`` follows the objective's solve."""
+                 progress: Callable[[int, int], None] | None = None,
+                 solved: SolvedTurn | None = None, whole_game: bool = True) -> None:
+        """``progress(steps_done, steps_total)`` follows the objective's solve; ``solved``:
+        the turn already solved under ``objective`` (:mod:`advisor.solved_turn`);
+        ``whole_game``: keep the vectors for the later turns of the game (False: an
+        objective that changes every turn)."""
         card = as_card(card)
         card.check_not_full()
         if not isinstance(objective, Objective):
@@ -238,9 +244,9 @@ class TurnAdvisor:
         self.rules = card.rules
         self.objective = objective
         self.progress = progress
+        self.whole_game = whole_game
         self._turn: np.ndarray | None = None
-        self._vectors: Vectors | None = None
-        self._turn_vectors: TurnVectors | None = None
+        self._solved = solved
 
     @property
     def turn(self) -> np.ndarray:
@@ -253,25 +259,22 @@ class TurnAdvisor:
         return self._turn
 
     @property
-    def vectors(self) -> Vectors:
-        """The objective's vectors of the states this card can reach (solved once per
-        game: see :mod:`advisor.vector_cache`)."""
-        if self._vectors is None:
-            from .vector_cache import vectors_for
-
-            self._vectors = vectors_for(self.card, self.table, self.objective, self.progress)
-        return self._vectors
+    def is_solved(self) -> bool:
+        """True when the objective's figures of this turn are at hand (always under the
+        expected score, and for a target out of reach)."""
+        return (self.objective.is_ev or self._solved is not None
+                or self.objective.is_out_of_reach(self.card))
 
     @property
-    def turn_vectors(self) -> TurnVectors:
-        """This turn under the objective, at the card's total (see solver.target.turn_at)."""
-        if self._turn_vectors is None:
-            from solver.target import turn_at
+    def solved(self) -> SolvedTurn:
+        """This turn under the objective (solved once; the vectors of the game are kept
+        for its later turns: see :mod:`advisor.vector_cache`)."""
+        if self._solved is None:
+            from .solved_turn import solve_turn
 
-            card = self.card
-            self._turn_vectors = turn_at(self.vectors, card.mask, card.upper, card.flag,
-                                         card.total)
-        return self._turn_vectors
+            self._solved = solve_turn(self.card, self.table, self.objective,
+                                      progress=self.progress, whole_game=self.whole_game)
+        return self._solved
 
     def probability(self) -> tuple[float, float]:
         """(objective probability, tie probability) of this card before the turn's first
@@ -280,18 +283,8 @@ class TurnAdvisor:
             raise ValueError("the expected-score objective has no probability")
         if self.objective.is_out_of_reach(self.card):
             return 0.0, 0.0
-        turn = self.turn_vectors
-        return turn.value, turn.value2
-
-    def _box_probability(self, box: int, points: int, bonus: int) -> tuple[float, float]:
-        card = self.card
-        m, u, y, upper_bonus = self.rules.after_box(card.mask, card.upper, card.flag, box,
-                                                    points)
-        a = card.total + points + upper_bonus + bonus
-        state = (m, u, y)
-        vectors = self.vectors
-        return (vectors.value(*state, a),
-                vectors.value(*state, a, second=True) if vectors.utility.pair else 0.0)
+        solved = self.solved
+        return solved.value, solved.value2
 
     def box_values(self, dice: Dice) -> list[tuple[float, int, int, int]]:
         """(points to come, box, points, bonus) of every box the rules allow for ``dice``."""
@@ -315,13 +308,13 @@ class TurnAdvisor:
         solve = with_p and not objective.is_out_of_reach(self.card)  # else every p is 0
         ranked: list[tuple] = []
         for to_come, box, points, bonus in self.box_values(dice):
-            p = self._box_probability(box, points, bonus) if solve else (0.0, 0.0)
+            p = self.solved.box(box, points, bonus) if solve else (0.0, 0.0)
             ranked.append((-(total + to_come), 0, box, None, names[box].name, points, bonus, p))
         if rolls_left:
             row = self.turn[rolls_left]
             if solve:
-                turn = self.turn_vectors
-                p_row, tie_row = turn.keep_values[rolls_left], turn.keep_values2[rolls_left]
+                solved = self.solved
+                p_row, tie_row = solved.keep_values[rolls_left], solved.keep_values2[rolls_left]
             for order, (k, keep) in enumerate(_rerolls_of(dice.roll_index)):
                 p = (float(p_row[k]), float(tie_row[k])) if solve else (0.0, 0.0)
                 ranked.append((-(total + float(row[k])), 1, order, keep, None, 0, 0, p))
@@ -329,17 +322,21 @@ class TurnAdvisor:
         best = -ranked[0][0]
         if with_p:
             ranked = _rank_by_probability(ranked)
-        options = tuple(self._option(best, *item) for item in ranked)
+        best_p = _unit(ranked[0][-1][0])
+        options = tuple(self._option(best, best_p, *item) for item in ranked)
         return Advice(self.card, dice, rolls_left, options, objective)
 
-    def _option(self, best: float, neg: float, _kind: int, _order: int, keep: Keep | None,
-                box: str | None, points: int, bonus: int, p: tuple[float, float]) -> Option:
+    def _option(self, best: float, best_p: float, neg: float, _kind: int, _order: int,
+                keep: Keep | None, box: str | None, points: int, bonus: int,
+                p: tuple[float, float]) -> Option:
         kind = self.objective.kind
+        with_p = kind != "ev"
         return Option("keep" if keep is not None else "score", -neg, best + neg, keep, box,
                       points, bonus,
                       p_target=_unit(p[0]) if kind == "target" else None,
                       p_win=_unit(p[0]) if kind == "win" else None,
-                      p_tie=_unit(p[1]) if kind == "win" else None)
+                      p_tie=_unit(p[1]) if kind == "win" else None,
+                      p_loss=max(best_p - _unit(p[0]), 0.0) if with_p else None)
 
 
 ADVISORS_KEPT = {True: 512, False: 8}

@@ -4,6 +4,13 @@ The record is replayed through the advisor (:class:`~advisor.advise.TurnAdvisor`
 parsed again: each decision's ``chosen`` and ``best`` options are the advisor's own, so
 ``loss = best - chosen`` equals ``advise``'s loss of that choice.
 
+A game is judged by what its advice maximised (:data:`~advisor.play_win.Judging`): one
+objective for every decision (the expected score by default, a target, an opponent), or
+``play --objective win``'s objective of each turn (:class:`~advisor.play_win.WinEachTurn`:
+the chance to beat the best of the others' cards at that moment, by expected score
+before ``win_from`` open boxes). Each decision's loss and luck are in the unit of its own
+objective: ``points`` under the expected score, ``probability`` otherwise.
+
 Luck. Write ``V`` for the value of a position under the objective (expected final score
 by default). Before a roll the value is known: ``T + E(s)`` at the start of a turn, the
 chosen keep's value before a reroll. After it the value is the best option's. The luck
@@ -14,6 +21,7 @@ telescopes: ``total - E(new game) = luck - total_loss`` exactly (objective ``ev`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +30,7 @@ from solver.errors import InvalidRecordError
 from .advise import Advice, Option, TurnAdvisor, turn_advisor
 from .model import Dice, Scorecard
 from .objective import EV, Objective
+from .play_win import Judging, WinEachTurn
 from .record import GameRecord
 
 if TYPE_CHECKING:
@@ -30,11 +39,18 @@ if TYPE_CHECKING:
 ERROR_LOSS = 1e-9
 """A decision losing more than this is an error."""
 WORST = 3
+POINTS, PROBABILITY = "points", "probability"
+"""The units of a loss: expected points, or probability (``p_target``, ``p_win``)."""
+
+
+def unit_of(objective: Objective) -> str:
+    return POINTS if objective.is_ev else PROBABILITY
 
 
 @dataclass(frozen=True)
 class Judged:
-    """One decision: ``chosen`` against ``best`` for ``dice`` with ``rolls_left`` on ``card``."""
+    """One decision: ``chosen`` against ``best`` for ``dice`` with ``rolls_left`` on ``card``,
+    judged by ``objective`` (``loss`` and ``luck`` in its unit)."""
 
     turn: int
     player: str
@@ -46,32 +62,39 @@ class Judged:
     loss: float
     luck: float
     """What the roll that showed ``dice`` changed in the value (see the module docstring)."""
+    objective: Objective = EV
 
     @property
     def is_error(self) -> bool:
         return self.loss > ERROR_LOSS
 
     @property
+    def unit(self) -> str:
+        """``points`` or ``probability``: the unit of ``loss`` and ``luck``."""
+        return unit_of(self.objective)
+
+    @property
     def kind(self) -> str:
         """``keep`` or ``box``."""
         return "keep" if self.chosen.is_keep else "box"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"turn": self.turn, "player": self.player, "card": self.card.to_json(),
-                "dice": list(self.dice.faces), "rolls_left": self.rolls_left,
-                "chosen": self.chosen.to_json(), "best": self.best.to_json(),
-                "loss": self.loss, "error": self.is_error, "luck": self.luck}
+    def to_json(self, *, with_objective: bool = False) -> dict[str, Any]:
+        out = {"turn": self.turn, "player": self.player, "card": self.card.to_json(),
+               "dice": list(self.dice.faces), "rolls_left": self.rolls_left,
+               "chosen": self.chosen.to_json(), "best": self.best.to_json(),
+               "loss": self.loss, "error": self.is_error, "luck": self.luck,
+               "unit": self.unit}
+        if with_objective:
+            out["objective"] = self.objective.to_json()
+        return out
 
 
 @dataclass(frozen=True)
-class PlayerSummary:
-    """One player's figures: decisions, errors, losses, luck, the worst decisions."""
+class Part:
+    """The figures of a player's decisions of one unit (``points`` or ``probability``)."""
 
-    name: str
-    total: int
-    finished: bool
+    unit: str
     decisions: tuple[Judged, ...]
-    luck: float
 
     @property
     def errors(self) -> int:
@@ -85,6 +108,10 @@ class PlayerSummary:
     def mean_loss(self) -> float:
         return self.total_loss / len(self.decisions) if self.decisions else 0.0
 
+    @property
+    def luck(self) -> float:
+        return sum(d.luck for d in self.decisions)
+
     def split(self, kind: str) -> tuple[int, float]:
         """(decisions, total loss) of one kind, ``keep`` or ``box``."""
         chosen = [d for d in self.decisions if d.kind == kind]
@@ -96,16 +123,69 @@ class PlayerSummary:
         errors = [d for d in self.decisions if d.is_error]
         return tuple(sorted(errors, key=lambda d: -d.loss)[:WORST])
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, *, with_objective: bool = False) -> dict[str, Any]:
         keeps, keep_loss = self.split("keep")
         boxes, box_loss = self.split("box")
-        return {"name": self.name, "total": self.total, "finished": self.finished,
-                "decisions": len(self.decisions), "errors": self.errors,
+        return {"decisions": len(self.decisions), "errors": self.errors,
                 "total_loss": self.total_loss, "mean_loss": self.mean_loss,
                 "luck": self.luck,
                 "keep_decisions": keeps, "keep_loss": keep_loss,
                 "box_decisions": boxes, "box_loss": box_loss,
-                "worst": [d.to_json() for d in self.worst]}
+                "worst": [d.to_json(with_objective=with_objective) for d in self.worst]}
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    """One player's figures: the decisions judged in the analysis's unit (``main``), and
+    under ``play --objective win`` those judged by expected score before ``--win-from``
+    (``by_expected_score``, None when there are none or the unit is points anyway)."""
+
+    name: str
+    total: int
+    finished: bool
+    main: Part
+    by_expected_score: Part | None = None
+
+    @property
+    def decisions(self) -> tuple[Judged, ...]:
+        """Every decision of the player, in playing order."""
+        if self.by_expected_score is None:
+            return self.main.decisions
+        both = self.main.decisions + self.by_expected_score.decisions
+        return tuple(sorted(both, key=lambda d: (d.turn, -d.rolls_left)))
+
+    @property
+    def errors(self) -> int:
+        """Errors in all (both parts)."""
+        return self.main.errors + (self.by_expected_score.errors
+                                   if self.by_expected_score is not None else 0)
+
+    @property
+    def total_loss(self) -> float:
+        return self.main.total_loss
+
+    @property
+    def mean_loss(self) -> float:
+        return self.main.mean_loss
+
+    @property
+    def luck(self) -> float:
+        return self.main.luck
+
+    def split(self, kind: str) -> tuple[int, float]:
+        return self.main.split(kind)
+
+    @property
+    def worst(self) -> tuple[Judged, ...]:
+        return self.main.worst
+
+    def to_json(self, *, with_objective: bool = False) -> dict[str, Any]:
+        out = {"name": self.name, "total": self.total, "finished": self.finished,
+               "unit": self.main.unit, **self.main.to_json(with_objective=with_objective)}
+        if self.by_expected_score is not None:
+            out["by_expected_score"] = self.by_expected_score.to_json(
+                with_objective=with_objective)
+        return out
 
 
 @dataclass(frozen=True)
@@ -117,55 +197,61 @@ class Analysis:
     decisions: tuple[Judged, ...]
     players: tuple[PlayerSummary, ...]
     new_game: float
-    """The value of a new game, ``E(new game)`` under the objective."""
+    """The value of a new game under the first turn's objective (``E(new game)`` under
+    the expected score)."""
+    new_game_unit: str = POINTS
 
     @property
     def is_ev(self) -> bool:
         """True when losses and luck are in expected points (objective ``ev``)."""
         return self.objective.get("kind", "ev") == "ev"
 
+    @property
+    def each_turn(self) -> bool:
+        """True when every turn had its own objective (``play --objective win``)."""
+        return bool(self.objective.get("each_turn"))
+
+    @property
+    def unit(self) -> str:
+        return POINTS if self.is_ev else PROBABILITY
+
     def player(self, name: str) -> PlayerSummary:
         return next(p for p in self.players if p.name == name)
 
     def to_json(self) -> dict[str, Any]:
-        return {"rules": self.rules, "objective": self.objective, "new_game": self.new_game,
-                "decisions": [d.to_json() for d in self.decisions],
-                "players": [p.to_json() for p in self.players]}
+        each = self.each_turn
+        return {"rules": self.rules, "objective": self.objective, "unit": self.unit,
+                "new_game": self.new_game, "new_game_unit": self.new_game_unit,
+                "decisions": [d.to_json(with_objective=each) for d in self.decisions],
+                "players": [p.to_json(with_objective=each) for p in self.players]}
 
 
-class _Measure:
-    """How positions are valued: the expected final score (objective ``ev``), or the
-    probability the objective maximises (``p_target``, ``p_win``)."""
+Advisors = Callable[[Scorecard, Objective], TurnAdvisor]
+"""``advisors(card, objective)``: the turn advisor of a card under an objective."""
 
-    def __init__(self, table: Table, objective: Objective) -> None:
-        self.table = table
-        self.objective = objective
-        self.key = objective.key
 
-    def advisor(self, card: Scorecard) -> TurnAdvisor:
-        return turn_advisor(card, self.table, self.objective)
+def value_of(option: Option, objective: Objective) -> float:
+    """The value of choosing ``option``: its expected final score, or its probability."""
+    return option.expected_final if objective.is_ev else float(option.probability or 0.0)
 
-    def of(self, option: Option) -> float:
-        """The value of choosing ``option``."""
-        return option.expected_final if self.key is None else float(getattr(option, self.key))
 
-    def before_turn(self, advisor: TurnAdvisor) -> float:
-        """The value of the card before the turn's first roll."""
-        card = advisor.card
-        if self.key is None:
-            return card.total + self.table.value(card.mask, card.upper, card.flag)
-        return float(advisor.probability()[0])
+def value_before_turn(advisor: TurnAdvisor) -> float:
+    """The value of the advisor's card before the turn's first roll."""
+    card = advisor.card
+    if advisor.objective.is_ev:
+        return card.total + advisor.table.value(card.mask, card.upper, card.flag)
+    return float(advisor.probability()[0])
 
-    def new_game(self, rules: str) -> float:
-        if self.key is None:
-            return self.table.expected_score
-        return self.before_turn(self.advisor(Scorecard.new(rules)))
 
-def analyze(record: GameRecord, objective: Objective = EV, *, table: Table | None = None
-            ) -> Analysis:
+def analyze(record: GameRecord, objective: Judging = EV, *, table: Table | None = None,
+            advisors: Advisors | None = None,
+            progress: Callable[[int, int], None] | None = None) -> Analysis:
     """Judge every decision of ``record`` against the best one; ``objective`` (default: the
-    expected score) decides what "best" means, and losses and luck are in its unit
-    (points, or probability). ``table`` defaults to the cached table of the rules."""
+    expected score; a :class:`~advisor.play_win.WinEachTurn`: each turn's win objective)
+    decides what "best" means, and losses and luck are in its unit (points, or
+    probability). ``table`` defaults to the cached table of the rules; ``advisors``
+    gives the turn advisors (default: the process's, :func:`~advisor.advise.turn_advisor`);
+    ``progress(decisions_done, decisions_total)`` follows the replay."""
     if not isinstance(record, GameRecord):
         raise InvalidRecordError(f"analyze takes a GameRecord (advisor.record.parse_record, "
                                  f"advisor.record_file.read_record), not "
@@ -174,28 +260,68 @@ def analyze(record: GameRecord, objective: Objective = EV, *, table: Table | Non
         from solver.table import get_table
 
         table = get_table(record.rules)
-    measure = _Measure(table, objective)
+    win = objective if isinstance(objective, WinEachTurn) else None
+    fixed = objective if not isinstance(objective, WinEachTurn) else EV
+    each_turn = win is not None
+    if advisors is None:
+        advisors = _process_advisors(table, one_turn=each_turn)
+    positions = list(record.positions())
+    cards = _cards_before_turns(record)
     judged: list[Judged] = []
-    luck = {name: 0.0 for name in record.players}
-    before, turn = 0.0, -1
-    for pos in record.positions():
+    before, turn, advisor = 0.0, -1, None
+    for done, pos in enumerate(positions, start=1):
         if pos.index != turn:  # a turn starts
-            advisor, turn = measure.advisor(pos.card), pos.index
-            before = measure.before_turn(advisor)
+            here = (win.objective_for(cards[pos.index], pos.player) if win is not None
+                    else fixed)
+            advisor, turn = advisors(pos.card, here), pos.index
+            before = value_before_turn(advisor)
+        assert advisor is not None
+        here = advisor.objective
         advice = advisor.advise(pos.dice, pos.rolls_left)
         chosen = _chosen(advice, pos.move)
-        best = measure.of(advice.best)
-        roll_luck = best - before
-        luck[pos.player] += roll_luck
+        best = value_of(advice.best, here)
         judged.append(Judged(pos.turn, pos.player, pos.card, pos.dice, pos.rolls_left, chosen,
-                             advice.best, best - measure.of(chosen), roll_luck))
-        before = measure.of(chosen)
-    cards = record.cards()
-    players = tuple(PlayerSummary(name, cards[name].total, cards[name].is_full,
-                                  tuple(d for d in judged if d.player == name), luck[name])
-                    for name in record.players)
-    return Analysis(record.rules, objective.to_json(), tuple(judged), players,
-                    measure.new_game(record.rules))
+                             advice.best, best - value_of(chosen, here), best - before,
+                             here))
+        before = value_of(chosen, here)
+        if progress is not None:
+            progress(done, len(positions))
+    final = record.cards()
+    main = POINTS if win is None and fixed.is_ev else PROBABILITY
+    players = []
+    for name in record.players:
+        mine = [d for d in judged if d.player == name]
+        other = tuple(d for d in mine if d.unit != main)
+        players.append(PlayerSummary(name, final[name].total, final[name].is_full,
+                                     Part(main, tuple(d for d in mine if d.unit == main)),
+                                     Part(POINTS, other) if other else None))
+    first = Scorecard.new(record.rules)
+    opening = (win.objective_for({n: first for n in record.players}, record.players[0])
+               if win is not None else fixed)
+    return Analysis(record.rules, objective.to_json(), tuple(judged), tuple(players),
+                    value_before_turn(advisors(first, opening)), unit_of(opening))
+
+
+def _cards_before_turns(record: GameRecord) -> list[dict[str, Scorecard]]:
+    """Every player's card (in playing order) before each turn of the record."""
+    cards = {name: Scorecard.new(record.rules) for name in record.players}
+    out = []
+    for turn in record.turns:
+        out.append(dict(cards))
+        if turn.box is not None:
+            cards[turn.player] = cards[turn.player].place(turn.rolls[-1], turn.box)
+    return out
+
+
+def _process_advisors(table: Table, *, one_turn: bool) -> Advisors:
+    """The process's turn advisors (:func:`~advisor.advise.turn_advisor`); ``one_turn``:
+    a probability objective's solve keeps no vectors for later turns."""
+    def advisor(card: Scorecard, objective: Objective) -> TurnAdvisor:
+        if not one_turn or objective.is_ev:
+            return turn_advisor(card, table, objective)
+        return turn_advisor(card, table, objective, build=lambda t: TurnAdvisor(
+            card, t, objective, whole_game=False))
+    return advisor
 
 
 def _chosen(advice: Advice, move: Any) -> Option:

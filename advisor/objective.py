@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -37,6 +38,8 @@ if TYPE_CHECKING:
     from solver.target import Utility
 
 KINDS = ("ev", "target", "win")
+Phase = Callable[[], "Callable[[int, int], None] | None"]
+"""``phase()``: the progress callback ``(done, total)`` of the next solve, or None."""
 
 
 MAX_DIGITS = 30
@@ -143,6 +146,25 @@ class Objective:
             return cls.win(opponent, get_rules(rules))
         return cls.ev()
 
+    @classmethod
+    def from_json(cls, data: Any, rules: str | RuleSet = DEFAULT_RULES) -> Objective:
+        """The objective of its :meth:`to_json` form (a target's, an opponent's card under
+        ``rules``)."""
+        keys = set(data) if isinstance(data, dict) else set()
+        kind = data.get("kind") if isinstance(data, dict) else None
+        if kind == "ev" and keys == {"kind"}:
+            return cls.ev()
+        if kind == "target" and keys == {"kind", "target"}:
+            return cls.for_target(data["target"])
+        if kind == "win" and keys == {"kind", "opponent"}:
+            return cls.win(data["opponent"], get_rules(rules))
+        if kind == "win" and keys == {"kind", "opponents"} and isinstance(data["opponents"],
+                                                                        list):
+            return cls.win_against(data["opponents"], get_rules(rules))
+        raise ObjectiveError(f"objective {shown(str(data), 60)}: give {{\"kind\": \"ev\"}}, "
+                             f"{{\"kind\": \"target\", \"target\": X}} or {{\"kind\": \"win\", "
+                             f"\"opponent\": CARD}}")
+
     # ------------------------------------------------------------------ meaning
     @property
     def is_ev(self) -> bool:
@@ -188,13 +210,16 @@ class Objective:
         return {"kind": "ev"}
 
     # ------------------------------------------------------------------ solving
-    def opponent_distribution(self, table: Table) -> np.ndarray:
+    def opponent_distribution(self, table: Table, *, phase: Phase | None = None
+                              ) -> np.ndarray:
         """P(x = the best opponent's final score) for x = 0.. (win objective): exact, from
         each opponent's card (:func:`final_distribution`), independent of each other
-        (:func:`max_distribution`); one opponent: their own distribution."""
+        (:func:`max_distribution`); one opponent: their own distribution. ``phase()``
+        gives the progress callback of each distribution still to compute."""
         if self.kind != "win":
             raise ObjectiveError("only a win objective has an opponent")
-        return max_distribution([final_distribution(card, table) for card in self.against])
+        return max_distribution([final_distribution(card, table, phase=phase)
+                                 for card in self.against])
 
     def is_out_of_reach(self, card: Scorecard) -> bool:
         """True for a target that no play from ``card`` can reach (beyond its total plus
@@ -207,10 +232,11 @@ class Objective:
         state = (card.mask, card.upper, card.flag)
         return self.target > card.total + most_points_to_come(card.rules, state)
 
-    def utility(self, table: Table) -> Utility:
+    def utility(self, table: Table, *, phase: Phase | None = None) -> Utility:
         """The terminal utility of the target / win DP (not for the expected score). A
         target above the rule set's highest score is that score + 1 (the same utility on
-        every final score a game can have), so no array is larger than the game."""
+        every final score a game can have), so no array is larger than the game.
+        ``phase``: as for :meth:`opponent_distribution`."""
         from solver.stats import highest_score
         from solver.target import Utility
 
@@ -218,7 +244,7 @@ class Objective:
             assert self.target is not None
             return Utility.target(min(self.target, highest_score(table.rules) + 1))
         if self.kind == "win":
-            return Utility.beat_distribution(self.opponent_distribution(table))
+            return Utility.beat_distribution(self.opponent_distribution(table, phase=phase))
         raise ObjectiveError("the expected score needs no utility")
 
 
@@ -247,9 +273,11 @@ def standing(card: Scorecard) -> str:
     return f"{card.total} with {n_open} box{'es' if n_open > 1 else ''} open"
 
 
-def final_distribution(card: Scorecard, table: Table) -> np.ndarray:
+def final_distribution(card: Scorecard, table: Table, *, phase: Phase | None = None
+                       ) -> np.ndarray:
     """P(final score = x) for x = 0..: exact, from ``card`` at the start of its next turn,
-    playing on for the highest expected score (a full card: its total, surely)."""
+    playing on for the highest expected score (a full card: its total, surely).
+    ``phase()``: the progress callback of the solve, when it is not known already."""
     if card.rules_name != table.rules.name:
         raise ObjectiveError(f"the opponent's card is for rules {card.rules_name!r}, "
                              f"the table for {table.rules.name!r}")
@@ -257,17 +285,40 @@ def final_distribution(card: Scorecard, table: Table) -> np.ndarray:
         dist = np.zeros(card.total + 1)
         dist[card.total] = 1.0
         return dist
-    to_come = _points_to_come(table, card.mask, card.upper, card.flag)
+    to_come = _points_to_come(table, (card.mask, card.upper, card.flag), phase)
     return np.concatenate((np.zeros(card.total), to_come))
 
 
-@lru_cache(maxsize=16)
-def _points_to_come(table: Table, mask: int, upper: int, flag: int) -> np.ndarray:
+POINTS_KEPT = 16
+"""Distributions of the points to come kept (in a game the same cards come back turn
+after turn)."""
+_points_kept: OrderedDict[tuple[Table, tuple[int, int, int]], np.ndarray] = OrderedDict()
+_points_lock = threading.Lock()
+
+
+def is_distribution_known(card: Scorecard, table: Table) -> bool:
+    """True when the distribution of ``card``'s points to come is kept (no solve)."""
+    with _points_lock:
+        return (table, (card.mask, card.upper, card.flag)) in _points_kept
+
+
+def _points_to_come(table: Table, state: tuple[int, int, int],
+                    phase: Phase | None = None) -> np.ndarray:
     """The distribution of the points still to come from a turn-start state under
-    expected-score play (cached: in a game the same cards come back turn after turn)."""
+    expected-score play (the last :data:`POINTS_KEPT` are kept)."""
     from solver.stats import optimal_stats
 
-    return optimal_stats(table, start=(mask, upper, flag)).distribution
+    key = (table, state)
+    with _points_lock:
+        if key in _points_kept:
+            _points_kept.move_to_end(key)
+            return _points_kept[key]
+    dist = optimal_stats(table, None if phase is None else phase(), start=state).distribution
+    with _points_lock:
+        _points_kept[key] = dist
+        while len(_points_kept) > POINTS_KEPT:
+            _points_kept.popitem(last=False)
+    return dist
 
 
 def max_distribution(distributions: Sequence[np.ndarray]) -> np.ndarray:

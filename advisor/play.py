@@ -22,7 +22,7 @@ from solver.game.rules import RuleSet
 from .advise import Advice, Option, TurnAdvisor, turn_advisor
 from .model import Dice, Keep, Scorecard, parse_faces
 from .objective import EV, Objective
-from .play_win import WinEachTurn
+from .play_win import Judging, WinEachTurn
 from .record import GameRecord
 from .text import (
     advice_table,
@@ -30,6 +30,7 @@ from .text import (
     card_summary,
     cards_side_by_side,
     open_boxes_text,
+    points_of_chance,
     probability_text,
     rolls_left_phrase,
 )
@@ -140,16 +141,17 @@ class GameSession:
     save that fails raises :class:`SaveFailed` out of :meth:`handle`.
     ``objective`` is handed to the advisor (default: the expected score); ``win`` instead
     gives each turn its own objective (:class:`~advisor.play_win.WinEachTurn`): then
-    ``notify(line)`` is told before a turn's DP starts, which ``progress`` follows
-    (``progress(description)`` returns a level callback and a close function).
+    ``notify(line)`` is told the expected-score advice at once and a note before a
+    turn's DP starts, which ``progress`` follows (``progress(description, unit)`` returns
+    a ``(done, total)`` callback and a close function).
     """
 
     def __init__(self, record: GameRecord, table: Table, *, top: int = 3,
                  objective: Objective = EV, save: Callable[[GameRecord], None] | None = None,
                  win: WinEachTurn | None = None,
                  notify: Callable[[str], None] | None = None,
-                 progress: Callable[[str], tuple[Callable[[int, int], None],
-                                                 Callable[[], None]]] | None = None
+                 progress: Callable[[str, str], tuple[Callable[[int, int], None],
+                                                      Callable[[], None]]] | None = None
                  ) -> None:
         if win is not None and not objective.is_ev:
             raise ObjectiveError("give objective=... or win=..., not both")
@@ -161,6 +163,8 @@ class GameSession:
         self.save = save
         self.notify = notify
         self.progress = progress
+        self._win_turns: dict[tuple[Scorecard, Objective], TurnAdvisor] = {}
+        self._shown_at_once = False
 
     # ------------------------------------------------------------------ state
     @property
@@ -196,29 +200,46 @@ class GameSession:
             return self.objective
         return self.win.objective(self.record, self.player)
 
+    @property
+    def judging(self) -> Judging:
+        """What the game's advice maximises: the session's objective, or each turn's win
+        objective (for the review)."""
+        return self.win if self.win is not None else self.objective
+
     def advisor(self) -> TurnAdvisor:
         """The advisor of this turn (:func:`~advisor.advise.turn_advisor`: a turn's
         decisions, an undo back into it and the review share one solve)."""
-        card, objective = self.card, self.turn_objective()
-        win = self.win
-        if win is None or objective.is_ev:
-            return turn_advisor(card, self.table, objective)
-        return turn_advisor(card, self.table, objective,
-                            build=lambda table: self._win_advisor(win, card, objective))
+        return self.advisor_for(self.card, self.turn_objective(), solve=True)
 
-    def _win_advisor(self, win: WinEachTurn, card: Scorecard,
-                     objective: Objective) -> TurnAdvisor:
+    def advisor_for(self, card: Scorecard, objective: Objective, *,
+                    solve: bool = False) -> TurnAdvisor:
+        """The advisor of ``card`` under ``objective``: a win turn of this game is solved
+        once (with ``solve``, now, with a note and progress; Ctrl-C gives that turn
+        expected-score advice) and kept for the rest of the game and its review."""
+        if self.win is None or objective.is_ev:
+            return turn_advisor(card, self.table, objective)
+        key = (card, objective)
+        found = self._win_turns.get(key)
+        if found is None:
+            found = TurnAdvisor(card, self.table, objective, whole_game=False)
+            if solve:
+                found = self._solve_win_turn(found)
+            self._win_turns[key] = found
+        return found
+
+    def _solve_win_turn(self, advisor: TurnAdvisor) -> TurnAdvisor:
         """The win DP of this turn solved now, with a note and a progress bar; Ctrl-C
         falls back to the expected score."""
+        assert self.win is not None
         if self.notify is not None:
-            self.notify(win.working_line(self.record, self.player))
-        bar = self.progress("chance to win") if self.progress is not None else None
-        advisor = TurnAdvisor(card, self.table, objective,
-                              progress=None if bar is None else bar[0])
+            self.notify(self.win.working_line(self.record, self.player,
+                                              shown=self._shown_at_once))
+        bar = self.progress("chance to win", "step") if self.progress is not None else None
+        advisor.progress = None if bar is None else bar[0]
         try:
             advisor.probability()  # the whole DP now, while the user is told
         except KeyboardInterrupt:  # the player would rather not wait: expected score
-            advisor = TurnAdvisor(card, self.table)
+            advisor = TurnAdvisor(advisor.card, self.table)
             if self.notify is not None:
                 self.notify("  stopped: this turn's advice is by expected score")
         finally:
@@ -226,11 +247,24 @@ class GameSession:
                 bar[1]()
         return advisor
 
+    def _win_pending(self) -> bool:
+        """True when this turn is played for the win and its DP is not solved yet."""
+        if self.win is None:
+            return False
+        objective = self.turn_objective()
+        if objective.is_ev:
+            return False
+        found = self._win_turns.get((self.card, objective))
+        return found is None or not found.is_solved
+
     def advice(self) -> Advice:
         """The advice for the dice showing (stage ``move``)."""
+        return self._advice(self.advisor())
+
+    def _advice(self, advisor: TurnAdvisor) -> Advice:
         turn = self.record.current
         assert turn is not None
-        return self.advisor().advise(turn.rolls[-1], self.rules.rolls_per_turn - len(turn.rolls))
+        return advisor.advise(turn.rolls[-1], self.rules.rolls_per_turn - len(turn.rolls))
 
     def position_at(self, dice: Dice) -> None:
         """Stand at ``dice``, the next roll of the game (the record gains the roll), or the
@@ -292,8 +326,18 @@ class GameSession:
         return lines + (self.header() if stage == "move" else [])
 
     def _advice_lines(self, top: int | None) -> list[str]:
-        advice = self.advice()
-        per_turn = self.rules.rolls_per_turn
+        if self._win_pending() and self.notify is not None and self.win is not None and \
+                self.win.is_slow(self.table, self.record.cards(), self.player):
+            # the expected-score advice at once, the chance to win once worked out
+            now = self._advice(turn_advisor(self.card, self.table))
+            self._shown_at_once = True
+            for line in self._listed(now, top, ["by the expected final score, while the chance "
+                                                "to win is worked out:"]):
+                self.notify(line)
+        try:
+            advice = self.advice()
+        finally:
+            self._shown_at_once = False
         ranked = []
         if self.win is not None and advice.objective.is_ev and not self.turn_objective().is_ev:
             ranked = ["ranked by the expected final score (working out the chance to win "
@@ -302,6 +346,10 @@ class GameSession:
             ranked = [self.win.ranked_line(self.record, self.player)]
         elif not advice.objective.is_ev:
             ranked = [f"ranked by {advice.objective.describe()}"]
+        return self._listed(advice, top, ranked)
+
+    def _listed(self, advice: Advice, top: int | None, ranked: list[str]) -> list[str]:
+        per_turn = self.rules.rolls_per_turn
         return [f"{self.player}: dice {advice.dice.spaced()} | "
                 f"{rolls_left_phrase(advice.rolls_left, per_turn)}", *ranked,
                 *advice_table(advice, top, more_hint="type 'more' to see them all")]
@@ -398,16 +446,19 @@ def _is_five_dice(word: str) -> bool:
 
 def deviation_note(chosen: Option, best: Option, objective: Objective = EV) -> str:
     """``  keep 2 2 2 3 costs 2.49 points on average (best: keep 2 2 2)``, or ``""`` for
-    the best move. Under a probability objective the cost is in that probability."""
+    the best move. Under a probability objective the cost is in percentage points of it:
+    ``  keep 6 6 costs 0.42 percentage points of the chance to win (53.4367 % to
+    53.0167 %; best: keep 6 6 6; 1.20 points on average)``."""
     key = objective.key
     if key is not None:
         high, low = float(getattr(best, key)), float(getattr(chosen, key))
         if high - low <= 1e-12:
             return ""
-        what = "the chance to win" if objective.kind == "win" else objective.describe()
-        return (f"  {chosen.describe()} lowers {what} from {probability_text(high)} to "
-                f"{probability_text(low)} (best: {best.describe()}; "
-                f"{chosen.loss:.2f} points on average)")
+        what = ("the chance to win" if objective.kind == "win" else
+                f"the chance of {objective.target} or more")
+        return (f"  {chosen.describe()} costs {points_of_chance(high - low)} percentage points "
+                f"of {what} ({probability_text(high)} to {probability_text(low)}; best: "
+                f"{best.describe()}; {chosen.loss:.2f} points on average)")
     if chosen.loss <= 1e-9:
         return ""
     return (f"  {chosen.describe()} costs {chosen.loss:.2f} points on average "

@@ -8,23 +8,40 @@ those distribution functions (:func:`advisor.objective.max_distribution`). The
 objective is :meth:`Objective.win_against <advisor.objective.Objective.win_against>`
 of the others' cards, so with two players it is exactly ``--opponent CARD``.
 
-The exact DP from a card with many open boxes takes long (minutes from a new game), so
+The exact DP from a card with many open boxes takes long (a minute from a new game), so
 the win objective applies once the player to move has at most ``open_boxes`` boxes
 open; before that the advice is by expected score and says so.
+
+What a game was played for (:data:`Judging`: one fixed objective, or the win objective
+of each turn) is noted in its record's first line, ``# objective: ...``
+(:func:`objective_comment`); :func:`judging_of_record` reads it back, so a review judges
+the game by what its advice maximised.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Union
+
+from solver.errors import ObjectiveError
+
+from .record_file import OBJECTIVE_PREFIX
 
 if TYPE_CHECKING:
+    from solver.table import Table
+
+    from .model import Scorecard
     from .objective import Objective
     from .record import GameRecord
 
 DEFAULT_OPEN_BOXES = 8
 """``--win-from``: the win objective applies with this many open boxes or fewer.
 (This module imports the solver only when used, so ``play --help`` stays instant.)"""
+SLOW_OPEN, SLOW_OPPONENT_OPEN = 6, 8
+"""From these many open boxes (the mover's, an opponent's) the wait passes a second."""
+_WIN_NOTE = "win (each player against the best of the others, from {} open boxes on)"
 
 
 @dataclass(frozen=True)
@@ -32,36 +49,147 @@ class WinEachTurn:
     """The win objective of the player to move against the others' cards now."""
 
     open_boxes: int = DEFAULT_OPEN_BOXES
+    is_ev = False
+    """Never the expected score throughout (as :attr:`Objective.is_ev`)."""
 
-    def objective(self, record: GameRecord, player: str) -> Objective:
-        """``Objective.win_against`` the other players' cards, or the expected score while
+    def objective_for(self, cards: Mapping[str, Scorecard], player: str) -> Objective:
+        """``Objective.win_against`` the cards of the players other than ``player``
+        (``cards``: every player's card, in playing order), or the expected score while
         ``player`` has more than ``open_boxes`` boxes open."""
         from .objective import EV, Objective
 
-        cards = record.cards()
-        if len(cards[player].open_boxes()) > self.open_boxes:
+        mine = cards[player]
+        if len(mine.open_boxes()) > self.open_boxes:
             return EV
-        return Objective.win_against([cards[name] for name in record.players
-                                      if name != player], record.rules)
+        return Objective.win_against([card for name, card in cards.items() if name != player],
+                                     mine.rules_name)
+
+    def objective(self, record: GameRecord, player: str) -> Objective:
+        """:meth:`objective_for` the record's cards after its finished turns."""
+        return self.objective_for(record.cards(), player)
+
+    def is_slow(self, table: Table, cards: Mapping[str, Scorecard], player: str) -> bool:
+        """True when working out ``player``'s chance to win takes more than about a second
+        (the DP from 6 open boxes on, or an opponent's distribution from 8 on: measured
+        with ``benchmarks/bench_play_win.py``)."""
+        from .objective import is_distribution_known
+
+        if len(cards[player].open_boxes()) >= SLOW_OPEN:
+            return True
+        return any(len(card.open_boxes()) >= SLOW_OPPONENT_OPEN
+                   and not is_distribution_known(card, table)
+                   for name, card in cards.items() if name != player)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"kind": "win", "each_turn": true, "win_from": N}``."""
+        return {"kind": "win", "each_turn": True, "win_from": self.open_boxes}
+
+    def describe(self) -> str:
+        return (f"P(final score > the best of the others), from {self.open_boxes} open boxes "
+                f"on (before: the expected final score)")
 
     def ranked_line(self, record: GameRecord, player: str) -> str:
         """What ranks ``player``'s options, naming the others and where they stand."""
         cards = record.cards()
         if len(cards[player].open_boxes()) > self.open_boxes:
-            return (f"ranked by the expected final score: the chance to win is worked out "
-                    f"from {self.open_boxes} open boxes on (--win-from)")
+            return expected_score_line(self.open_boxes)
         others = [name for name in record.players if name != player]
         best = others[0] if len(others) == 1 else f"the best of {', '.join(others)}"
         return f"ranked by P(final score > {best}): {standings(record, others)}"
 
-    def working_line(self, record: GameRecord, player: str) -> str:
-        """The note printed before the DP of a turn starts."""
+    def working_line(self, record: GameRecord, player: str, *, shown: bool = False) -> str:
+        """The note printed before the DP of a turn starts (``shown``: the expected-score
+        advice is on screen already)."""
         n_open = len(record.cards()[player].open_boxes())
         others = [name for name in record.players if name != player]
         slow = ": with this many, a while" if n_open > 6 else ""
+        stop = ("go on with the expected-score advice above" if shown else
+                "expected-score advice instead")
         return (f"  working out {player}'s exact chance to beat {' and '.join(others)} "
-                f"({n_open} box{'es' if n_open > 1 else ''} open{slow}; Ctrl-C: "
-                f"expected-score advice instead)...")
+                f"({n_open} box{'es' if n_open > 1 else ''} open{slow}; Ctrl-C: {stop})...")
+
+
+def expected_score_line(open_boxes: int) -> str:
+    """Why a turn of a win game is ranked by the expected score."""
+    return (f"ranked by the expected final score: the chance to win is worked out from "
+            f"{open_boxes} open boxes on (--win-from)")
+
+
+Judging = Union["Objective", WinEachTurn]
+"""What a game's advice maximised: one objective for every turn, or each turn's own."""
+
+
+def objective_comment(judging: Judging) -> str:
+    """The record's first line naming the objective of the advice (a ``#`` comment, which
+    readers of records ignore), or "" for the expected score."""
+    if isinstance(judging, WinEachTurn):
+        return f"{OBJECTIVE_PREFIX} {_WIN_NOTE.format(judging.open_boxes)}\n"
+    if judging.is_ev:
+        return ""
+    return f"{OBJECTIVE_PREFIX} {json.dumps(judging.to_json())}\n"
+
+
+def judging_of_record(text: str, rules: str) -> Judging | None:
+    """What the record ``text`` says its game was played for (its first line, as
+    :func:`objective_comment` writes it), or None when it does not say. A line that
+    starts so but cannot be read raises :class:`~solver.errors.ObjectiveError`."""
+    first = text.removeprefix("\ufeff").split("\n", 1)[0].strip()
+    if not first.startswith(OBJECTIVE_PREFIX):
+        return None
+    note = first[len(OBJECTIVE_PREFIX):].strip()
+    if note.startswith("win ("):
+        for n in range(1, 100):
+            if note == _WIN_NOTE.format(n):
+                return WinEachTurn(n)
+    else:
+        from .objective import Objective
+
+        try:
+            data = json.loads(note)
+        except ValueError:
+            data = None
+        if isinstance(data, dict):
+            try:
+                return Objective.from_json(data, rules)
+            except ObjectiveError as exc:
+                raise ObjectiveError(f"the record's first line {first[:80]!r}: {exc}") from None
+    raise ObjectiveError(f"the record's first line {first[:80]!r} names no objective this "
+                         f"version reads; give --objective, --target, --beat or --opponent")
+
+
+def choose_judging(*, objective_name: str | None, win_from: int | None,
+                   target: str | None, beat: str | None, opponent: str | None,
+                   players: Sequence[str], rules: str,
+                   noted: Judging | None = None) -> Judging:
+    """What to advise (``play``) or judge (``analyze``) by: ``--objective win`` (each
+    turn's, from ``win_from`` open boxes on), ``--target`` / ``--beat`` / ``--opponent``,
+    ``--objective ev``; none given: ``noted`` (the record's note), else the expected
+    score. Raises :class:`~solver.errors.ObjectiveError` for options that conflict."""
+    from .objective import EV, Objective
+
+    given = [name for name, value in (("--target", target), ("--beat", beat),
+                                      ("--opponent", opponent)) if value is not None]
+    if objective_name == "win":
+        if given:
+            raise ObjectiveError(f"--objective win and {given[0]} given: choose one objective "
+                                 f"(--objective win plays against the other players)")
+        if len(players) < 2:
+            raise ObjectiveError("--objective win needs two or more players (--players N or "
+                                 "--names A,B); alone, use --target X or --opponent CARD")
+        return WinEachTurn(DEFAULT_OPEN_BOXES if win_from is None else win_from)
+    if win_from is not None and not (objective_name is None and not given
+                                     and isinstance(noted, WinEachTurn)):
+        raise ObjectiveError("--win-from applies only with --objective win")
+    if objective_name == "ev" and given:
+        raise ObjectiveError(f"--objective ev and {given[0]} given: choose one objective")
+    if given:
+        return Objective.parse_options(target=target, beat=beat, opponent=opponent,
+                                       rules=rules)
+    if objective_name == "ev":
+        return EV
+    if isinstance(noted, WinEachTurn) and win_from is not None:
+        return WinEachTurn(win_from)
+    return noted if noted is not None else EV
 
 
 def standings(record: GameRecord, names: list[str]) -> str:

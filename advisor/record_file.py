@@ -376,6 +376,11 @@ def _path(path: Any) -> Path:
 # ---------------------------------------------------------------------- one-shot
 def read_record(path: str | Path) -> GameRecord:
     """The record in file ``path`` (text or JSON; at most 1 MB, a regular file)."""
+    return parse_record(read_record_text(path))
+
+
+def read_record_text(path: str | Path) -> str:
+    """The text of the record file ``path``, unchecked (at most 1 MB, a regular file)."""
     from solver.formats.files import read_limited
 
     path = _path(path)
@@ -385,7 +390,7 @@ def read_record(path: str | Path) -> GameRecord:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise InvalidRecordError(f"cannot read the record {shown_path(path)}: {reason}"
                                  ) from None
-    return parse_record(_decoded(path, data))
+    return _decoded(path, data)
 
 
 def read_stdin() -> str:

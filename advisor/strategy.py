@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver.game.dice import ROLLS
 
-from .advise import Advice, TurnAdvisor, check_rolls_left
+from .advise import Advice, Option, TurnAdvisor, check_rolls_left
 from .model import Dice, Scorecard
 from .objective import EV, Objective
 from .text import rolls_left_phrase
@@ -99,10 +99,21 @@ def strategy_markdown(card: Scorecard, table: Table | None = None,
     return "\n".join(lines) + "\n"
 
 
+def _runner_up_loss(second: Option | None) -> str:
+    """What the runner-up costs: expected points, or under a target or win objective the
+    probability it gives away (``p_loss``)."""
+    if second is None:
+        return ""
+    if second.p_loss is not None:
+        return f"{second.p_loss:.12f}"
+    return f"{second.loss:.6f}"
+
+
 def strategy_csv(card: Scorecard, table: Table | None = None,
                  rolls_left: int | None = None, objective: Objective = EV) -> str:
     """CSV with one row per roll and number of rolls left (columns: ``CSV_COLUMNS``; under
-    a target or win objective one more, ``p_target`` or ``p_win``, of the best option)."""
+    a target or win objective one more, ``p_target`` or ``p_win``, of the best option, and
+    ``runner_up_loss`` is in probability)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS + ((objective.key,) if objective.key else ()))
@@ -114,6 +125,6 @@ def strategy_csv(card: Scorecard, table: Table | None = None,
                          "" if o.is_keep else o.points, "" if o.is_keep else o.bonus,
                          f"{o.expected_final:.6f}",
                          second.describe() if second is not None else "",
-                         f"{second.loss:.6f}" if second is not None else ""]
+                         _runner_up_loss(second)]
                         + ([f"{o.probability:.12f}"] if o.probability is not None else []))
     return out.getvalue()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from solver.game.rules import UPPER_TARGET
 
@@ -28,27 +28,39 @@ def probability_text(p: float) -> str:
 
 def advice_table(advice: Advice, top: int | None = None, *,
                  more_hint: str = "--top 0 shows all") -> list[str]:
-    """The ranked options as aligned lines, best first (with the objective's
-    probabilities when it has some); ``more_hint`` says how to see the hidden ones."""
+    """The ranked options as aligned lines, best first. Ranked by expected score: the
+    expected final score and the loss in points. Ranked by a probability: that probability
+    (and P(tie) to win), the loss in percentage points of it (0.40: 0.4 % less chance),
+    then the expected final score. ``more_hint`` says how to see the hidden ones."""
     options = advice.top(top)
     kind = advice.objective.kind
     width = max(24, *(len(o.describe()) for o in options))
-    extra = {"ev": "", "target": f"  {'P(target)':>11}",
-             "win": f"  {'P(win)':>11}  {'P(tie)':>11}"}[kind]
-    lines = [f"  #  {'choice':<{width}}{extra}  {'expected final':>14}  {'loss':>8}"]
+    if kind == "ev":
+        lines = [f"  #  {'choice':<{width}}  {'expected final':>14}  {'loss':>8}"]
+    else:
+        chances = {"target": f"  {'P(target)':>11}",
+                   "win": f"  {'P(win)':>11}  {'P(tie)':>11}"}[kind]
+        lines = [f"  #  {'choice':<{width}}{chances}  {'loss (pp)':>9}  {'expected final':>14}"]
     for rank, option in enumerate(options, start=1):
-        cells = ""
-        if option.p_target is not None:
-            cells = f"  {probability_text(option.p_target):>11}"
-        elif option.p_win is not None:
-            cells = (f"  {probability_text(option.p_win):>11}"
-                     f"  {probability_text(option.p_tie or 0.0):>11}")
+        if kind == "ev":
+            lines.append(f"{rank:>3}  {option.describe():<{width}}"
+                         f"  {option.expected_final:>14.2f}  {option.loss:>8.2f}")
+            continue
+        cells = f"  {probability_text(option.probability or 0.0):>11}"
+        if kind == "win":
+            cells += f"  {probability_text(option.p_tie or 0.0):>11}"
         lines.append(f"{rank:>3}  {option.describe():<{width}}{cells}"
-                     f"  {option.expected_final:>14.2f}  {option.loss:>8.2f}")
+                     f"  {points_of_chance(option.p_loss or 0.0):>9}"
+                     f"  {option.expected_final:>14.2f}")
     hidden = len(advice.options) - len(options)
     if hidden:
         lines.append(f"     ... {hidden} more ({more_hint})")
     return lines
+
+
+def points_of_chance(p: float) -> str:
+    """A difference of probabilities in percentage points, two decimals: ``0.42``."""
+    return f"{100 * p:.2f}"
 
 
 def advice_report(advice: Advice, top: int | None = None) -> list[str]:
@@ -122,51 +134,80 @@ def cards_side_by_side(cards: dict[str, Scorecard]) -> list[str]:
     return lines
 
 
+def loss_text(loss: float, unit: str) -> str:
+    """A loss (or luck) in its unit: ``2.49`` points, ``0.42 pp`` of a probability."""
+    return f"{loss:.2f}" if unit == "points" else f"{100 * loss:.2f} pp"
+
+
 def decision_lines(analysis: Analysis) -> list[str]:
-    """Every decision of an analysis, one line each; ``*`` marks an error."""
-    digits = 2 if analysis.is_ev else 4
+    """Every decision of an analysis, one line each; ``*`` marks an error. Losses in
+    points, or in percentage points (``pp``) of the probability a decision was judged by."""
     width = max([22, *(len(d.chosen.describe()) for d in analysis.decisions)])
     names = max([6, *(len(p.name) for p in analysis.players)])
     lines = [f"turn  {'player':<{names}}  dice       left  {'choice':<{width}}  "
-             f"{'best':<{width}}  {'loss':>{digits + 4}}"]
+             f"{'best':<{width}}  {'loss':>9}"]
     for d in analysis.decisions:
         best = "" if d.best.move == d.chosen.move else d.best.describe()
         lines.append(f"{d.turn:>4}  {d.player:<{names}}  {d.dice.spaced()}  {d.rolls_left:>4}  "
                      f"{d.chosen.describe():<{width}}  {best:<{width}}  "
-                     f"{d.loss:>{digits + 4}.{digits}f}{' *' if d.is_error else ''}")
+                     f"{loss_text(d.loss, d.unit):>9}{' *' if d.is_error else ''}")
     return lines
 
 
-def review_lines(analysis: Analysis, names: Iterable[str] | None = None) -> list[str]:
+def review_lines(analysis: Analysis, names: Iterable[str] | None = None, *,
+                 listed: bool = True) -> list[str]:
     """Per player: decisions, errors, losses (mean per decision), luck, the worst three.
-    Points under the expected score; probabilities (4 decimals) under another objective."""
-    ev = analysis.is_ev
-    unit, digits = ("points", 2) if ev else ("probability", 4)
-    what = "the expected final score" if ev else "the probability"
+    Points under the expected score; percentage points of the probability under another
+    objective (under ``play --objective win`` both: the turns before ``--win-from`` are
+    judged by expected score). ``listed``: the decisions are listed above (errors marked
+    ``*``)."""
     wanted = set(names) if names is not None else None
+    each_turn = analysis.each_turn
     lines = []
     for p in analysis.players:
         if wanted is not None and p.name not in wanted:
             continue
-        keeps, keep_loss = p.split("keep")
-        boxes, box_loss = p.split("box")
-        lines += [
-            f"{p.name}: total {p.total}{'' if p.finished else ' (game unfinished)'}",
-            f"  {_count(len(p.decisions), 'decision')}, {_count(p.errors, 'error')} (* in the "
-            f"list); loss {p.total_loss:.{digits}f} {unit} in all, "
-            f"{p.mean_loss:.{digits + 1}f} per decision" + (" (aim below 0.2)" if ev else ""),
-            f"  keeps: {_count(keeps, 'decision')}, loss {keep_loss:.{digits}f} | boxes: "
-            f"{_count(boxes, 'decision')}, loss {box_loss:.{digits}f}",
-            f"  luck: {p.luck:+.{digits}f} (what the dice alone changed in {what})",
-        ]
-        if p.finished and ev:
-            lines.append(f"  check: total {p.total} - new game {analysis.new_game:.2f} = "
-                         f"luck {p.luck:+.2f} - loss {p.total_loss:.2f}")
-        for d in p.worst:
-            lines.append(f"  worst: turn {d.turn}, dice {d.dice.spaced()}, "
-                         f"{_count(d.rolls_left, 'roll')} left: {d.chosen.describe()} costs "
-                         f"{d.loss:.{digits}f}; best {d.best.describe()}")
+        lines.append(f"{p.name}: total {p.total}{'' if p.finished else ' (game unfinished)'}")
+        marked = " (* in the list)" if listed and p.errors else ""
+        if each_turn:
+            lines.append(f"  {_count(len(p.decisions), 'decision')}, "
+                         f"{_count(p.errors, 'error')}{marked}")
+            if p.main.decisions:
+                lines += _part_lines(p.main, "by the chance to win")
+            if p.by_expected_score is not None:
+                lines += _part_lines(p.by_expected_score, "by the expected final score "
+                                     "(before --win-from)")
+        else:
+            lines += _part_lines(p.main, None, marked)
+            if p.finished and analysis.is_ev:
+                lines.append(f"  check: total {p.total} - new game {analysis.new_game:.2f} = "
+                             f"luck {p.luck:+.2f} - loss {p.total_loss:.2f}")
+        for part in (p.main, p.by_expected_score):
+            for d in part.worst if part is not None else ():
+                lines.append(f"  worst: turn {d.turn}, dice {d.dice.spaced()}, "
+                             f"{_count(d.rolls_left, 'roll')} left: {d.chosen.describe()} costs "
+                             f"{loss_text(d.loss, d.unit)}; best {d.best.describe()}")
     return lines
+
+
+def _part_lines(part: Any, heading: str | None, marked: str = "") -> list[str]:
+    """The figures of one unit's decisions (:class:`advisor.analyze.Part`)."""
+    ev = part.unit == "points"
+    unit = "points" if ev else "percentage points"
+    what = "the expected final score" if ev else "the probability"
+    keeps, keep_loss = part.split("keep")
+    boxes, box_loss = part.split("box")
+    scale = 1 if ev else 100
+    count = f"{_count(len(part.decisions), 'decision')}, {_count(part.errors, 'error')}"
+    first = (f"  {count}{marked}; " if heading is None else f"  {heading}: {count}; ")
+    return [
+        first + f"loss {scale * part.total_loss:.2f} {unit} in all, "
+        f"{scale * part.mean_loss:.3f} per decision" + (" (aim below 0.2)" if ev else ""),
+        f"  keeps: {_count(keeps, 'decision')}, loss {scale * keep_loss:.2f} | boxes: "
+        f"{_count(boxes, 'decision')}, loss {scale * box_loss:.2f}",
+        f"  luck: {scale * part.luck:+.2f}{'' if ev else ' pp'} (what the dice alone changed "
+        f"in {what})",
+    ]
 
 
 def card_summary(card: Scorecard) -> str:

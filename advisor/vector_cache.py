@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from solver.table import Table
-from solver.target import Vectors, solve_vectors
+from solver.target import Utility, Vectors, solve_vectors
 
 from .model import Scorecard
 from .objective import Objective
@@ -66,9 +66,11 @@ def answers(solved: Vectors, start: tuple[int, int, int], total: int, card: Scor
 
 
 def vectors_for(card: Scorecard, table: Table, objective: Objective,
-                progress: Callable[[int, int], None] | None = None) -> Vectors:
+                progress: Callable[[int, int], None] | None = None, *,
+                utility: Utility | None = None) -> Vectors:
     """The objective's vectors for a turn of ``card``: the kept ones when they answer it,
-    else solved from ``card`` (every level kept for the turns to come)."""
+    else solved from ``card`` (every level kept for the turns to come). ``utility``: the
+    objective's, when already computed."""
     key = json.dumps(objective.to_json(), sort_keys=True)
     with _lock:
         for i, solved in enumerate(_kept):
@@ -77,7 +79,9 @@ def vectors_for(card: Scorecard, table: Table, objective: Objective,
                 _kept.insert(0, _kept.pop(i))
                 return solved.vectors
         del _kept[KEPT - 1:]  # let the oldest go before new vectors are built
-    vectors = solve_vectors(table, objective.utility(table), start=_state(card),
+    if utility is None:
+        utility = objective.utility(table)
+    vectors = solve_vectors(table, utility, start=_state(card),
                             total=card.total, keep=tuple(range(table.rules.n_boxes + 1)),
                             keep_bytes=KEEP_BYTES, progress=progress)
     with _lock:

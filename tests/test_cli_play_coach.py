@@ -97,7 +97,10 @@ def test_review_at_the_end_equals_analyze(tmp_path):
     review_lines = review_lines[:review_lines.index("")]
     analysis = CliRunner().invoke(cli, ["analyze", str(path)]).stdout.splitlines()
     start = next(i for i, line in enumerate(analysis) if line.startswith("Ann: total"))
-    assert analysis[start:] == review_lines
+    # the review lists no decisions, so it does not point at the list's `*` marks
+    marked = [line.replace(" (* in the list)", "") for line in analysis[start:]]
+    assert marked != analysis[start:] and marked == review_lines
+    assert not any("(* in the list)" in line for line in review_lines)
     assert any("check: total" in line for line in review_lines)
 
 

@@ -65,6 +65,27 @@ def test_advice_is_ranked_by_p_target_with_expected_final_kept():
     assert "p_target" in advice.to_json()["options"][0]
 
 
+def test_under_a_probability_the_loss_is_in_it_beside_the_expected_final():
+    """p_loss: how much lower an option's probability is than the best one's; the text
+    list shows it in percentage points, the expected final score beside it."""
+    from advisor.text import advice_table
+
+    advice = advise(Scorecard.parse(MID), Dice("55516"), target=260)
+    best = advice.best.p_target
+    assert advice.best.p_loss == 0.0
+    for option in advice.options:
+        assert option.p_loss == max(best - option.p_target, 0.0)
+        assert option.to_json()["p_loss"] == option.p_loss
+    assert [o.p_loss for o in advice.options] == sorted(o.p_loss for o in advice.options)
+    lines = advice_table(advice, 3)
+    assert lines[0].split() == ["#", "choice", "P(target)", "loss", "(pp)", "expected", "final"]
+    for line, option in zip(lines[1:4], advice.options, strict=False):
+        cells = line.split()
+        assert cells[-2] == f"{100 * option.p_loss:.2f}"
+        assert cells[-1] == f"{option.expected_final:.2f}"
+    assert "p_loss" not in advise(Scorecard.parse(MID), Dice("55516")).to_json()["options"][0]
+
+
 def test_turn_probability_is_the_mean_of_the_best_first_roll_options():
     """Averaging the best option's p_target over the 252 first rolls gives the card's
     p_target before the turn (the same identity as for the expected score)."""

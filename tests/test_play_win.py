@@ -106,6 +106,7 @@ def test_two_players_see_the_same_numbers_as_opponent_card(tmp_path, table):
     assert result.exit_code == 0, result.output
     assert "working out Ann's exact chance to beat Bob (3 boxes open; Ctrl-C: " \
            "expected-score advice instead)..." in out
+    assert "while the chance to win is worked out" not in out  # under a second: no list
     assert "ranked by P(final score > Bob): Bob 174 with 3 boxes open" in out
     ann = advise(cards["Ann"], "33412", objective=Objective.win(cards["Bob"]), table=table)
     assert "\n".join(advice_table(ann, 3, more_hint=MORE)) in out
@@ -165,16 +166,19 @@ def test_before_win_from_the_advice_is_by_expected_score_and_says_so(tmp_path):
     assert "(by expected score: under --objective win" not in out  # game not finished
 
 
-def test_a_finished_game_names_the_winner_and_reviews_by_expected_score(tmp_path):
+def test_a_finished_game_names_the_winner_and_reviews_by_each_turns_objective(tmp_path):
     path, _ = late_record(tmp_path, {"Ann": [*ANN, "33312 threes", "12345 ls"],
                                      "Bob": [*BOB, "55512 fives", "12346 chance"]})
     result = play("11111\n\n66666\n\n", "--resume", str(path), "--objective", "win")
     out = result.stdout
     assert result.exit_code == 0, result.output
     assert "ranked by P(final score > Ann): Ann 303 (finished)" in out  # out of reach
-    assert re.search(r"\n  1  score Yahtzee 50 +0\.0000 % +0\.0000 % +290\.00 ", out)
-    assert "(by expected score: under --objective win the objective changed from turn " \
-           "to turn)" in out
+    assert re.search(r"\n  1  score Yahtzee 50 +0\.0000 % +0\.0000 % +0\.00 +290\.00\n", out)
+    review = out[out.index("== review"):]
+    # turns 1 to 5 (9 or more boxes open) by expected score, the rest by the chance to win
+    assert "  by the chance to win: 8 decisions, " in review
+    assert "  by the expected final score (before --win-from): 5 decisions, 5 errors; " in review
+    assert "(* in the list)" not in review
     assert out.strip().endswith("winner: Ann with 303")
 
 

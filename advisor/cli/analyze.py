@@ -5,39 +5,62 @@ from __future__ import annotations
 import click
 
 from ..request.params import OBJECTIVE_PARAMS, options
-from ._base import cli, emit_json, load_table
+from ._base import cli, emit_json, load_table, progress_bar
+
+_JUDGE_HELP = {
+    "objective": {"help": "Judge by ev, the expected final score, or win (two or more "
+                  "players): each player's chance to beat the best of the others' cards at "
+                  "that moment, as `play --objective win` advises. Default: what the "
+                  "record's `# objective:` line says it was played for, else ev."},
+    "win_from": {"help": "With --objective win: judge by the chance to win once the player "
+                 "has N or fewer boxes open, by expected score before (default: the "
+                 "record's, else 8)."},
+}
 
 
 @cli.command(short_help="Judge every decision of a recorded game.")
 @click.argument("record_path", metavar="FILE")
-@options(*OBJECTIVE_PARAMS, "json", "table")
-def analyze(record_path: str, target: str | None, beat: str | None, opponent: str | None,
+@options("objective", "win_from", *OBJECTIVE_PARAMS, "json", "table", **_JUDGE_HELP)
+def analyze(record_path: str, objective_name: str | None, win_from: int | None,
+            target: str | None, beat: str | None, opponent: str | None,
             as_json: bool, table_path: str | None) -> None:
     """Judge every keep and box of a recorded game (FILE, or - for stdin).
 
     The record is what `yahtzee play --record FILE` writes (format: docs/records.md).
-    Each decision is compared with the best one at that moment; per player: errors,
-    loss in expected points (mean per decision: aim below 0.2), and luck. With --target,
-    --beat or --opponent the best is what maximises that probability, and losses and
-    luck are in probability.
+    Each decision is compared with the best one at that moment, by what the game was
+    played for (the record's first line notes it; --objective, --target, --beat or
+    --opponent choose instead). Per player: errors, loss in expected points (mean per
+    decision: aim below 0.2), and luck; judged by a probability, losses and luck are in
+    percentage points of it.
 
     Example: yahtzee analyze game.txt
     """
     from advisor.analyze import analyze as analyze_record
-    from advisor.objective import Objective
+    from advisor.play_win import choose_judging, judging_of_record
     from advisor.record import parse_record
-    from advisor.record_file import read_record, read_stdin
-    from advisor.text import decision_lines, review_lines
+    from advisor.record_file import read_record_text, read_stdin
+    from advisor.text import decision_lines, probability_text, review_lines
 
-    record = parse_record(read_stdin()) if record_path == "-" else read_record(record_path)
-    objective = Objective.parse_options(target=target, beat=beat, opponent=opponent,
-                                        rules=record.rules)
-    analysis = analyze_record(record, objective, table=load_table(record.rules, table_path))
+    text = read_stdin() if record_path == "-" else read_record_text(record_path)
+    record = parse_record(text)
+    chosen = objective_name is not None or any(v is not None for v in (target, beat, opponent))
+    judging = choose_judging(objective_name=objective_name, win_from=win_from,
+                             target=target, beat=beat, opponent=opponent,
+                             players=record.players, rules=record.rules,
+                             noted=None if chosen else judging_of_record(text, record.rules))
+    table = load_table(record.rules, table_path)
+    update, close = progress_bar("judging", unit="decision")
+    try:
+        analysis = analyze_record(record, judging, table=table,
+                                  progress=None if judging.is_ev else update)
+    finally:
+        close()
     if as_json:
         emit_json(analysis.to_json())
         return
-    new_game = f"{analysis.new_game:.2f}" if analysis.is_ev else f"{analysis.new_game:.4f}"
-    click.echo(f"rules {analysis.rules} | objective: {objective.describe()} | "
+    new_game = (f"{analysis.new_game:.2f}" if analysis.new_game_unit == "points" else
+                probability_text(analysis.new_game))
+    click.echo(f"rules {analysis.rules} | judged by {judging.describe()} | "
                f"new game {new_game}")
     for line in ["", *decision_lines(analysis), "", *review_lines(analysis)]:
         click.echo(line)

@@ -7,14 +7,12 @@ what the session answers, saves the record and ends the game (cards, winner, rev
 from __future__ import annotations
 
 import contextlib
-import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
-from advisor.play_win import DEFAULT_OPEN_BOXES
 from solver.errors import shown_path
 
 from ..request.params import OBJECTIVE_PARAMS, options
@@ -23,7 +21,6 @@ from ._input import ask
 
 if TYPE_CHECKING:
     from advisor.play import GameSession, SaveFailed
-    from advisor.play_win import WinEachTurn
     from advisor.record import GameRecord
     from advisor.record_file import RecordFile
 
@@ -74,39 +71,6 @@ def _start(n_players: int | None, names_text: str | None, rules_name: str,
     return record, None, path
 
 
-def _win_each_turn(objective_name: str, win_from: int | None, record: GameRecord,
-                   objective_options: tuple[str | None, ...]) -> WinEachTurn | None:
-    """``--objective win`` checked against the players and the other objective options."""
-    from advisor.play_win import WinEachTurn
-
-    if objective_name != "win":
-        if win_from is not None:
-            raise click.UsageError("--win-from applies only with --objective win")
-        return None
-    given = [name for name, value in zip(("--target", "--beat", "--opponent"),
-                                         objective_options, strict=True) if value is not None]
-    if given:
-        raise click.UsageError(f"--objective win and {given[0]} given: choose one objective "
-                               f"(--objective win plays against the other players)")
-    if len(record.players) < 2:
-        raise click.UsageError("--objective win needs two or more players (--players N or "
-                               "--names A,B); alone, use --target X or --opponent CARD")
-    return WinEachTurn(DEFAULT_OPEN_BOXES if win_from is None else win_from)
-
-
-def _objective_comment(objective: Any, win: WinEachTurn | None) -> str:
-    """The record's first line naming the objective of the advice (a ``#`` comment, which
-    readers of records ignore), or "" for the expected score."""
-    from advisor.record_file import OBJECTIVE_PREFIX
-
-    if win is not None:
-        return (f"{OBJECTIVE_PREFIX} win (each player against the best of the others, from "
-                f"{win.open_boxes} open boxes on)\n")
-    if objective.is_ev:
-        return ""
-    return f"{OBJECTIVE_PREFIX} {json.dumps(objective.to_json())}\n"
-
-
 def _finish(session: GameSession, complete: bool, path: Path | None) -> None:
     """The end of a game: the cards, then the review (a finished game) or how to go on.
     ``path``: the record file, which holds the whole game (every save succeeded)."""
@@ -133,10 +97,14 @@ def _finish(session: GameSession, complete: bool, path: Path | None) -> None:
             click.echo(str(session.record).rstrip("\n"))
         return
     click.echo("\n== review (yahtzee analyze)")
-    if session.win is not None:
-        click.echo("(by expected score: under --objective win the objective changed "
-                   "from turn to turn)")
-    for line in review_lines(analyze(session.record, session.objective, table=session.table)):
+    update, close = progress_bar("review", unit="decision")
+    try:
+        analysis = analyze(session.record, session.judging, table=session.table,
+                           advisors=session.advisor_for,
+                           progress=None if session.judging.is_ev else update)
+    finally:
+        close()
+    for line in review_lines(analysis, listed=False):
         click.echo(line)
     click.echo("")
     if len(cards) == 1:
@@ -210,8 +178,9 @@ def play(n_players: int | None, names_text: str | None, top: int, record_path: s
 
     Example: yahtzee play --names Ann,Bob --record game.txt
     """
-    from advisor.objective import Objective
+    from advisor.objective import EV
     from advisor.play import GameSession, SaveFailed
+    from advisor.play_win import WinEachTurn, choose_judging, objective_comment
     from advisor.record_file import RecordFile
 
     if sys.stdin is None:
@@ -222,11 +191,13 @@ def play(n_players: int | None, names_text: str | None, top: int, record_path: s
     with contextlib.ExitStack() as stack:
         if held is not None:
             stack.callback(held.close)
-        win = _win_each_turn(objective_name, win_from, record, (target, beat, opponent))
-        objective = Objective.parse_options(target=target, beat=beat, opponent=opponent,
-                                            rules=record.rules)
+        judging = choose_judging(objective_name=objective_name, win_from=win_from,
+                                 target=target, beat=beat, opponent=opponent,
+                                 players=record.players, rules=record.rules)
+        win = judging if isinstance(judging, WinEachTurn) else None
+        objective = judging if not isinstance(judging, WinEachTurn) else EV
         table = load_table(record.rules, table_path)
-        comment = _objective_comment(objective, win)
+        comment = objective_comment(judging)
         if new_path is not None:
             held = RecordFile.create(new_path, record, comment)
             stack.callback(held.close)

@@ -146,8 +146,8 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
           dest="resume_path"),
     Param("objective", "What each player's advice maximises: ev, the expected final score; "
           "win (two or more players), the chance to beat the best of the others, exactly, "
-          "from their cards as they stand at each turn.", click.Choice(["ev", "win"]), "ev",
-          show_default=True, dest="objective_name"),
+          "from their cards as they stand at each turn.  [default: ev]",
+          click.Choice(["ev", "win"]), dest="objective_name"),
     Param("win_from", f"With --objective win: work out the chance to win once the player to "
           f"move has N or fewer boxes open; before that the advice is by expected score (the "
           f"exact win DP takes minutes early in a game).  [default: {DEFAULT_OPEN_BOXES}]",

@@ -672,9 +672,13 @@ function optionCells(option) {
   ev.dataset.value = String(option.expected_final);
   const loss = document.createElement("span");
   loss.className = "num loss";
-  loss.textContent = option.loss > 0 ? `−${option.loss.toFixed(2)}` : "best";
+  // ranked by a chance, the loss is in percentage points of it (the expected final beside)
+  const lost = p === undefined ? option.loss : 100 * (option.p_loss ?? 0);
+  const unit = p === undefined ? "" : " pp";
+  loss.textContent = lost > 0 ? `−${lost.toFixed(2)}${unit}` : "best";
   const label = `${what.textContent}: ` + (p === undefined ? "" : `chance ${chance.textContent}, `) +
-    `expected final ${ev.textContent}, ` + (option.loss > 0 ? `loses ${option.loss.toFixed(2)}` : "the best choice");
+    `expected final ${ev.textContent}, ` + (lost > 0 ? `loses ${lost.toFixed(2)}` +
+    (p === undefined ? "" : " percentage points") : "the best choice");
   return { cells: [what, chance, ev, loss], label };
 }
 
@@ -957,6 +961,9 @@ async function checkSaved() {
 // ------------------------------------------------------------------ analysis
 const percent = (p) => `${(100 * p).toFixed(p > 0.999 || p < 0.001 ? 2 : 1)}%`;
 const signed = (x) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(2)}`;
+// A loss or luck in its unit (analysis): points, or percentage points of a probability.
+const lossText = (x, unit) => (unit === "probability" ? `${(100 * x).toFixed(2)} pp` : x.toFixed(2));
+const signedIn = (x, unit) => (unit === "probability" ? `${signed(100 * x)} pp` : signed(x));
 
 async function analyzeGame() {
   if (!state) return;
@@ -980,10 +987,13 @@ async function analyzeGame() {
   const body = table.createTBody();
   for (const p of result.players) {
     const tr = body.insertRow();
-    for (const v of [p.name, String(p.total), String(p.decisions), String(p.errors),
-      p.total_loss.toFixed(2), signed(p.luck)]) tr.insertCell().textContent = v;
+    const errors = p.errors + (p.by_expected_score ? p.by_expected_score.errors : 0);
+    const decisions = p.decisions + (p.by_expected_score ? p.by_expected_score.decisions : 0);
+    for (const v of [p.name, String(p.total), String(decisions), String(errors),
+      lossText(p.total_loss, p.unit), signedIn(p.luck, p.unit)]) tr.insertCell().textContent = v;
   }
-  const worst = result.players.flatMap((p) => p.worst).sort((a, b) => b.loss - a.loss);
+  const worst = result.players.flatMap((p) => [...p.worst, ...(p.by_expected_score ? p.by_expected_score.worst : [])])
+    .sort((a, b) => (a.unit === b.unit ? b.loss - a.loss : a.unit === "probability" ? -1 : 1));
   const list = $("analysis-worst");
   list.replaceChildren();
   for (const d of worst) {
@@ -993,7 +1003,7 @@ async function analyzeGame() {
       `${d.rolls_left === 1 ? "roll" : "rolls"} left — chose ${describe(d.chosen)}, best was ${describe(d.best)}`;
     const loss = document.createElement("span");
     loss.className = "loss";
-    loss.textContent = `−${d.loss.toFixed(2)} points`;
+    loss.textContent = `−${lossText(d.loss, d.unit)}${d.unit === "probability" ? "" : " points"}`;
     const meta = document.createElement("div");
     meta.className = "meta";
     meta.append(loss, ` (expected final ${d.chosen.expected_final.toFixed(2)} instead of ${d.best.expected_final.toFixed(2)})`);
@@ -1020,7 +1030,7 @@ async function analyzeGame() {
     const tr = rows.insertRow();
     if (d.error) tr.className = "error-row";
     for (const v of [d.player, String(d.turn), d.dice.join(""), String(d.rolls_left), describe(d.chosen),
-      describe(d.best), d.loss > 0 ? d.loss.toFixed(2) : "0", signed(d.luck)]) tr.insertCell().textContent = v;
+      describe(d.best), d.loss > 0 ? lossText(d.loss, d.unit) : "0", signedIn(d.luck, d.unit)]) tr.insertCell().textContent = v;
   }
   $("game").hidden = true;
   $("setup").hidden = true;

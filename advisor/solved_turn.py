@@ -1,0 +1,135 @@
+"""One turn under a probability objective, solved once: every figure its advice needs.
+
+A turn of ``card`` under a target or win objective reads two things from the vectors of
+the target / win DP (:mod:`solver.target`): the turn's own recurrence at the card's total
+(:func:`solver.target.turn_at`: the value of every keep with each number of rolls left)
+and, for each box the final dice can fill, the next state's value at the points it
+leaves. :class:`SolvedTurn` holds both, computed for every roll at once, so it answers
+all the rolls of the turn (and an undo back into it) without the vectors: it is a few
+tens of KB where the vectors of a whole game take hundreds of MB, and it can be sent
+from the process that solved it (the web server's background jobs) to the one that
+answers.
+
+``solve_turn`` follows the solve with one progress callback ``(done, total)`` over its
+steps: each opponent's distribution still to compute (a level per open box), then the
+DP's levels.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from solver.game.dice import ROLLS
+
+from .model import Scorecard
+from .objective import Objective
+
+if TYPE_CHECKING:
+    from solver.table import Table
+    from solver.target import Vectors
+
+Progress = Callable[[int, int], None]
+"""progress(steps_done, steps_total)."""
+
+
+@dataclass(frozen=True, eq=False)
+class SolvedTurn:
+    """A turn's figures under one objective, at the card's total.
+
+    ``keep_values[j, k]``: the objective's probability after keeping ``k`` with ``j``
+    rolls left (rows ``j >= 1``; shape (rolls_per_turn, 462)), ``keep_values2`` the tie
+    probability alongside (zeros for a target); ``value`` / ``value2`` the same before
+    the first roll; ``boxes[(box, points, bonus)]``: (probability, tie probability)
+    after filling ``box`` with ``points`` (and that Yahtzee ``bonus``)."""
+
+    keep_values: np.ndarray
+    keep_values2: np.ndarray
+    value: float
+    value2: float
+    boxes: dict[tuple[int, int, int], tuple[float, float]]
+    seconds: float = 0.0
+    """Seconds the solve took (the DP and the opponents' distributions)."""
+
+    def box(self, box: int, points: int, bonus: int) -> tuple[float, float]:
+        """(probability, tie probability) after scoring ``points`` (+ ``bonus``) in ``box``."""
+        return self.boxes[(box, points, bonus)]
+
+
+def turn_of(vectors: Vectors, card: Scorecard, seconds: float = 0.0) -> SolvedTurn:
+    """The figures of ``card``'s turn from vectors that hold the level after its own."""
+    from solver.target import turn_at
+
+    rules = card.rules
+    turn = turn_at(vectors, card.mask, card.upper, card.flag, card.total)
+    pair = vectors.utility.pair
+    boxes: dict[tuple[int, int, int], tuple[float, float]] = {}
+    for faces in ROLLS.tolist():
+        for box, points, bonus in rules.placements(faces, card.mask, card.yahtzee_holds_50):
+            if (box, points, bonus) in boxes:
+                continue
+            m, u, y, upper_bonus = rules.after_box(card.mask, card.upper, card.flag, box,
+                                                   points)
+            a = card.total + points + upper_bonus + bonus
+            boxes[(box, points, bonus)] = (vectors.value(m, u, y, a),
+                                           vectors.value(m, u, y, a, second=True)
+                                           if pair else 0.0)
+    return SolvedTurn(turn.keep_values, turn.keep_values2, turn.value, turn.value2, boxes,
+                      seconds)
+
+
+def solve_turn(card: Scorecard, table: Table, objective: Objective, *,
+               progress: Progress | None = None, whole_game: bool = True) -> SolvedTurn:
+    """``card``'s turn under ``objective`` (a target or win objective), solved.
+
+    ``whole_game``: the vectors are kept for the later turns of the game (one solve per
+    game, :mod:`advisor.vector_cache`); else only this turn's level is solved and kept
+    (an objective that changes every turn, as ``play --objective win``'s)."""
+    from solver.target import solve_vectors
+
+    from .vector_cache import vectors_for
+
+    began = time.perf_counter()
+    steps = _Steps(progress, _opponent_levels(objective, table) + len(card.open_boxes()))
+    utility = objective.utility(table, phase=steps.phase)
+    if whole_game:
+        vectors = vectors_for(card, table, objective, steps.phase(), utility=utility)
+    else:
+        vectors = solve_vectors(table, utility, start=(card.mask, card.upper, card.flag),
+                                total=card.total, progress=steps.phase())
+    return turn_of(vectors, card, time.perf_counter() - began)
+
+
+def _opponent_levels(objective: Objective, table: Table) -> int:
+    """Levels of the opponents' distributions still to compute (0 for a target)."""
+    from .objective import is_distribution_known
+
+    return sum(len(c.open_boxes()) for c in objective.against
+               if not c.is_full and not is_distribution_known(c, table))
+
+
+class _Steps:
+    """One progress callback over several solves, each a phase of a known share."""
+
+    def __init__(self, progress: Progress | None, total: int) -> None:
+        self.progress = progress
+        self.total = max(total, 1)
+        self.done = 0
+
+    def phase(self, share: int | None = None) -> Progress | None:
+        """A callback for the next solve: its ``(d, t)`` advance this one's count over
+        ``t`` steps (``share``: how many; default, ``t``)."""
+        if self.progress is None:
+            return None
+        start = self.done
+
+        def report(d: int, t: int) -> None:
+            self.done = min(start + d * (share or t) // max(t, 1), self.total)
+            assert self.progress is not None
+            self.progress(self.done, self.total)
+
+        return report
