@@ -18,9 +18,9 @@ from gymnasium.utils.env_checker import check_env
 import advisor.rl
 from advisor.analyze import analyze
 from advisor.record import parse_record
-from advisor.rl.actions import KEEP_ACTIONS, action_of, move_of
 from advisor.rl.env import IllegalActionError, YahtzeeEnv
 from solver.errors import UnknownRulesError, UnknownStrategyError, YahtzeeError
+from solver.game.actions import KEEP_ACTIONS, action_of, move_of
 from solver.simulate import simulate
 
 

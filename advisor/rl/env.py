@@ -1,7 +1,7 @@
 """A Gymnasium environment of Yahtzee whose every step reports its exact regret.
 
 One episode is one game (13 turns under the official rules). Each step is one decision:
-keep some dice and reroll the others, or fill a box (:mod:`advisor.rl.actions`).
+keep some dice and reroll the others, or fill a box (:mod:`solver.game.actions`).
 
 Observation (a ``Dict``; integers, int64):
 
@@ -42,13 +42,13 @@ import numpy as np
 from gymnasium import spaces
 
 from solver.errors import IllegalMoveError, YahtzeeError, shown
+from solver.game.actions import action_count, action_mask, action_of, describe, move_of
 from solver.game.dice import DICE, FACES, KEEP_COUNTS, faces_of
 from solver.game.rules import N_UPPER, get_rules
 from solver.game.stream import MASK64, DiceStream
 
 from ..advise import Advice, turn_advisor
 from ..model import Dice, Keep, Scorecard
-from .actions import action_count, action_mask, action_of, describe, move_of
 from .opponents import Opponents, check_strategies
 
 YAHTZEE_OPEN, YAHTZEE_ZERO, YAHTZEE_FIFTY = 0, 1, 2
@@ -221,7 +221,7 @@ class YahtzeeEnv(gym.Env[dict[str, Any], np.int64]):
             a = int(action)
         if a is None or not 0 <= a < self._actions:
             raise IllegalActionError(f"action {repr(action)[:40]}: give an integer 0 to "
-                                     f"{self._actions - 1} (see advisor.rl.actions)")
+                                     f"{self._actions - 1} (see solver.game.actions)")
         return int(a)
 
     def _checked_action(self, action: Any) -> int:

@@ -1,4 +1,5 @@
-"""The environment's actions: the keeps by dice position, then the boxes.
+"""Moves as integers: the keeps by dice position, then the boxes (the actions of the
+Gymnasium environment and the answers of a batch strategy of the simulator).
 
 The five dice are shown sorted (lowest face first). Action ``a < KEEP_ACTIONS`` (31 of
 them) keeps the dice at the positions of the set bits of ``a`` (bit ``i``: the ``i``-th
@@ -15,11 +16,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from solver.errors import IllegalMoveError
-from solver.game.dice import DICE
-from solver.game.move import Move
-
-from ..model import Dice, Scorecard
+from ..errors import IllegalMoveError
+from .card import Scorecard
+from .dice import DICE
+from .faces import Dice
+from .move import Move
 
 KEEP_ACTIONS = 2**DICE - 1
 """31: every proper subset of the five dice."""
