@@ -1,0 +1,84 @@
+"""The "why" of advice: every option's outcome figures (box filled this turn, upper
+bonus, Yahtzee 50, Yahtzee bonuses, SD) against a slow plain-Python twin that plays the
+policy forward and keeps whole distributions (``why_reference.py``), on late positions of
+every rule set."""
+
+from __future__ import annotations
+
+import pytest
+from why_reference import ReferenceOutcomes, moments_after_turn, summary
+
+from advisor.advise import TurnAdvisor
+from advisor.model import Dice, Scorecard
+from advisor.why import TurnOutcomes
+from solver.game.rules import RULE_NAMES
+
+EXACT = 1e-12
+
+# Late cards (1 to 4 open boxes) per rule set, and dice to ask about.
+LATE = {
+    "official": [
+        "aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=20,fh=25,ss=30",
+        "aces=3,twos=6,threes=9,fours=12,3k=20,4k=20,fh=25,ss=30,yahtzee=50",
+        "aces=2,twos=6,threes=9,fours=12,fives=15,sixes=24,3k=20,4k=20,fh=25,ss=30,ls=40,"
+        "yahtzee=50,yahtzee_bonus=1",
+        "twos=6,threes=9,fives=15,sixes=18,3k=20,fh=25,ss=30,ls=40,yahtzee=0",
+        # twos and the small straight open: keep 3 4 6 and keep 3 4 are equally good with
+        # 1 1 3 4 6 and one roll left, and lead to different figures (the tie order counts)
+        "aces=2,threes=0,fours=12,fives=15,sixes=18,3k=24,4k=16,fh=0,ls=0,yahtzee=50,"
+        "chance=5",
+    ],
+    "free-joker": ["aces=3,twos=6,threes=9,fours=12,fives=15,3k=20,4k=20,ss=30,ls=40,"
+                   "yahtzee=50"],
+    "no-bonus": ["aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,fh=25,ss=30,"
+                 "ls=40"],
+    "two-rolls": ["aces=3,twos=6,fours=12,fives=15,sixes=18,3k=20,4k=20,fh=25,ss=30,"
+                  "yahtzee=50"],
+    "yatzy": ["ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,one_pair=10,two_pairs=14,"
+              "3k=12,4k=16,ss=15"],
+}
+DICE = ("12346", "33345", "55555", "11226", "11346")
+
+
+@pytest.fixture(scope="module")
+def twins():
+    return {name: ReferenceOutcomes(name) for name in RULE_NAMES}
+
+
+def cases():
+    for rules, cards in LATE.items():
+        for text in cards:
+            yield pytest.param(rules, text, id=f"{rules}-{text[:24]}")
+
+
+@pytest.mark.parametrize("rules, text", list(cases()))
+def test_every_option_outcome_equals_the_twin(rules, text, twins, table_of):
+    card = Scorecard.parse(text, rules)
+    assert 1 <= len(card.open_boxes()) <= 4
+    twin = twins[rules]
+    advisor = TurnAdvisor(card, table_of(rules))
+    outcomes = TurnOutcomes(advisor, moments_after_turn(twin, card.rules, card))
+    state = (card.mask, card.upper, card.flag)
+    for dice_text in DICE:
+        dice = Dice(dice_text)
+        for rolls_left in range(card.rules.rolls_per_turn):
+            advice = advisor.advise(dice, rolls_left)
+            for option in advice.options:
+                got = outcomes.of(option, dice.roll_index, rolls_left)
+                what = option.keep.faces if option.keep is not None else option.box
+                ref = summary(twin.option(state, dice_text, rolls_left, option.action, what),
+                              card.rules.n_boxes, card.yahtzee_holds_50, card.yahtzee_bonuses)
+                where = f"{dice_text} {rolls_left} {option.describe()}"
+                boxes = dict(got.boxes)
+                assert set(boxes) == {card.rules.boxes[b].name for b in card.open_boxes()}
+                for b, p in enumerate(ref["boxes"]):
+                    assert boxes.get(card.rules.boxes[b].name, 0.0) == pytest.approx(
+                        p, abs=EXACT), where
+                assert sum(boxes.values()) == pytest.approx(1.0, abs=EXACT), where
+                assert got.upper_bonus == pytest.approx(ref["upper_bonus"], abs=EXACT), where
+                assert got.yahtzee_50 == pytest.approx(ref["yahtzee_50"], abs=EXACT), where
+                assert got.yahtzee_bonuses == pytest.approx(ref["yahtzee_bonuses"],
+                                                            abs=EXACT), where
+                assert got.sd == pytest.approx(ref["sd"], abs=EXACT), where
+                assert outcomes.mean_to_come(option, dice.roll_index, rolls_left) == \
+                    pytest.approx(option.expected_final - card.total, abs=EXACT), where
