@@ -22,7 +22,7 @@ import operator
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -44,9 +44,12 @@ from .model import Dice, Keep, Scorecard, box_label
 from .objective import EV, Objective
 
 if TYPE_CHECKING:
+    from solver.moments import StateMoments
     from solver.table import Table
 
     from .solved_turn import SolvedTurn
+
+    from .why import Outcome, TurnOutcomes
 
 TIE = 1e-12
 """Probabilities closer than this are equal: ``expected_final`` decides."""
@@ -75,6 +78,8 @@ class Option:
     p_win: float | None = None
     p_tie: float | None = None
     p_loss: float | None = None
+    outcome: Outcome | None = None
+    """What the option leads to (:mod:`advisor.why`), when asked for (``why=True``)."""
 
     def __post_init__(self) -> None:
         if self.action not in ("keep", "score"):
@@ -124,6 +129,8 @@ class Option:
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
+        if self.outcome is not None:
+            out["outcome"] = self.outcome.to_json()
         return out
 
 
@@ -136,6 +143,9 @@ class Advice:
     rolls_left: int
     options: tuple[Option, ...] = ()
     objective: Objective = EV
+    outcome_strategy: dict[str, Any] | None = None
+    """Whose play the options' outcomes follow (``{"kind": "ev"}`` or the objective's),
+    None without outcomes."""
 
     @property
     def best(self) -> Option:
@@ -169,13 +179,17 @@ class Advice:
         """``advise(Scorecard.parse(...), Dice(...), rolls_left=N)``: the call that gives
         this advice again (with the names of :mod:`advisor` imported)."""
         objective = "" if self.objective.is_ev else f", objective={self.objective!r}"
+        why = "" if self.outcome_strategy is None else ", why=True"
         return (f"advise({self.card!r}, {self.dice!r}, rolls_left={self.rolls_left}"
-                f"{objective})")
+                f"{objective}{why})")
 
     def to_json(self, top: int | None = None) -> dict[str, Any]:
-        return {"rules": self.card.rules_name, "objective": self.objective.to_json(),
-                "dice": list(self.dice.faces), "rolls_left": self.rolls_left,
-                "card": self.card.to_json(), "options": [o.to_json() for o in self.top(top)]}
+        out = {"rules": self.card.rules_name, "objective": self.objective.to_json(),
+               "dice": list(self.dice.faces), "rolls_left": self.rolls_left,
+               "card": self.card.to_json(), "options": [o.to_json() for o in self.top(top)]}
+        if self.outcome_strategy is not None:
+            out["outcome_strategy"] = self.outcome_strategy
+        return out
 
 
 @cache
@@ -247,6 +261,7 @@ class TurnAdvisor:
         self.whole_game = whole_game
         self._turn: np.ndarray | None = None
         self._solved = solved
+        self._outcomes: TurnOutcomes | None = None
 
     @property
     def turn(self) -> np.ndarray:
@@ -276,6 +291,18 @@ class TurnAdvisor:
                                       progress=self.progress, whole_game=self.whole_game)
         return self._solved
 
+    def outcomes(self, moments: StateMoments | None = None) -> TurnOutcomes:
+        """What every option of this turn leads to (:class:`advisor.why.TurnOutcomes`),
+        from the per-state figures ``moments`` (default: the cached ones of the table,
+        :func:`solver.moments.get_moments`); computed once per turn."""
+        if self._outcomes is None:
+            from solver.moments import get_moments
+
+            from .why import TurnOutcomes
+
+            self._outcomes = TurnOutcomes(self, moments or get_moments(self.table))
+        return self._outcomes
+
     def probability(self) -> tuple[float, float]:
         """(objective probability, tie probability) of this card before the turn's first
         roll, under the objective's best strategy."""
@@ -296,9 +323,9 @@ class TurnAdvisor:
             found.append((to_come, box, points, bonus))
         return found
 
-    def advise(self, dice: Dice | str, rolls_left: int) -> Advice:
+    def advise(self, dice: Dice | str, rolls_left: int, *, why: bool = False) -> Advice:
         """Every distinct choice for ``dice`` (a Dice or its text) with ``rolls_left``,
-        best first."""
+        best first; with ``why`` each option carries its :class:`~advisor.why.Outcome`."""
         dice = as_dice(dice)
         rolls_left = check_rolls_left(rolls_left, self.rules.rolls_per_turn)
         total = self.card.total
@@ -324,7 +351,12 @@ class TurnAdvisor:
             ranked = _rank_by_probability(ranked)
         best_p = _unit(ranked[0][-1][0])
         options = tuple(self._option(best, best_p, *item) for item in ranked)
-        return Advice(self.card, dice, rolls_left, options, objective)
+        if not why:
+            return Advice(self.card, dice, rolls_left, options, objective)
+        outcomes = self.outcomes()
+        roll = dice.roll_index
+        options = tuple(replace(o, outcome=outcomes.of(o, roll, rolls_left)) for o in options)
+        return Advice(self.card, dice, rolls_left, options, objective, outcomes.strategy)
 
     def _option(self, best: float, best_p: float, neg: float, _kind: int, _order: int,
                 keep: Keep | None, box: str | None, points: int, bonus: int,
@@ -393,7 +425,7 @@ def _rank_by_probability(ranked: list[tuple]) -> list[tuple]:
 
 def advise(card: Scorecard | str, dice: Dice | str, *, rolls_left: int | None = None,
            table: Table | None = None, objective: Objective = EV,
-           target: int | None = None) -> Advice:
+           target: int | None = None, why: bool = False) -> Advice:
     """Rank every keep of 0 to 4 dice (while rolls are left) and every allowed box.
 
     ``card`` is a :class:`Scorecard` or its text (``"twos=6,3k=20"``, official rules);
@@ -401,6 +433,7 @@ def advise(card: Scorecard | str, dice: Dice | str, *, rolls_left: int | None = 
     first roll of a turn (2 under the official rules); ``table`` defaults to the cached
     table of the card's rules, built when missing. ``objective`` (or ``target=X``, short
     for ``Objective.for_target(X)``) ranks by a probability instead of the expected score.
+    ``why`` gives every option its :class:`~advisor.why.Outcome` (what it leads to).
     Raises a ``ValueError`` subclass for bad text, a full card, rolls left out of range,
     a table of other rules or a bad objective.
     """
@@ -411,7 +444,7 @@ def advise(card: Scorecard | str, dice: Dice | str, *, rolls_left: int | None = 
         if not objective.is_ev:
             raise ObjectiveError("give objective=... or target=..., not both")
         objective = Objective.for_target(target)
-    return TurnAdvisor(card, table, objective).advise(dice, rolls_left)
+    return TurnAdvisor(card, table, objective).advise(dice, rolls_left, why=why)
 
 
 def as_dice(dice: Dice | str) -> Dice:

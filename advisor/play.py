@@ -257,14 +257,15 @@ class GameSession:
         found = self._win_turns.get((self.card, objective))
         return found is None or not found.is_solved
 
-    def advice(self) -> Advice:
-        """The advice for the dice showing (stage ``move``)."""
-        return self._advice(self.advisor())
+    def advice(self, *, why: bool = False) -> Advice:
+        """The advice for the dice showing (stage ``move``); ``why``: with outcomes."""
+        return self._advice(self.advisor(), why=why)
 
-    def _advice(self, advisor: TurnAdvisor) -> Advice:
+    def _advice(self, advisor: TurnAdvisor, *, why: bool = False) -> Advice:
         turn = self.record.current
         assert turn is not None
-        return advisor.advise(turn.rolls[-1], self.rules.rolls_per_turn - len(turn.rolls))
+        return advisor.advise(turn.rolls[-1], self.rules.rolls_per_turn - len(turn.rolls),
+                              why=why)
 
     def position_at(self, dice: Dice) -> None:
         """Stand at ``dice``, the next roll of the game (the record gains the roll), or the

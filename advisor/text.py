@@ -45,13 +45,15 @@ def advice_table(advice: Advice, top: int | None = None, *,
         if kind == "ev":
             lines.append(f"{rank:>3}  {option.describe():<{width}}"
                          f"  {option.expected_final:>14.2f}  {option.loss:>8.2f}")
-            continue
-        cells = f"  {probability_text(option.probability or 0.0):>11}"
-        if kind == "win":
-            cells += f"  {probability_text(option.p_tie or 0.0):>11}"
-        lines.append(f"{rank:>3}  {option.describe():<{width}}{cells}"
-                     f"  {points_of_chance(option.p_loss or 0.0):>9}"
-                     f"  {option.expected_final:>14.2f}")
+        else:
+            cells = f"  {probability_text(option.probability or 0.0):>11}"
+            if kind == "win":
+                cells += f"  {probability_text(option.p_tie or 0.0):>11}"
+            lines.append(f"{rank:>3}  {option.describe():<{width}}{cells}"
+                         f"  {points_of_chance(option.p_loss or 0.0):>9}"
+                         f"  {option.expected_final:>14.2f}")
+        if option.outcome is not None:
+            lines.append(f"     {option.outcome.line()}")
     hidden = len(advice.options) - len(options)
     if hidden:
         lines.append(f"     ... {hidden} more ({more_hint})")
@@ -76,6 +78,8 @@ def advice_report(advice: Advice, top: int | None = None) -> list[str]:
     ]
     if not objective.is_ev:
         lines.append(f"ranked by {objective.describe()}")
+    if advice.outcome_strategy is not None:
+        lines.append(why_heading(advice))
     lines += ["", *advice_table(advice, top), "", f"best: {advice.best.describe()}"]
     if not objective.is_ev:
         ev_best = advice.ev_best
@@ -85,6 +89,19 @@ def advice_report(advice: Advice, top: int | None = None) -> list[str]:
         else:
             lines.append("(also the best choice for the most points on average)")
     return lines
+
+
+def why_heading(advice: Advice) -> str:
+    """What the line under each option says, and whose play it follows."""
+    whose = "optimal play from then on"
+    strategy = advice.outcome_strategy or {}
+    if strategy.get("kind") == "target":
+        whose = f"play for {advice.objective.describe()} (the last turn)"
+    elif not advice.objective.is_ev:
+        whose = "play for the expected score from then on (not for the target)"
+    return (f"under each choice, with {whose}: the box it fills this turn; by the end, the "
+            f"upper bonus, 50 in the Yahtzee box, the Yahtzee bonuses; the SD of the final "
+            f"score")
 
 
 def card_lines(card: Scorecard) -> list[str]:

@@ -212,7 +212,7 @@ class TurnOutcomes:
         out[0, FIRST_ROLL_KEEP:] = final
         index, real = _padded_sub_keeps()
         turn = self.advisor.turn
-        p_rows = self.advisor.turn_vectors.keep_values if self.by_target else None
+        p_rows = self.advisor.solved.keep_values if self.by_target else None
         rolls = final
         for j in range(1, n_rerolls + 1):
             f = out[j]

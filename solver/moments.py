@@ -24,11 +24,21 @@ points ``p_o``, next state ``s'_o``), with ``d_o = p_o + E(s'_o) - E(s)``:
 
 from __future__ import annotations
 
+import os
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .game.rules import UPPER_TARGET, RuleSet
+
+if TYPE_CHECKING:
+    from .table import Table
+
+Progress = Callable[[int, int], None]
 
 FIELDS = ("upper_bonus", "yahtzee_50", "bonuses", "variance")
 UPPER_BONUS, YAHTZEE_50, BONUSES, VARIANCE = range(len(FIELDS))
@@ -48,3 +58,134 @@ class StateMoments:
     def at(self, mask: int, upper: int, flag: int) -> np.ndarray:
         """(4,) the figures of one turn-start state (upper subtotal capped here)."""
         return self.figures[mask, min(upper, UPPER_TARGET), flag]
+
+
+def compute_moments(table: Table, progress: Progress | None = None, *,
+                    open_boxes: int | None = None) -> StateMoments:
+    """The figures of every state of the table's rule set: one backward pass, level by
+    level from full cards (``progress(levels_done, levels_total)`` after each). With
+    ``open_boxes`` only the states with at most that many open boxes (the others NaN)."""
+    from .builder import masks_by_level
+    from .kernels import moments as km
+
+    rules = table.rules
+    values = np.ascontiguousarray(table.values)
+    figures = np.full((*values.shape, len(FIELDS)), np.nan)
+    levels = masks_by_level(rules.n_boxes)
+    full = figures[rules.full_mask]
+    full[...] = 0.0
+    full[UPPER_TARGET, :, UPPER_BONUS] = 1.0
+    full[np.isnan(values[rules.full_mask])] = np.nan
+    last = 0 if open_boxes is None else max(rules.n_boxes - open_boxes, 0)
+    for done, level in enumerate(range(rules.n_boxes - 1, last - 1, -1), start=1):
+        masks = levels[level]
+        i, u, y = np.nonzero(~np.isnan(values[masks]))
+        km.moments_level(masks[i].astype(np.int64), u.astype(np.int64), y.astype(np.int64),
+                         values, rules.arrays, figures)
+        if progress is not None:
+            progress(done, rules.n_boxes - last)
+    figures.flags.writeable = False
+    return StateMoments(rules, figures)
+
+
+# ---------------------------------------------------------------------- the cached file
+SUFFIX = ".ymoments"
+
+
+def _check_figures(figures: np.ndarray, rules: RuleSet, unusable: Callable[[str], Exception]
+                   ) -> None:
+    """Figures where a state can occur (probabilities in [0, 1], counts and variances not
+    negative), NaN elsewhere."""
+    from .game.states import reachable_states
+
+    reach = reachable_states(rules)
+    live = figures[reach]
+    slack = 1e-9
+    bad = ~np.isfinite(live).all(axis=1)
+    bad |= (live[:, [UPPER_BONUS, YAHTZEE_50]] < -slack).any(axis=1)
+    bad |= (live[:, [UPPER_BONUS, YAHTZEE_50]] > 1 + slack).any(axis=1)
+    bad |= (live[:, [BONUSES, VARIANCE]] < -slack).any(axis=1)
+    if bad.any():
+        raise unusable(f"{int(bad.sum())} reachable states hold impossible figures")
+    if not np.isnan(figures[~reach]).all():
+        raise unusable("figures where no state can occur")
+
+
+def _rebuilt_by(rules_name: str, path: object) -> str:
+    return (f"yahtzee advise --why --rules {rules_name} (the cached figures are built again "
+            f"when missing or unusable)")
+
+
+def _moments_kind():  # noqa: ANN202  (a FileKind; tablefile is imported lazily)
+    from .formats.tablefile import FileKind
+
+    return FileKind("yahtzee-moments", 1, "why figures",
+                    lambda rules: (*rules.table_shape, len(FIELDS)), _check_figures,
+                    _rebuilt_by, (("table_sha256", str),))
+
+
+def default_moments_path(rules: RuleSet | str) -> Path:
+    """The cached figures of a rule set, beside its table: ``tables/official.ymoments``."""
+    from .game.rules import get_rules
+    from .table import tables_dir
+
+    return tables_dir() / f"{get_rules(rules).name}{SUFFIX}"
+
+
+def table_checksum(table: Table) -> str:
+    """The sha256 of a table's values, as its file's header holds it."""
+    import hashlib
+
+    return hashlib.sha256(np.ascontiguousarray(table.values, dtype="<f8").data).hexdigest()
+
+
+_CACHE: dict[tuple[int, str], tuple[Table, StateMoments]] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def get_moments(table: Table, *, progress: Progress | None = None,
+                note: Callable[[str], None] | None = None) -> StateMoments:
+    """The figures of ``table``'s rule set, loaded once per process from the cache file
+    (:func:`default_moments_path`), which is checked like a table (header, rules,
+    fingerprint, shape, checksum, values) and must name ``table``'s checksum. A missing,
+    unusable or outdated file is computed again (``progress`` follows the pass, ``note``
+    says why) and written; when it cannot be written the figures computed are used and
+    ``note`` says so. Thread-safe."""
+    from .errors import TableError, WriteError
+    from .formats.files import remove_stale_temporaries
+    from .formats.tablefile import read_table, write_table
+
+    rules = table.rules
+    path = default_moments_path(rules)
+    key = (id(table), os.path.abspath(path))
+    with _CACHE_LOCK:
+        cached = _CACHE.get(key)
+        if cached is not None and cached[0] is table:
+            return cached[1]
+        kind = _moments_kind()
+        checksum = table_checksum(table)
+        remove_stale_temporaries(path)
+        figures = None
+        if os.path.lexists(path):
+            try:
+                figures = read_table(path, rules, kind=kind,
+                                     expect={"table_sha256": checksum})
+            except TableError as exc:
+                if note is not None:
+                    why = str(exc).split("; rebuild it", 1)[0]
+                    note(f"note: {why}; computing them again")
+        elif note is not None:
+            note(f"note: no why figures for rules {rules.name!r} yet; computing {path} "
+                 f"once (about half a minute)")
+        if figures is None:
+            moments = compute_moments(table, progress)
+            try:
+                write_table(path, rules, moments.figures, force=True, kind=kind,
+                            extra={"table_sha256": checksum})
+            except WriteError as exc:
+                if note is not None:
+                    note(f"note: {exc}; using the figures computed in memory")
+        else:
+            moments = StateMoments(rules, figures)
+        _CACHE[key] = (table, moments)
+        return moments

@@ -41,3 +41,11 @@ def official_stats(official_table):
     from solver.stats import optimal_stats
 
     return optimal_stats(official_table)
+
+
+@pytest.fixture(scope="session")
+def official_moments(official_table):
+    """The per-state figures of the why, official rules (computed once per session)."""
+    from solver.moments import get_moments
+
+    return get_moments(official_table)

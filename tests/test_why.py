@@ -5,6 +5,7 @@ every rule set."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from why_reference import ReferenceOutcomes, moments_after_turn, summary
 
@@ -31,11 +32,14 @@ LATE = {
     "free-joker": ["aces=3,twos=6,threes=9,fours=12,fives=15,3k=20,4k=20,ss=30,ls=40,"
                    "yahtzee=50"],
     "no-bonus": ["aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,fh=25,ss=30,"
-                 "ls=40"],
+                 "ls=40",
+                 "aces=3,twos=6,threes=9,fives=15,3k=20,4k=20,fh=25,ss=30,ls=40"],
     "two-rolls": ["aces=3,twos=6,fours=12,fives=15,sixes=18,3k=20,4k=20,fh=25,ss=30,"
                   "yahtzee=50"],
     "yatzy": ["ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,one_pair=10,two_pairs=14,"
-              "3k=12,4k=16,ss=15"],
+              "3k=12,4k=16,ss=15",
+              "ones=3,twos=6,threes=9,fours=12,one_pair=10,two_pairs=14,3k=12,4k=16,ss=15,"
+              "ls=20,fh=20"],
 }
 DICE = ("12346", "33345", "55555", "11226", "11346")
 
@@ -82,3 +86,90 @@ def test_every_option_outcome_equals_the_twin(rules, text, twins, table_of):
                 assert got.sd == pytest.approx(ref["sd"], abs=EXACT), where
                 assert outcomes.mean_to_come(option, dice.roll_index, rolls_left) == \
                     pytest.approx(option.expected_final - card.total, abs=EXACT), where
+
+
+@pytest.mark.parametrize("rules, text, target", [
+    ("official", "aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=20,fh=25,ss=30,"
+                 "ls=40,yahtzee=50", 290),
+    ("official", "aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=20,fh=25,ss=30,"
+                 "ls=40,yahtzee=50", 305),
+    ("yatzy", "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,one_pair=10,two_pairs=14,"
+              "3k=12,4k=16,ss=15,ls=20,fh=20,yatzy=50", 295),
+])
+def test_the_last_turn_under_a_target_follows_the_target_strategy(rules, text, target,
+                                                                   twins, table_of):
+    from why_reference import LastTurnTarget
+
+    from advisor.objective import Objective
+
+    card = Scorecard.parse(text, rules)
+    assert len(card.open_boxes()) == 1
+    twin = twins[rules]
+    advisor = TurnAdvisor(card, table_of(rules), Objective.for_target(target))
+    outcomes = TurnOutcomes(advisor, moments_after_turn(twin, card.rules, card))
+    assert outcomes.strategy == {"kind": "target", "target": target}
+    state = (card.mask, card.upper, card.flag)
+    play = LastTurnTarget(twin, state, card.total, target)
+    differs = 0
+    for dice_text in DICE:
+        dice = Dice(dice_text)
+        for rolls_left in range(1, card.rules.rolls_per_turn):
+            for option in advisor.advise(dice, rolls_left).options:
+                if option.keep is None:
+                    continue
+                got = outcomes.of(option, dice.roll_index, rolls_left)
+                keep = _keep_index_of(option.keep.faces)
+                ref = summary(play.after_keep(keep, rolls_left), card.rules.n_boxes,
+                              card.yahtzee_holds_50, card.yahtzee_bonuses)
+                ev = summary(twin.option(state, dice_text, rolls_left, "keep",
+                                         option.keep.faces),
+                             card.rules.n_boxes, card.yahtzee_holds_50, card.yahtzee_bonuses)
+                assert got.sd == pytest.approx(ref["sd"], abs=EXACT)
+                assert got.yahtzee_bonuses == pytest.approx(ref["yahtzee_bonuses"], abs=EXACT)
+                differs += abs(ref["sd"] - ev["sd"]) > 1e-6
+    assert differs  # the target strategy plays these turns otherwise than the expected score
+
+
+def _keep_index_of(faces):
+    from solver.game.dice import KEEP_INDEX, counts_of
+
+    return KEEP_INDEX[counts_of(faces)]
+
+
+@pytest.fixture(scope="module")
+def late_figures(table_of):
+    """The kernel's figures of the states with at most four open boxes, per rule set."""
+    from solver.moments import compute_moments
+
+    return {name: compute_moments(table_of(name), open_boxes=4) for name in RULE_NAMES}
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_the_kernel_figures_of_late_states_equal_the_twin(rules, twins, late_figures, table_of):
+    import math
+
+    from why_reference import state_figures
+
+    twin = twins[rules]
+    for text in LATE[rules]:  # the twin knows every state these cards lead to
+        card = Scorecard.parse(text, rules)
+        twin.future(card.mask, card.upper, card.flag)
+        moments_after_turn(twin, card.rules, card)
+    figures = late_figures[rules]
+    checked = 0
+    for (m, u, y), future in twin._futures.items():
+        u_ref, z_ref, b_ref, v_ref = state_figures(future)
+        got = figures.at(m, u, y)
+        where = f"state {m:b} {u} {y}"
+        assert got[0] == pytest.approx(u_ref, abs=EXACT), where
+        assert got[1] == pytest.approx(z_ref, abs=EXACT), where
+        assert got[2] == pytest.approx(b_ref, abs=EXACT), where
+        assert math.sqrt(max(got[3], 0.0)) == pytest.approx(math.sqrt(v_ref), abs=EXACT), where
+        checked += 1
+    assert checked >= 20
+    table = table_of(rules)
+    open_early = np.flatnonzero([bin(m).count("1") < card.rules.n_boxes - 4
+                                 for m in range(card.rules.full_mask + 1)])
+    assert np.isnan(figures.figures[open_early]).all()  # only the late states were computed
+    assert not np.isnan(figures.figures[card.rules.full_mask][~np.isnan(
+        table.values[card.rules.full_mask])]).any()

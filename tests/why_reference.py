@@ -206,3 +206,66 @@ def moments_after_turn(ref: ReferenceOutcomes, rules, card):
                 figures[m, u, y] = state_figures(ref.future(m, u, y))
     figures.flags.writeable = False
     return StateMoments(rules, figures)
+
+
+class LastTurnTarget:
+    """The last turn of a card (one open box) played for P(final >= ``target``): the
+    keep of each roll is the first, in keep order, within ``P_TIE`` of the best
+    probability and then within ``TIE`` of the best expected score among those."""
+
+    P_TIE = 1e-12
+
+    def __init__(self, ref: ReferenceOutcomes, state, total: int, target: int) -> None:
+        self.ref, self.state, self.total, self.target = ref, state, total, target
+        (self.box,) = [b for b in range(len(ref.card)) if not state[0] >> b & 1]
+        rolls = ref.book.rolls
+        final = []
+        for dice in roll_faces():
+            _, to_come, *_ = ref.policy_box(state, dice)
+            final.append(1.0 if self.total + to_come >= target else 0.0)
+        self.p = [final]  # p[j][k]: keep k with j rolls left (j = 0: by roll)
+        self.ev = ref._turn(state)
+        for j in range(1, rolls):
+            below = self._best_by_roll(j - 1) if j > 1 else final
+            self.p.append([sum(q * below[r] for r, q in keep_outcomes()[k])
+                           if len(_keep_faces()[k]) < 5 else below[_roll_of(k)]
+                           for k in range(len(_keep_faces()))])
+
+    def _best_by_roll(self, j: int) -> list[float]:
+        return [self.p[j][self.keep(r, j)] for r in range(len(roll_faces()))]
+
+    def keep(self, roll: int, j: int) -> int:
+        subs = roll_sub_keeps()[roll]
+        top = max(self.p[j][k] for k in subs)
+        near = [k for k in subs if top - self.p[j][k] <= self.P_TIE]
+        top_ev = max(self.ev[j][k] for k in near)
+        return next(k for k in near if top_ev - self.ev[j][k] <= TIE)
+
+    def after_keep(self, keep: int, rolls_left: int) -> dict:
+        """Keep ``keep`` with ``rolls_left`` rolls left, then play for the target."""
+        rolls = dict(keep_outcomes()[keep])
+        for j in range(rolls_left - 1, 0, -1):
+            after: dict[int, float] = defaultdict(float)
+            for roll, p in rolls.items():
+                k = self.keep(roll, j)
+                if len(_keep_faces()[k]) == 5:
+                    after[roll] += p
+                    continue
+                for nxt, q in keep_outcomes()[k]:
+                    after[nxt] += p * q
+            rolls = after
+        out: dict = defaultdict(float)
+        for roll, p in rolls.items():
+            for key, q in self.ref.after_box(self.state, roll_faces()[roll], self.box).items():
+                out[key] += p * q
+        return dict(out)
+
+
+@cache
+def _roll_of_keep() -> dict[int, int]:
+    faces = roll_faces()
+    return {k: faces.index(f) for k, f in enumerate(_keep_faces()) if len(f) == 5}
+
+
+def _roll_of(keep: int) -> int:
+    return _roll_of_keep()[keep]

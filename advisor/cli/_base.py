@@ -241,3 +241,15 @@ def load_table(rules_name: str, table_path: str | None = None):  # noqa: ANN201
         return get_table(rules_name, table_path, progress=update, note=note)
     finally:
         close()
+
+
+def load_moments(table: Any) -> Any:
+    """The per-state figures of ``advise --why`` for ``table`` (the cached ones, computed
+    when missing, with a note and a progress bar on stderr)."""
+    from solver.moments import get_moments
+
+    update, close = progress_bar(f"why figures {table.rules.name}")
+    try:
+        return get_moments(table, progress=update, note=note)
+    finally:
+        close()

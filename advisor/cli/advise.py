@@ -10,16 +10,16 @@ import click
 from solver.errors import shown_path
 
 from ..request.params import OBJECTIVE_PARAMS, options
-from ._base import cli, emit_json, load_table
+from ._base import cli, emit_json, load_moments, load_table
 
 
 @cli.command(short_help="Rank every keep and box for one roll.")
 @click.argument("dice_arg", required=False, metavar="[DICE]")
-@options("dice", "rolls_left", "card", "game", "append", "top", *OBJECTIVE_PARAMS, "json",
-         "rules", "table")
+@options("dice", "rolls_left", "card", "game", "append", "top", "why", *OBJECTIVE_PARAMS,
+         "json", "rules", "table")
 def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
            card_text: str, game_path: str | None, append_text: str | None, top: int,
-           target: str | None, beat: str | None, opponent: str | None,
+           why: bool, target: str | None, beat: str | None, opponent: str | None,
            as_json: bool, rules_name: str, table_path: str | None) -> None:
     """Rank every choice for these dice: each keep (reroll the rest) and each box, by
     expected final score or, with --target/--beat/--opponent, by the chance of reaching
@@ -38,14 +38,16 @@ def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
     dice = AdviseQuestion.parse_dice(dice_text)
     if game_path is not None:
         _advise_game(game_path, dice, append_text, top, as_json, rolls_left, card_text,
-                     table_path, rules_name)
+                     table_path, rules_name, why)
         return
     if append_text is not None:
         raise click.UsageError("--append adds to a record: give it with --game FILE")
     question = AdviseQuestion.parse(dice_text=dice_text, card_text=card_text,
                                     rules_name=rules_name, rolls_left=rolls_left, top=top,
-                                    target=target, beat=beat, opponent=opponent)
+                                    target=target, beat=beat, opponent=opponent, why=why)
     table = load_table(rules_name, table_path)  # after the checks: no build for bad input
+    if why:
+        load_moments(table)
     if as_json:
         emit_json(question.json(table))
         return
@@ -55,7 +57,7 @@ def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
 
 def _advise_game(game_path: str, dice: object, append_text: str | None, top: int,
                  as_json: bool, rolls_left: int | None, card_text: str,
-                 table_path: str | None, rules_name: str) -> None:
+                 table_path: str | None, rules_name: str, why: bool = False) -> None:
     """Advice at the current position of a recorded game; with ``--append`` the roll and
     the move are added to the record. A record that does not exist yet is a new game of
     one player under ``rules_name`` (``--append`` starts the file)."""
@@ -82,9 +84,11 @@ def _advise_game(game_path: str, dice: object, append_text: str | None, top: int
             held = stack.enter_context(RecordFile.open(game_path))
             record = held.record
         table = load_table(record.rules, table_path)
+        if why:
+            load_moments(table)
         session = GameSession(record, table)
         session.position_at(dice)  # type: ignore[arg-type]
-        advice = session.advice()
+        advice = session.advice(why=why)
         note = ""
         if append_text is not None:
             move = parse_action(append_text, advice)

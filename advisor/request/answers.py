@@ -39,17 +39,19 @@ class AdviseQuestion:
     """``yahtzee advise`` and ``GET /api/advise``: every choice for ``dice`` on ``card``."""
 
     PARAMS: ClassVar = ("dice", "rolls_left", "card", "top", "target", "beat", "opponent",
-                        "rules")
+                        "why", "rules")
     card: Scorecard
     dice: Dice
     rolls_left: int
     objective: Objective
     top: int
+    why: bool = False
 
     @classmethod
     def parse(cls, *, dice_text: str | None, card_text: str, rules_name: str,
               rolls_left: int | None = None, top: int = 10, target: str | None = None,
-              beat: str | None = None, opponent: str | None = None) -> AdviseQuestion:
+              beat: str | None = None, opponent: str | None = None,
+              why: bool = False) -> AdviseQuestion:
         """The question checked in the order the CLI reports errors: dice, card, rolls
         left, objective."""
         from ..advise import question_rolls_left
@@ -59,7 +61,7 @@ class AdviseQuestion:
         rolls_left = question_rolls_left(card, rolls_left)
         objective = Objective.parse_options(target=target, beat=beat, opponent=opponent,
                                             rules=rules_name)
-        return cls(card, dice, rolls_left, objective, top)
+        return cls(card, dice, rolls_left, objective, top, bool(why))
 
     @staticmethod
     def parse_dice(dice_text: str | None) -> Dice:
@@ -74,7 +76,8 @@ class AdviseQuestion:
         from ..advise import turn_advisor
 
         return turn_advisor(self.card, table, self.objective).advise(self.dice,
-                                                                     self.rolls_left)
+                                                                     self.rolls_left,
+                                                                     why=self.why)
 
     def json(self, table: Table | None = None) -> dict[str, Any]:
         return self.solve(table).to_json(self.top)

@@ -125,6 +125,10 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("box", "The box to fill, by name or short name.", required=True, dest="box_name"),
     Param("rolls_left", "Rolls still allowed this turn: 2 after the first roll (default), "
           "1 after the second, 0 after the last.", int, metavar="N"),
+    Param("why", "Under each choice, what it leads to with optimal play from then on: the "
+          "chance of each box this turn, of the upper bonus and of 50 in the Yahtzee box at "
+          "the end, the Yahtzee bonuses, the SD of the final score (exact; the first use "
+          "computes the figures once, about half a minute).", is_flag=True),
     Param("top", "Show the N best options (0: all).", click.IntRange(min=0), 10, metavar="N",
           show_default=True),
     Param("target", "Maximise P(final score >= X) instead of the expected score.",

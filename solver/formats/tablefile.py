@@ -5,6 +5,11 @@ Layout: one header line of JSON, then the raw little-endian float64 values in C 
     {"format": "yahtzee-table", "version": 1, "rules": "official", "fingerprint": "...",
      "shape": [8192, 64, 2], "dtype": "<f8", "sha256": "..."}\\n<data>
 
+The same layout holds the per-state figures of the "why" of advice
+(:mod:`solver.moments`, format ``yahtzee-moments``, shape ``table shape + [4]``), whose
+header also names the checksum of the table they were computed from (``table_sha256``):
+a :class:`FileKind` says which of the two a file is and how its values are checked.
+
 ``fingerprint`` hashes the rule set's data (score tables, Joker, bonuses), so a table
 built under a changed rule definition is refused, not silently used.
 
@@ -21,6 +26,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable
+from dataclasses import dataclass
 from io import BufferedReader
 from pathlib import Path
 from typing import IO, Any
@@ -36,6 +43,22 @@ VERSION = 1
 _MAX_HEADER = 4096
 _HEADER_FIELDS = {"format": str, "version": int, "rules": str, "fingerprint": str,
                   "shape": list, "dtype": str, "sha256": str}
+
+
+@dataclass(frozen=True)
+class FileKind:
+    """One kind of file in the table format: its ``magic`` (the header's ``format``), its
+    ``version``, what it is called in messages (``what``), the shape of its array for a
+    rule set, extra header fields (name -> type), how its values are checked
+    (``check(values, rules, unusable)``) and the command that builds it."""
+
+    magic: str
+    version: int
+    what: str
+    shape: Callable[[RuleSet], tuple[int, ...]]
+    check: Callable[[np.ndarray, RuleSet, Any], None]
+    build: Callable[[str, Path | None], str]
+    extra_fields: tuple[tuple[str, type], ...] = ()
 
 
 def rules_fingerprint(rules: RuleSet) -> str:
@@ -58,12 +81,14 @@ class _NotATable(Exception):
     """The file is not a yahtzee table at all (no usable header)."""
 
 
-def parse_header(head: bytes) -> dict[str, Any]:
-    """The checked header from the first bytes of a file (at most 4 KB are looked at).
+def parse_header(head: bytes, kind: FileKind | None = None) -> dict[str, Any]:
+    """The checked header from the first bytes of a file (at most 4 KB are looked at) of
+    ``kind`` (default: a table).
 
     Raises :class:`_NotATable` (no header line, not JSON, not our format) or
     :class:`CorruptTableError` (our format, but a field is malformed).
     """
+    kind = kind or TABLE
     end = head.find(b"\n", 0, _MAX_HEADER)
     if end < 0:
         raise _NotATable("no header line")
@@ -74,13 +99,13 @@ def parse_header(head: bytes) -> dict[str, Any]:
         header = json.loads(line)
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise _NotATable("unreadable header") from None
-    if not isinstance(header, dict) or header.get("format") != MAGIC:
-        raise _NotATable("not a yahtzee table file")
-    for key, kind in _HEADER_FIELDS.items():
+    if not isinstance(header, dict) or header.get("format") != kind.magic:
+        raise _NotATable(f"not a yahtzee {kind.what} file")
+    for key, field_type in (*_HEADER_FIELDS.items(), *kind.extra_fields):
         value = header.get(key)
-        if not isinstance(value, kind) or isinstance(value, bool):
+        if not isinstance(value, field_type) or isinstance(value, bool):
             raise CorruptTableError(f"header field {key!r} is {_short(value)}, "
-                                    f"expected a {kind.__name__}")
+                                    f"expected a {field_type.__name__}")
     shape = header["shape"]
     if not 1 <= len(shape) <= 4 or not all(type(n) is int and 0 < n < 2**40 for n in shape):
         raise CorruptTableError(f"header field 'shape' is {_short(shape)}")
@@ -92,40 +117,46 @@ def _short(value: object, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def read_header(path: Path | str) -> dict[str, Any] | None:
+def read_header(path: Path | str, kind: FileKind | None = None) -> dict[str, Any] | None:
     """The checked header of the regular file at ``path``, or None when it is not a
-    yahtzee table (missing, not a regular file, no or malformed header). Reads 4 KB."""
+    yahtzee file of ``kind`` (default: a table; missing, not a regular file, no or
+    malformed header). Reads 4 KB."""
     try:
         with open_regular(Path(path)) as f:
-            return parse_header(f.read(_MAX_HEADER))
+            return parse_header(f.read(_MAX_HEADER), kind)
     except (OSError, ReadError, TableError, _NotATable):
         return None
 
 
-def is_table_of(path: Path | str, rules: RuleSet) -> bool:
-    """True when ``path`` holds a table file (by its header) of the rule set ``rules``."""
-    header = read_header(path)
+def is_table_of(path: Path | str, rules: RuleSet, kind: FileKind | None = None) -> bool:
+    """True when ``path`` holds a table file (or a file of ``kind``; by its header) of
+    the rule set ``rules``."""
+    header = read_header(path, kind)
     return header is not None and header["rules"] == rules.name
 
 
 def write_table(path: Path | str, rules: RuleSet, values: np.ndarray, *,
-                force: bool = False) -> None:
-    """Write ``values`` for ``rules`` to ``path`` atomically (temporary file + rename).
+                force: bool = False, kind: FileKind | None = None,
+                extra: dict[str, Any] | None = None) -> None:
+    """Write ``values`` for ``rules`` to ``path`` atomically (temporary file + rename):
+    a table, or a file of ``kind`` with the ``extra`` header fields.
 
-    An existing file is replaced only when it is a table of the same rules (a rebuild)
-    or empty, or with ``force``; see :func:`solver.files.atomic_write`. Raises
+    An existing file is replaced only when it is a file of the same kind and rules (a
+    rebuild) or empty, or with ``force``; see :func:`solver.files.atomic_write`. Raises
     :class:`~solver.errors.WriteError`.
     """
+    kind = kind or TABLE
     data = np.ascontiguousarray(values, dtype="<f8")
-    header = {"format": MAGIC, "version": VERSION, "rules": rules.name,
+    header = {"format": kind.magic, "version": kind.version, "rules": rules.name,
               "fingerprint": rules_fingerprint(rules), "shape": list(data.shape),
-              "dtype": "<f8", "sha256": hashlib.sha256(data.data).hexdigest()}
+              "dtype": "<f8", "sha256": hashlib.sha256(data.data).hexdigest(), **(extra or {})}
 
     def write(out: IO[bytes]) -> None:
         out.write((json.dumps(header) + "\n").encode())
         out.write(data.data)
 
-    atomic_write(path, write, force=force, replaceable=lambda p: is_table_of(p, rules))
+    atomic_write(path, write, force=force,
+                 replaceable=lambda p: is_table_of(p, rules, kind))
 
 
 def check_table_target(path: Path | str, rules: RuleSet, *, force: bool = False) -> None:
@@ -133,45 +164,54 @@ def check_table_target(path: Path | str, rules: RuleSet, *, force: bool = False)
     check_target(path, force=force, replaceable=lambda p: is_table_of(p, rules))
 
 
-def read_table(path: Path | str, rules: RuleSet) -> np.ndarray:
-    """Load and check the table of ``rules`` at ``path``; a read-only float64 array.
+def read_table(path: Path | str, rules: RuleSet, *, kind: FileKind | None = None,
+               expect: dict[str, Any] | None = None) -> np.ndarray:
+    """Load and check the table of ``rules`` (or the file of ``kind``) at ``path``; a
+    read-only float64 array. ``expect`` names header fields that must hold these values
+    (the table a file of figures was computed from).
 
     Raises :class:`MissingTableError` (nothing there), :class:`CorruptTableError` (a
     table of other rules, truncated, corrupt, or with impossible values) or
     :class:`TableError` (not a regular file, unreadable); each message says what to do.
     """
+    kind = kind or TABLE
     path = Path(path)
     if "\0" in str(path):
         raise TableError(f"cannot read table {shown(path)}: a path cannot hold a NUL character")
     try:
         f = open_regular(path)
     except FileNotFoundError:
-        raise MissingTableError(f"no table for rules {rules.name!r} at {path}; build it "
-                                f"with: {_build_command(rules.name, path)}") from None
+        raise MissingTableError(f"no {kind.what} for rules {rules.name!r} at {path}; build "
+                                f"it with: {kind.build(rules.name, path)}") from None
     except ReadError as exc:
-        raise TableError(f"{exc}; give the path of a table file, or build the "
-                         f"{rules.name} table with: {_build_command(rules.name, None)}") from None
+        raise TableError(f"{exc}; give the path of a {kind.what} file, or build the "
+                         f"{rules.name} {kind.what} with: {kind.build(rules.name, None)}"
+                         ) from None
     except OSError as exc:
-        raise TableError(f"cannot read table {path}: {exc.strerror or exc}") from None
+        raise TableError(f"cannot read {kind.what} {path}: {exc.strerror or exc}") from None
     with f:
         try:
-            return _read_checked(f, path, rules)
+            return _read_checked(f, path, rules, kind, expect or {})
         except OSError as exc:
-            raise TableError(f"cannot read table {path}: {exc.strerror or exc}") from None
+            raise TableError(f"cannot read {kind.what} {path}: {exc.strerror or exc}"
+                             ) from None
 
 
-def _read_checked(f: BufferedReader, path: Path, rules: RuleSet) -> np.ndarray:
+def _read_checked(f: BufferedReader, path: Path, rules: RuleSet, kind: FileKind,
+                  expect: dict[str, Any]) -> np.ndarray:
+    what = kind.what
+
     def unusable(why: str) -> CorruptTableError:
-        return CorruptTableError(f"table {path} is unusable ({why}); rebuild it with: "
-                                 f"{_build_command(rules.name, path)}")
+        return CorruptTableError(f"{what} {path} is unusable ({why}); rebuild it with: "
+                                 f"{kind.build(rules.name, path)}")
 
     head = f.read(_MAX_HEADER)
     try:
-        header = parse_header(head)
+        header = parse_header(head, kind)
     except _NotATable as exc:
         raise CorruptTableError(
-            f"{path} is not a yahtzee table file ({exc}); give the path of a table file, "
-            f"or build the {rules.name} table with: {_build_command(rules.name, None)}"
+            f"{path} is not a yahtzee {what} file ({exc}); give the path of a {what} file, "
+            f"or build the {rules.name} {what} with: {kind.build(rules.name, None)}"
         ) from None
     except CorruptTableError as exc:
         raise unusable(str(exc)) from None
@@ -179,16 +219,20 @@ def _read_checked(f: BufferedReader, path: Path, rules: RuleSet) -> np.ndarray:
     if held != rules.name:
         use = (f"give --rules {held} to use it, or " if held in RULE_NAMES else "")
         raise CorruptTableError(
-            f"table {path} holds rules {_short(held)}, not {rules.name!r}; {use}rebuild the "
-            f"{rules.name} table in the cache with: {_build_command(rules.name, None)}")
-    if header["version"] != VERSION:
-        raise unusable(f"format version {_short(header['version'])}, expected {VERSION}")
+            f"{what} {path} holds rules {_short(held)}, not {rules.name!r}; {use}rebuild the "
+            f"{rules.name} {what} in the cache with: {kind.build(rules.name, None)}")
+    if header["version"] != kind.version:
+        raise unusable(f"format version {_short(header['version'])}, expected {kind.version}")
     if header["fingerprint"] != rules_fingerprint(rules):
         raise unusable("built under a different definition of the rules")
-    if tuple(header["shape"]) != rules.table_shape or header["dtype"] != "<f8":
-        raise unusable(f"shape {_short(header['shape'])}, expected {list(rules.table_shape)}")
+    shape = kind.shape(rules)
+    if tuple(header["shape"]) != shape or header["dtype"] != "<f8":
+        raise unusable(f"shape {_short(header['shape'])}, expected {list(shape)}")
+    for key, value in expect.items():
+        if header.get(key) != value:
+            raise unusable(f"computed from another {key.removesuffix('_sha256')}")
     start = head.index(b"\n") + 1
-    count = int(np.prod(rules.table_shape))
+    count = int(np.prod(shape))
     expected_bytes = count * 8
     size = os.fstat(f.fileno()).st_size - start
     if size != expected_bytes:
@@ -207,8 +251,8 @@ def _read_checked(f: BufferedReader, path: Path, rules: RuleSet) -> np.ndarray:
         raise unusable("extra bytes after the table: the file grew while read")
     if hashlib.sha256(buffer).hexdigest() != header["sha256"]:
         raise unusable("checksum mismatch")
-    values = values.reshape(rules.table_shape)
-    _check_values(values, rules, unusable)
+    values = values.reshape(shape)
+    kind.check(values, rules, unusable)
     values.flags.writeable = False
     return values
 
@@ -225,3 +269,8 @@ def _check_values(values: np.ndarray, rules: RuleSet, unusable: Any) -> None:
                        f"values")
     if not np.isnan(values[~reach]).all():
         raise unusable("values where no state can occur")
+
+
+TABLE = FileKind(MAGIC, VERSION, "table", lambda rules: rules.table_shape, _check_values,
+                 _build_command)
+"""A solved table (``E`` of every state)."""
