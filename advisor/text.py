@@ -286,7 +286,18 @@ def position_lines(number: int, count: int, position: Position) -> list[str]:
 
 
 def graded_lines(graded: Graded) -> list[str]:
-    """What an answer was worth against the best choice."""
+    """What an answer was worth against the best choice (and, with outcomes, what each
+    leads to)."""
+    lines = _grade_line(graded)
+    answer, best = graded.answer, graded.best
+    if best.outcome is not None:
+        lines.append(f"  why: {best.describe()}: {best.outcome.line()}")
+        if answer.move != best.move and answer.outcome is not None:
+            lines.append(f"       {answer.describe()}: {answer.outcome.line()}")
+    return lines
+
+
+def _grade_line(graded: Graded) -> list[str]:
     answer, best = graded.answer, graded.best
     objective = graded.objective
     if objective.is_ev:

@@ -28,7 +28,7 @@ themes, or none):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from solver.errors import YahtzeeError, shown
@@ -213,20 +213,26 @@ class Graded:
 
 
 def advice_of(position: Position, table: Table | None = None,
-              objective: Objective = EV) -> Advice:
-    """Every choice of ``position`` ranked under ``objective`` (as ``advise`` ranks them)."""
+              objective: Objective = EV, *, why: bool = False) -> Advice:
+    """Every choice of ``position`` ranked under ``objective`` (as ``advise`` ranks them);
+    ``why``: each with its outcome (:mod:`advisor.why`)."""
     return turn_advisor(position.card, table, objective).advise(position.dice,
-                                                                 position.rolls_left)
+                                                                 position.rolls_left, why=why)
 
 
 def grade(position: Position, answer: str | Option, table: Table | None = None,
-          objective: Objective = EV) -> Graded:
+          objective: Objective = EV, *, why: bool = False) -> Graded:
     """``answer`` (text as :func:`chosen_option` reads it, or an option of the
-    position) graded against the best choice."""
-    advice = advice_of(position, table, objective)
-    chosen = answer if isinstance(answer, Option) else chosen_option(answer, advice)
-    if chosen not in advice.options:
-        raise TrainingError(f"{chosen.describe()} is not a choice of this position")
+    position) graded against the best choice; ``why``: both with their outcomes."""
+    advice = advice_of(position, table, objective, why=why)
+    if isinstance(answer, Option):  # one of this position's options (outcome or not)
+        bare = replace(answer, outcome=None)
+        found = [o for o in advice.options if replace(o, outcome=None) == bare]
+        if not found:
+            raise TrainingError(f"{answer.describe()} is not a choice of this position")
+        chosen = found[0]
+    else:
+        chosen = chosen_option(answer, advice)
     best = advice.best
     key = objective.key
     if key is None:

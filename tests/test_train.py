@@ -31,8 +31,8 @@ ANSWERS = ["1", "2", "reroll all", "3", "5", "1", "4", "2", "6", "3"]
 
 
 @pytest.fixture(autouse=True)
-def _tables(official_table):
-    """The cached official table exists, so no command builds one."""
+def _tables(official_table, official_moments):
+    """The cached official table and figures exist, so no command builds them."""
 
 
 def train(*args, answers=(), history=None):
@@ -44,7 +44,7 @@ def train(*args, answers=(), history=None):
 def advise_json(card: str, dice: list[int], rolls_left: int, *extra: str) -> dict:
     result = CliRunner().invoke(cli, ["advise", "".join(map(str, dice)), "--card", card,
                                       "--rolls-left", str(rolls_left), "--top", "0", "--json",
-                                      *extra])
+                                      "--why", *extra])
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
 
@@ -67,7 +67,7 @@ def test_every_grade_equals_advise_and_the_history_grows_by_one(tmp_path):
         if typed.isdigit():  # a number of the neutral list
             position = Position(Scorecard.parse(entry["card"]["text"]), Dice(entry["dice"]),
                                 entry["rolls_left"])
-            listed = choices(advice_of(position))
+            listed = choices(advice_of(position, why=True))
             assert listed[int(typed) - 1].to_json() == entry["answer"]
     losses = [p["loss"] for p in session["positions"]]
     assert session["total_loss"] == pytest.approx(sum(losses), abs=1e-12)

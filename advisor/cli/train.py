@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..request.params import options
-from ._base import cli, emit_json, load_table, note, progress_bar
+from ._base import cli, emit_json, load_moments, load_table, note, progress_bar
 
 if TYPE_CHECKING:
     from advisor.objective import Objective
@@ -97,6 +97,7 @@ def train(more_records: tuple[str, ...], n_positions: int, seed: int | None,
         rules_name = read_record(records[0]).rules
     objective = Objective.parse_options(target=target, beat=beat, rules=rules_name)
     table = load_table(rules_name, table_path)
+    load_moments(table)  # the why of each grade
     if records:
         _solve_target(table, objective, as_json)  # the records are judged from turn 1
         positions = positions_of_records(list(records), n_positions, table, objective, player)
@@ -176,7 +177,7 @@ def _ask_all(positions: list[Position], table: Table, objective: Objective,
             if line.strip().lower() in STOPPED_WORDS:
                 break
             try:
-                graded.append(grade(position, line, table, objective))
+                graded.append(grade(position, line, table, objective, why=True))
             except TrainingError as exc:
                 raise TrainingError(f"position {i}: {exc}") from None
             except click.ClickException:
@@ -224,7 +225,7 @@ def _ask(number: int, count: int, position: Position, table: Table,
                 click.echo(line)
             continue
         try:
-            graded = grade(position, text, table, objective)
+            graded = grade(position, text, table, objective, why=True)
         except YahtzeeError as exc:
             click.echo(f"  ! {exc}")
             continue
