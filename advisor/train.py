@@ -354,3 +354,57 @@ def check_rules_of(positions: Sequence[Position], rules: str | RuleSet) -> None:
         if p.card.rules_name != name:
             raise TrainingError(f"a position of rules {p.card.rules_name!r} in a session of "
                                 f"{name!r}")
+
+
+# ---------------------------------------------------------------------- the page's questions
+ANSWER_SEPARATOR = "|"
+"""Between the answers of a whole session given as one text (``keep 222|score twos``)."""
+
+
+def choice_json(option: Option) -> dict[str, Any]:
+    """A choice as the page offers it before it is answered: what it is, not its worth."""
+    if option.keep is not None:
+        return {"action": "keep", "keep": list(option.keep.faces), "text": option.describe()}
+    return {"action": "score", "box": option.box, "points": option.points,
+            "bonus": option.bonus, "text": option.describe()}
+
+
+def positions_json(table: Table, n: int, seed: int | None, objective: Objective = EV
+                   ) -> dict[str, Any]:
+    """``GET /api/train``: ``n`` positions of optimal play drawn with ``seed`` (a fresh
+    one when None), each with its choices in the neutral order of :func:`choices` and no
+    figures (the answer is graded by :func:`grade`)."""
+    import secrets
+
+    seed = secrets.randbelow(1_000_000) if seed is None else seed
+    positions = positions_of_play(table, n, seed)
+    out = []
+    for position in positions:
+        listed = choices(advice_of(position, table))
+        out.append({**position.to_json(), "choices": [choice_json(o) for o in listed]})
+    return {"rules": table.rules.name, "objective": objective.to_json(), "seed": seed,
+            "positions": out}
+
+
+def split_answers(text: str, n: int) -> list[str]:
+    """The answers of a session given as one text, at most ``n`` (fewer: a session
+    stopped early)."""
+    answers = [a.strip() for a in text.split(ANSWER_SEPARATOR)] if text.strip() else []
+    if len(answers) > n:
+        raise TrainingError(f"{len(answers)} answers for {n} positions")
+    return answers
+
+
+def session_of(table: Table, positions: Sequence[Position], answers: Sequence[str],
+               objective: Objective = EV, *, source: str = "play", seed: int | None = None,
+               why: bool = True) -> Session:
+    """The session of ``positions`` answered by ``answers`` in order (fewer answers: a
+    session stopped early); a refused answer raises :class:`TrainingError` naming its
+    position."""
+    graded = []
+    for i, (position, answer) in enumerate(zip(positions, answers, strict=False), start=1):
+        try:
+            graded.append(grade(position, answer, table, objective, why=why))
+        except YahtzeeError as exc:
+            raise TrainingError(f"position {i}: {exc}") from None
+    return Session(table.rules.name, objective, source, seed, tuple(graded), len(positions))

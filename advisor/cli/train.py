@@ -166,25 +166,17 @@ def _ask_all(positions: list[Position], table: Table, objective: Objective,
     """Every position asked and graded, in order, until the input ends or ``quit``."""
     import sys
 
-    from advisor.train import TrainingError, grade
+    from advisor.train import session_of
 
     graded: list[Graded] = []
     if as_json:  # one answer per line, nothing printed before the JSON
-        for i, position in enumerate(positions, start=1):
+        answers = []
+        for _ in positions:
             line = sys.stdin.readline(1000) if sys.stdin is not None else ""
-            if not line:
+            if not line or line.strip().lower() in STOPPED_WORDS:
                 break
-            if line.strip().lower() in STOPPED_WORDS:
-                break
-            try:
-                graded.append(grade(position, line, table, objective, why=True))
-            except TrainingError as exc:
-                raise TrainingError(f"position {i}: {exc}") from None
-            except click.ClickException:
-                raise
-            except ValueError as exc:
-                raise TrainingError(f"position {i}: {exc}") from None
-        return graded
+            answers.append(line)
+        return list(session_of(table, positions, answers, objective).graded)
     for i, position in enumerate(positions, start=1):
         found = _ask(i, len(positions), position, table, objective)
         if found is None:
