@@ -118,7 +118,83 @@ class StatsQuestion:
         return data
 
 
-def answer(question: AdviseQuestion | StatsQuestion) -> dict[str, Any]:
+@dataclass(frozen=True)
+class TrainQuestion:
+    """``GET /api/train``: the positions of a practice session (``yahtzee train``'s, for
+    a seed), with their choices and no figures; with ``answers``
+    (``GET /api/train/session``) the whole session graded, as ``yahtzee train --json``
+    prints it."""
+
+    PARAMS: ClassVar = ("positions", "seed", "target", "beat", "rules")
+    SESSION_PARAMS: ClassVar = ("positions", "seed", "answers", "target", "beat", "rules")
+    rules: str
+    n_positions: int
+    seed: int | None
+    objective: Objective
+    answers: tuple[str, ...] | None = None
+
+    @classmethod
+    def parse(cls, *, rules_name: str, n_positions: int = 10, seed: int | None = None,
+              target: str | None = None, beat: str | None = None,
+              answers_text: str | None = None) -> TrainQuestion:
+        from ..train import check_count, split_answers
+
+        n = check_count(n_positions)
+        objective = Objective.parse_options(target=target, beat=beat, rules=rules_name)
+        if answers_text is None:
+            return cls(get_rules(rules_name).name, n, seed, objective)
+        if seed is None:
+            raise RequestError("give the seed of the session's positions")
+        return cls(get_rules(rules_name).name, n, seed, objective,
+                   tuple(split_answers(answers_text, n)))
+
+    def json(self, table: Table | None = None) -> dict[str, Any]:
+        from solver.table import get_table
+
+        from ..train import positions_json, positions_of_play, session_of
+
+        table = table or get_table(self.rules)
+        if self.answers is None:
+            return positions_json(table, self.n_positions, self.seed, self.objective)
+        assert self.seed is not None
+        positions = positions_of_play(table, self.n_positions, self.seed)
+        return session_of(table, positions, self.answers, self.objective,
+                          seed=self.seed).to_json()
+
+
+@dataclass(frozen=True)
+class GradeQuestion:
+    """``GET /api/grade``: one practice answer graded against the best choice (the
+    entry ``yahtzee train --json`` gives each position)."""
+
+    PARAMS: ClassVar = ("card", "dice", "rolls_left", "answer", "target", "beat", "rules")
+    card: Scorecard
+    dice: Dice
+    rolls_left: int
+    answer: str
+    objective: Objective
+
+    @classmethod
+    def parse(cls, *, card_text: str, dice_text: str | None, rules_name: str,
+              answer_text: str, rolls_left: int | None = None, target: str | None = None,
+              beat: str | None = None) -> GradeQuestion:
+        from ..advise import question_rolls_left
+
+        dice = AdviseQuestion.parse_dice(dice_text)
+        card = parsed_card(card_text, rules_name)
+        rolls_left = question_rolls_left(card, rolls_left)
+        objective = Objective.parse_options(target=target, beat=beat, rules=rules_name)
+        return cls(card, dice, rolls_left, answer_text, objective)
+
+    def json(self, table: Table | None = None) -> dict[str, Any]:
+        from ..train import Position, grade
+
+        position = Position(self.card, self.dice, self.rolls_left)
+        return grade(position, self.answer, table, self.objective, why=True).to_json()
+
+
+def answer(question: AdviseQuestion | StatsQuestion | TrainQuestion | GradeQuestion
+           ) -> dict[str, Any]:
     """``question.json()`` (a module-level function, for the server's worker process)."""
     return question.json()
 

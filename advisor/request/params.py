@@ -185,6 +185,11 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
           "play --record` writes them) that lost the most, instead of positions of optimal "
           "play.", metavar="FILE", dest="from_records", multiple=True),
     Param("player", "With --from: only this player's decisions.", metavar="NAME"),
+    Param("answer", "A practice answer as typed in `yahtzee play` (keep 222, score twos) or "
+          "the number of a choice of the position's list.", metavar="MOVE",
+          dest="answer_text", required=True),
+    Param("answers", "The answers of a practice session in order, separated by |.",
+          metavar="MOVES", dest="answers_text", default=""),
     Param("history", "The history the session is appended to (JSON Lines) [default: "
           "train-history.jsonl in the user's data folder, e.g. "
           "~/.local/share/yahtzee-solver].", metavar="FILE", dest="history_path"),

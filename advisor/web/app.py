@@ -1,8 +1,9 @@
 """The ASGI application of ``yahtzee serve`` (Starlette): the page and the JSON API.
 
 Routes (docs/web.md): ``/`` the page, ``/static/...`` its files (nothing outside the
-package's ``static`` folder), and under ``/api/``: ``advise``, ``stats``, ``analyze``
-(CLI twins), ``record``, ``distribution``, ``card``, ``place``, ``rules`` (for the page).
+package's ``static`` folder), and under ``/api/``: ``advise``, ``stats``, ``analyze``,
+``train/session`` (CLI twins), ``train``, ``grade`` (practice), ``record``,
+``distribution``, ``card``, ``place``, ``rules`` (for the page).
 A refused request is HTTP 400 ``{"error": MESSAGE}``; a body over the size limit is 413.
 """
 
@@ -35,7 +36,9 @@ from ..request.answers import (
     PLACE_PARAMS,
     RULES_PARAMS,
     AdviseQuestion,
+    GradeQuestion,
     StatsQuestion,
+    TrainQuestion,
     answer,
     card_json,
     final_scores,
@@ -146,9 +149,33 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
     async def get_advice(request: Request) -> dict[str, Any]:
         question = AdviseQuestion.parse(**query(request, AdviseQuestion.PARAMS))
         await service.table(question.card.rules_name)
-        if question.objective.is_ev:  # a warm answer is well under a millisecond
+        if question.objective.is_ev and not question.why:  # well under a millisecond
             return question.json()
-        return await service.run(answer, question)  # seconds per card: in the worker
+        # seconds per card (or, for the first why, the figures of every state): the worker
+        return await service.run(answer, question)
+
+    async def get_train(request: Request) -> dict[str, Any]:
+        params = read_query(TrainQuestion.PARAMS, request.query_params.multi_items(),
+                            {"rules": default_rules, "seed": None})
+        if params["seed"] is None:  # a fresh session: its seed is part of the answer
+            import secrets
+
+            params["seed"] = secrets.randbelow(1_000_000)
+        question = TrainQuestion.parse(**params)
+        await service.table(question.rules)
+        return question.json()  # optimal play's games and plain advice: milliseconds
+
+    async def get_session(request: Request) -> dict[str, Any]:
+        params = read_query(TrainQuestion.SESSION_PARAMS, request.query_params.multi_items(),
+                            {"rules": default_rules, "seed": None})
+        question = TrainQuestion.parse(**params)
+        await service.table(question.rules)
+        return await service.run(answer, question)  # grades with their why: in the worker
+
+    async def get_grade(request: Request) -> dict[str, Any]:
+        question = GradeQuestion.parse(**query(request, GradeQuestion.PARAMS))
+        await service.table(question.card.rules_name)
+        return await service.run(answer, question)
 
     async def get_stats(request: Request) -> dict[str, Any]:
         question = StatsQuestion.parse(**query(request, StatsQuestion.PARAMS))
@@ -206,6 +233,9 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
         Route("/favicon.ico", favicon),
         Route("/api/advise", answered(get_advice)),
         Route("/api/stats", answered(get_stats)),
+        Route("/api/train", answered(get_train)),
+        Route("/api/train/session", answered(get_session)),
+        Route("/api/grade", answered(get_grade)),
         Route("/api/distribution", answered(get_distribution)),
         Route("/api/analyze", answered(post_analyze), methods=["POST"]),
         Route("/api/record", answered(post_record), methods=["POST"]),
