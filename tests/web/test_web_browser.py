@@ -51,11 +51,11 @@ class Table:
         self.settle()
 
     def options(self) -> list[str]:
-        return self.page.locator("#options button .what").all_inner_texts()
+        return self.page.locator("#options button.take .what").all_inner_texts()
 
     def choose(self, n: int = 0) -> str:
         text = self.options()[n]
-        self.page.locator("#options button").nth(n).click()
+        self.page.locator("#options button.take").nth(n).click()
         self.settle()
         return text
 
@@ -124,7 +124,7 @@ def play_turn(table: Table, rng: random.Random, official_table, *, check: bool) 
             state = table.state()
             player = state["players"][len(state["turns"]) % len(state["players"])]
             rolls = state["current"]["rolls"]
-            shown = table.page.locator("#options button .what").count()
+            shown = table.page.locator("#options button.take .what").count()
             want = expected_options(state["cards"][player], rolls[-1], 3 - len(rolls),
                                     official_table)
             assert table.options() == want[:shown]
@@ -414,7 +414,7 @@ def test_playing_for_a_target(server, browser, official_table, tmp_path, screens
     page.click("#more-options")
     advice = advise(table.state()["cards"]["Solo"], "12346", rolls_left=2, table=official_table,
                     objective=Objective.for_target(230))
-    shown = page.locator("#options button .chance").all_inner_texts()
+    shown = page.locator("#options button.take .chance").all_inner_texts()
     assert shown == [percent(o.p_target) for o in advice.options]
     assert table.options()[0] == expected_options(table.state()["cards"]["Solo"], "12346", 2,
                                                   official_table, Objective.for_target(230))[0]
@@ -422,7 +422,7 @@ def test_playing_for_a_target(server, browser, official_table, tmp_path, screens
     # a choice that is not the best: its cost in percentage points of the chance of 230+
     best, chosen = advice.options[0], next(o for o in advice.options[1:]
                                            if o.p_target < advice.options[0].p_target)
-    page.locator("#options button").nth(advice.options.index(chosen)).click()
+    page.locator("#options button.take").nth(advice.options.index(chosen)).click()
     table.settle()
     lost = 100 * (best.p_target - chosen.p_target)
     assert page.inner_text("#cost-note") == (

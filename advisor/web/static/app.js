@@ -3,6 +3,7 @@
 // game (a game record plus each player's card) and draws it.
 
 import { drawDistribution, drawReach } from "./charts.js";
+import { initPractice, showPractice } from "./practice.js";
 
 const STORE = "yahtzee-game-v1";
 const MAX_UNDO = 400;
@@ -13,6 +14,9 @@ let rules = null;          // /api/rules answer for the game's rule set
 let state = null;          // the game: see newGame()
 let undoStack = [];        // earlier states, as JSON text
 let advice = null;         // /api/advise answer for the roll showing (every option: top=0)
+let whyAdvice = null;      // the same with every option's outcome (why=1), once asked for
+let whyFor = null;         // the option whose outcome the detail shows (null: the dice held)
+let whyPending = null;     // the request of whyAdvice under way
 let entering = [];         // faces entered so far for the next roll, in the order tapped
 let rollFaces = null;      // the roll showing, in the order drawn (a corrected die keeps its place)
 let held = [];             // held[i]: die i of rollFaces is held (its keep is shown at once)
@@ -57,6 +61,9 @@ function newGame(rulesName, players, objective = { kind: "ev" }) {
 // The turn's drawing starts afresh (after a step that changes the roll or the phase).
 function freshTurnView() {
   advice = null;
+  whyAdvice = null;
+  whyFor = null;
+  whyPending = null;
   entering = [];
   rollFaces = null;
   held = [];
@@ -165,6 +172,7 @@ function showSetup() {
   document.body.dataset.phase = "setup";
   $("game").hidden = true;
   $("analysis").hidden = true;
+  $("practice").hidden = true;
   $("setup").hidden = false;
   toolState();
   const list = $("player-names");
@@ -236,9 +244,9 @@ function rollError(message) {
 
 // The advice for `diceText` just rolled, `rollsLeftAfter` rolls still to come; the one
 // request behind every roll entered or corrected.
-function fetchAdvice(diceText, rollsLeftAfter) {
+function fetchAdvice(diceText, rollsLeftAfter, why = false) {
   return api("/api/advise", { rules: state.rules, card: state.cards[player()], dice: diceText,
-    rolls_left: rollsLeftAfter, top: 0, ...objectiveParams() });
+    rolls_left: rollsLeftAfter, top: 0, ...objectiveParams(), ...(why ? { why: "1" } : {}) });
 }
 
 // A face tapped (or typed as a key): the next die of the roll being entered, or the new
@@ -321,9 +329,11 @@ function tapDie(i) {
   selectedWasHeld = held[i];
   if (rollsLeft() > 0) held[i] = !held[i];
   selected = i;
+  whyFor = null;
   drawEntry();
   drawHold();
   drawOptions();
+  if (rollsLeft() > 0 && held.some(Boolean)) loadWhy();
   const dice = $("dice").querySelectorAll("button");
   if (dice[i]) dice[i].focus({ preventScroll: true });
 }
@@ -409,6 +419,9 @@ async function reviseRoll(diceText, faces) {
     state.current.rolls[state.current.rolls.length - 1] = answer.dice.join("");
     save();
     advice = answer;
+    whyAdvice = null;
+    whyFor = null;
+    whyPending = null;
     if (faces) rollFaces = faces;
     rollError("");
   } catch (e) {
@@ -682,14 +695,17 @@ function optionCells(option) {
   return { cells: [what, chance, ev, loss], label };
 }
 
-// The detail area: what keeping the dice held is worth, exactly as `advise` ranks it.
+// The detail area: what keeping the dice held is worth, exactly as `advise` ranks it, or
+// what the option whose "why" was tapped leads to.
 function drawHold() {
   const detail = $("option-detail");
   detail.replaceChildren();
-  const show = !isOver() && phase() === "choose" && advice && rollsLeft() > 0;
+  const asked = whyFor !== null && advice && !isOver() && phase() === "choose";
+  const show = !isOver() && phase() === "choose" && advice && (rollsLeft() > 0 || asked);
   detail.hidden = !show;
   if (!show) return;
   syncRoll();
+  if (asked) { drawWhyOf(detail); return; }
   const keep = heldKeep();
   const say = (text) => {
     const p = document.createElement("p");
@@ -727,7 +743,111 @@ function drawHold() {
   const n = 5 - keep.length;
   go.textContent = `Keep ${keep.join(" ")}, reroll ${n} ${n === 1 ? "die" : "dice"}`;
   go.addEventListener("click", act(() => choose(option)));
-  detail.append(row, meta, go);
+  detail.append(row, meta, whyBlock(optionKey(option)), go);
+}
+
+// ------------------------------------------------------------------ the why of a choice
+const optionKey = (o) => (o.action === "keep" ? `keep ${o.keep.join("")}` : `score ${o.box}`);
+
+// The advice with every option's outcome, asked once per roll (the first time a server
+// computes the figures of every state: about half a minute).
+async function loadWhy() {
+  if (whyAdvice || whyPending || !advice) return;
+  const asked = advice;
+  whyPending = fetchAdvice(lastRoll(), rollsLeft(), true);
+  try {
+    const answer = await whyPending;
+    if (advice !== asked) return;     // the roll changed meanwhile
+    whyAdvice = answer;
+  } catch (e) {
+    if (advice === asked) rollError(e.message);
+  } finally {
+    if (advice === asked) whyPending = null;
+  }
+  if (advice === asked) drawHold();
+}
+
+async function askWhy(option) {
+  whyFor = optionKey(option);
+  drawHold();
+  drawOptions();
+  await loadWhy();
+  const detail = $("option-detail");
+  if (!detail.hidden) detail.scrollIntoView({ block: "nearest" });
+}
+
+const pct = (p) => (p >= 0.9995 ? (p > 1 - 5e-7 ? "100%" : ">99.9%") : p >= 0.095 ? `${(100 * p).toFixed(0)}%`
+  : p >= 0.0005 ? `${(100 * p).toFixed(1)}%` : p > 0 ? "<0.1%" : "0%");
+
+// What an option leads to: the boxes of this turn, the bonuses at the end, the spread.
+export function whyFigures(outcome, labelOf, strategy, objective, mean) {
+  const box = document.createElement("div");
+  box.className = "why";
+  const turn = document.createElement("p");
+  const likely = Object.entries(outcome.boxes).filter(([, p]) => p > 5e-5).sort((a, b) => b[1] - a[1]);
+  const shown = likely.slice(0, 4).map(([b, p]) => `${labelOf(b)} ${pct(p)}`);
+  const rest = likely.slice(4).reduce((t, [, p]) => t + p, 0);
+  if (rest > 0) shown.push(`other boxes ${pct(rest)}`);
+  turn.innerHTML = "<b>This turn:</b> ";
+  turn.append(shown.join(", "));
+  const end = document.createElement("p");
+  end.innerHTML = "<b>By the end:</b> ";
+  end.append(`upper bonus ${pct(outcome.upper_bonus)} · 50 in the Yahtzee box ` +
+    `${pct(outcome.yahtzee_50)} · Yahtzee bonuses ${outcome.yahtzee_bonuses.toFixed(2)}`);
+  const spread = document.createElement("p");
+  spread.innerHTML = "<b>Final score:</b> ";
+  spread.append(`${mean === undefined ? "" : `${mean.toFixed(2)} on average, `}give or take ` +
+    `${outcome.sd.toFixed(1)} points (SD)`);
+  box.append(turn, end, spread);
+  if (objective && objective.kind !== "ev" && (!strategy || strategy.kind === "ev")) {
+    const note = document.createElement("p");
+    note.className = "hint";
+    note.textContent = "These figures follow play for the highest average score from then on.";
+    box.appendChild(note);
+  }
+  return box;
+}
+
+// The outcome of one option (key), or a note while it is being worked out.
+function whyBlock(key) {
+  const option = whyAdvice && whyAdvice.options.find((o) => optionKey(o) === key);
+  if (option && option.outcome) {
+    return whyFigures(option.outcome, (b) => rules.boxes.find((x) => x.name === b).label,
+      whyAdvice.outcome_strategy, state.objective, option.expected_final);
+  }
+  const p = document.createElement("p");
+  p.className = "hint why-wait";
+  p.textContent = whyPending ? "Working out what it leads to (the server's first time: about half a minute)…"
+    : "";
+  return p;
+}
+
+function drawWhyOf(detail) {
+  const option = advice.options.find((o) => optionKey(o) === whyFor);
+  if (!option) { whyFor = null; drawHold(); return; }
+  const rank = advice.options.indexOf(option);
+  const row = document.createElement("div");
+  row.className = "held-row" + (rank === 0 ? " best" : "");
+  const { cells, label } = optionCells(option);
+  row.append(...cells);
+  row.setAttribute("aria-label", `Why: ${label}`);
+  const meta = document.createElement("p");
+  meta.className = "hint rank";
+  meta.textContent = `${rank === 0 ? "The best" : `The ${ordinal(rank + 1)}`} of ${advice.options.length} ` +
+    "choices. With the best play from then on it leads to:";
+  const go = document.createElement("button");
+  go.type = "button";
+  go.id = "take-why";
+  go.className = rank === 0 ? "primary" : "";
+  go.textContent = option.action === "keep" ? (option.keep.length ? `Keep ${option.keep.join(" ")}` : "Reroll all")
+    : `Score ${describe(option)}`;
+  go.addEventListener("click", act(() => choose(option)));
+  const close = document.createElement("button");
+  close.type = "button";
+  close.className = "link";
+  close.textContent = "Close";
+  close.addEventListener("click", () => { whyFor = null; drawHold(); drawOptions(); });
+  detail.append(row, meta, whyBlock(whyFor), go, close);
 }
 
 function describe(option) {
@@ -758,13 +878,22 @@ function drawOptions() {
   for (const option of options) {
     const li = document.createElement("li");
     if (keep && option.action === "keep" && option.keep.join("") === keep) li.className = "held";
+    if (whyFor === optionKey(option)) li.classList.add("asked");
     const button = document.createElement("button");
     button.type = "button";
+    button.className = "take";
     const { cells, label } = optionCells(option);
     button.append(...cells);
     button.setAttribute("aria-label", label);
     button.addEventListener("click", act(() => choose(option)));
-    li.appendChild(button);
+    const why = document.createElement("button");
+    why.type = "button";
+    why.className = "why-button";
+    why.textContent = "?";
+    why.title = "What it leads to";
+    why.setAttribute("aria-label", `Why: what ${phrase(option)} leads to`);
+    why.addEventListener("click", act(() => askWhy(option)));
+    li.append(button, why);
     list.appendChild(li);
   }
   const more = $("more-options");
@@ -1041,10 +1170,29 @@ async function analyzeGame() {
   $("close-analysis").focus();
 }
 
-// The view switcher: the game and its analysis (room for more views).
+// The view switcher: the game, practice and the game's analysis.
 function setView(name) {
   $("view-game").setAttribute("aria-pressed", String(name === "game"));
+  $("view-practice").setAttribute("aria-pressed", String(name === "practice"));
   $("analyze").setAttribute("aria-pressed", String(name === "analysis"));
+  $("practice").hidden = name !== "practice";
+}
+
+let ruleSets = [];   // every rule set (/api/rules), for the practice form
+let defaultRules = "official";
+
+async function openPractice() {
+  $("setup").hidden = true;
+  $("analysis").hidden = true;
+  $("game").hidden = true;
+  pageError("");
+  await showPractice(ruleSets, state ? state.rules : defaultRules);
+}
+
+// Back from practice: to the game, or to a new game's form when there is none.
+async function leavePractice() {
+  setView("game");
+  if (state) await show(); else showSetup();
 }
 
 // A table wider than its box scrolls sideways; say so above it (and the edge shadows show it).
@@ -1108,7 +1256,12 @@ async function init() {
     if (file) await upload(file);
   }));
   $("analyze").addEventListener("click", act(analyzeGame));
-  $("view-game").addEventListener("click", act(async () => { if (!$("analysis").hidden) await closeAnalysis(); }));
+  $("view-game").addEventListener("click", act(async () => {
+    if (!$("analysis").hidden) await closeAnalysis();
+    else if (!$("practice").hidden) await leavePractice();
+  }));
+  $("view-practice").addEventListener("click", act(openPractice));
+  initPractice({ $, api, act, die, whyFigures, setView, leave: leavePractice });
   window.addEventListener("resize", markScrollers);
   $("analysis-all").addEventListener("toggle", markScrollers);
   $("close-analysis").addEventListener("click", act(closeAnalysis));
@@ -1120,6 +1273,8 @@ async function init() {
   document.addEventListener("keydown", act(onKey));
   load();
   const info = await api("/api/rules");
+  ruleSets = info.rule_sets;
+  defaultRules = info.name;
   const select = $("rules-select");
   for (const r of info.rule_sets) {
     const option = document.createElement("option");
