@@ -38,16 +38,20 @@ def command_rows() -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def printed(tmp_path_factory, official_table) -> dict[str, list[dict]]:
+def printed(tmp_path_factory, official_table, official_moments) -> dict[str, list[dict]]:
     """Each documented command's JSON objects, over the invocations that show every key."""
     folder = tmp_path_factory.mktemp("docs")
     record = folder / "game.txt"
     record.write_text(RECORD)
     game = folder / "next.txt"
     game.write_text(RECORD)
+    trained = CliRunner().invoke(cli, ["train", "--seed", "3", "--positions", "2", "--json",
+                                       "--history", str(folder / "h.jsonl")], input="1\n2\n")
+    assert trained.exit_code == 0, trained.output
     return {
-        "advise": [run_json("advise", "22256"),
+        "advise": [run_json("advise", "22256"), run_json("advise", "22256", "--why"),
                    run_json("advise", "--game", str(game), "22256", "--append", "1")],
+        "train": [json.loads(trained.stdout)],
         "analyze": [run_json("analyze", str(record))],
         "solve": [run_json("solve", "--rules", "two-rolls", "--out", str(folder / "t.ytable"))],
         "stats": [run_json("stats"), run_json("stats", "--card", LATE)],
@@ -65,7 +69,7 @@ def test_every_command_with_json_is_documented(printed):
 
 
 @pytest.mark.parametrize("command", ["advise", "analyze", "solve", "stats", "stats --target X",
-                                     "simulate", "simulate --compare", "strategy"])
+                                     "simulate", "simulate --compare", "strategy", "train"])
 def test_the_documented_keys_are_the_printed_keys(printed, command):
     cell = command_rows()[command]
     base = cell.split("; with")[0].split(", and with")[0]
@@ -132,3 +136,13 @@ def test_nothing_refers_to_files_outside_the_repository():
             text = path.read_text(encoding="utf-8", errors="replace")
             found += [(name, n) for n in names if n in text]
     assert found == []
+
+
+def test_the_outcome_is_the_printed_one(printed):
+    text = (ROOT / "docs" / "json.md").read_text(encoding="utf-8")
+    section = text.split("### `advise --why`")[1].split("\n### ")[0]
+    shown = re.search(r'`"outcome": (\{.+?\})`', section, re.S).group(1)
+    keys = re.findall(r'"([a-z_0-9]+)":', shown)
+    outcome = printed["advise"][1]["options"][0]["outcome"]
+    assert keys[:1] + keys[1:] == ["boxes", "upper_bonus", "yahtzee_50", "yahtzee_bonuses", "sd"]
+    assert list(outcome) == keys

@@ -192,7 +192,7 @@ def _compiling_note() -> None:
 def cli() -> None:
     """Exact optimal-strategy solver and advisor for Yahtzee: the 1996 Hasbro sheet with
     the forced Joker, and named variants (`yahtzee rules`). Notation, box names, game
-    records and JSON keys: docs/ in the repository.
+    records and JSON keys: `yahtzee help`.
 
     Example: yahtzee advise 22256
     """

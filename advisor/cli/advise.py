@@ -25,7 +25,7 @@ def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
     expected final score or, with --target/--beat/--opponent, by the chance of reaching
     the target or beating the opponent.
 
-    Boxes by name or short name: 1s-6s, 3k, 4k, fh, ss, ls, yz, ch (docs/boxes.md).
+    Boxes by name or short name: 1s-6s, 3k, 4k, fh, ss, ls, yz, ch (`yahtzee help boxes`).
 
     Example: yahtzee advise 22256 --card twos=6,3k=20 --rolls-left 1 --target 250
     """

@@ -26,7 +26,7 @@ def analyze(record_path: str, objective_name: str | None, win_from: int | None,
             as_json: bool, table_path: str | None) -> None:
     """Judge every keep and box of a recorded game (FILE, or - for stdin).
 
-    The record is what `yahtzee play --record FILE` writes (format: docs/records.md).
+    The record is what `yahtzee play --record FILE` writes (format: `yahtzee help records`).
     Each decision is compared with the best one at that moment, by what the game was
     played for (the record's first line notes it; --objective, --target, --beat or
     --opponent choose instead). Per player: errors, loss in expected points (mean per

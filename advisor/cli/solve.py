@@ -46,7 +46,7 @@ def solve(rules_name: str, out: str | None, force: bool, as_json: bool) -> None:
 @cli.command(short_help="Write the whole table as npy or csv.")
 @options("rules", "export_format", "export_out", "force", "table")
 def export(rules_name: str, fmt: str, out: str, force: bool, table_path: str | None) -> None:
-    """Write the whole table of a rule set (layout: docs/export.md).
+    """Write the whole table of a rule set (layout: `yahtzee help export`).
 
     Example: yahtzee export --format npy --out official.npy
     """

@@ -177,7 +177,7 @@ def simulate(rules_name: str, games: int, strategy: str | None, compare: str | N
              records_dir: str | None, table_path: str | None, as_json: bool) -> None:
     """Play seeded games with a strategy and report its scores (see solver/simulate.py for
     the strategies and for writing your own). target:X also reports how often the games
-    reached X against the exact probability (docs/objectives.md).
+    reached X against the exact probability (`yahtzee help objectives`).
 
     Example: yahtzee simulate --games 1000 --strategy greedy-turn --records games/;
     yahtzee simulate --strategy target:300 --games 20000

@@ -136,7 +136,7 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("beat", "Maximise P(final score > N) (same as --target N+1).", metavar="N"),
     Param("opponent", "Maximise P(beating this opponent's final score): their card, same "
           "notation as --card (a full card is a finished game).", metavar="CARD"),
-    Param("game", "A game record (docs/records.md): card, player and rolls left come from "
+    Param("game", "A game record (`yahtzee help records`): card, player and rolls left come from "
           "it; the dice are the next roll of the game.", metavar="FILE", dest="game_path"),
     Param("append", "With --game: add these dice and MOVE (keep 222, score twos, 1 = the "
           "best) to the record.", metavar="MOVE", dest="append_text"),
@@ -144,7 +144,7 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
           click.IntRange(1, 8), dest="n_players"),
     Param("names", "Player names in playing order, comma-separated (1 to 8).",
           metavar="A,B", dest="names_text"),
-    Param("record", "Write the game to FILE as it goes (a new file; see docs/records.md).",
+    Param("record", "Write the game to FILE as it goes (a new file; see `yahtzee help records`).",
           metavar="FILE", dest="record_path"),
     Param("resume", "Continue the game recorded in FILE where it stopped.", metavar="FILE",
           dest="resume_path"),

@@ -16,7 +16,7 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 BAD_REQUEST = json.dumps({"error": "invalid HTTP request (not a request this server can "
-                                   "read); see docs/web.md"}).encode("ascii")
+                                   "read); see `yahtzee help web`"}).encode("ascii")
 HEADERS = [
     (b"content-type", b"application/json"),
     (b"content-length", str(len(BAD_REQUEST)).encode("ascii")),
