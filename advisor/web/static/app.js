@@ -727,11 +727,7 @@ function drawHold() {
     return;
   }
   const option = advice.options[rank];
-  const row = document.createElement("div");
-  row.className = "held-row" + (rank === 0 ? " best" : "");
-  const { cells, label } = optionCells(option);
-  row.append(...cells);
-  row.setAttribute("aria-label", `Held: ${label}`);
+  const row = detailRow(option, rank, "Held");
   const meta = document.createElement("p");
   meta.className = "hint rank";
   meta.textContent = rank === 0 ? `Held: the best of ${advice.options.length} choices.`
@@ -744,6 +740,16 @@ function drawHold() {
   go.textContent = `Keep ${keep.join(" ")}, reroll ${n} ${n === 1 ? "die" : "dice"}`;
   go.addEventListener("click", act(() => choose(option)));
   detail.append(row, meta, whyBlock(optionKey(option)), go);
+}
+
+// The row of one option in the detail area: its cells, as in the list.
+function detailRow(option, rank, what) {
+  const row = document.createElement("div");
+  row.className = "held-row" + (rank === 0 ? " best" : "");
+  const { cells, label } = optionCells(option);
+  row.append(...cells);
+  row.setAttribute("aria-label", `${what}: ${label}`);
+  return row;
 }
 
 // ------------------------------------------------------------------ the why of a choice
@@ -826,11 +832,7 @@ function drawWhyOf(detail) {
   const option = advice.options.find((o) => optionKey(o) === whyFor);
   if (!option) { whyFor = null; drawHold(); return; }
   const rank = advice.options.indexOf(option);
-  const row = document.createElement("div");
-  row.className = "held-row" + (rank === 0 ? " best" : "");
-  const { cells, label } = optionCells(option);
-  row.append(...cells);
-  row.setAttribute("aria-label", `Why: ${label}`);
+  const row = detailRow(option, rank, "Why");
   const meta = document.createElement("p");
   meta.className = "hint rank";
   meta.textContent = `${rank === 0 ? "The best" : `The ${ordinal(rank + 1)}`} of ${advice.options.length} ` +
