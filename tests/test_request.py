@@ -26,7 +26,8 @@ def test_every_option_of_every_command_comes_from_the_table():
                 assert (param.opts[0], param.name) in declared, (name, param.opts)
                 used.add(param.name)
     unused = {p.keyword for p in PARAMS.values()} - used
-    assert unused == {"box_name"}  # /api/place's alone
+    # the page's own: /api/place's box, /api/grade's answer, /api/train/session's answers
+    assert unused == {"box_name", "answer_text", "answers_text"}
 
 
 def test_a_query_is_read_as_the_options_are():

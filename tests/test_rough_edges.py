@@ -129,8 +129,11 @@ def test_print_advice_is_short_and_repr_gives_it_again():
     assert repr(advice) == ("advise(Scorecard.parse('twos=6,yahtzee=50', rules='official'), "
                             "Dice('55556'), rolls_left=1)")
     assert eval(repr(advice), {"advise": advise, "Scorecard": Scorecard, "Dice": Dice}) == advice
-    target = advise("", "12345", rolls_left=0, target=250)
-    assert "a new game (official, P(final score >= 250)):" in str(target)
+    late = "aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=20,fh=25,ss=30"
+    target = advise(late, "12345", rolls_left=0, target=250)
+    card = Scorecard.parse(late)
+    assert str(target).splitlines()[0] == (f"dice 1 2 3 4 5, 0 rolls left, card {card} "
+                                           f"(official, P(final score >= 250)):")
     assert eval(repr(target), {"advise": advise, "Scorecard": Scorecard, "Dice": Dice,
                                "Objective": Objective}) == target
 
