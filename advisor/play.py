@@ -147,7 +147,7 @@ class GameSession:
     """
 
     def __init__(self, record: GameRecord, table: Table, *, top: int = 3,
-                 objective: Objective = EV, save: Callable[[GameRecord], None] | None = None,
+                 objective: Objective = EV, save: Callable[[GameRecord], object] | None = None,
                  win: WinEachTurn | None = None,
                  notify: Callable[[str], None] | None = None,
                  progress: Callable[[str, str], tuple[Callable[[int, int], None],

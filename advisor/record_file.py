@@ -386,10 +386,11 @@ def read_record_text(path: str | Path) -> str:
     path = _path(path)
     try:
         data = read_limited(path, MAX_RECORD_BYTES, "game record")
-    except (OSError, YahtzeeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        raise InvalidRecordError(f"cannot read the record {shown_path(path)}: {reason}"
-                                 ) from None
+    except YahtzeeError as exc:  # names the path already
+        raise InvalidRecordError(f"cannot read the record: {exc}") from None
+    except OSError as exc:
+        raise InvalidRecordError(f"cannot read the record {shown_path(path)}: "
+                                 f"{exc.strerror or exc}") from None
     return _decoded(path, data)
 
 

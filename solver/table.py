@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .errors import TableError, WriteError
+from .errors import TableError, WriteError, shown_path
 from .formats.files import remove_stale_temporaries
 from .formats.tablefile import check_table_target, read_table, write_table
 from .game.rules import UPPER_TARGET, RuleSet, get_rules
@@ -199,7 +199,8 @@ def get_table(rules: RuleSet | str = "official", path: Path | str | None = None,
 def _build_cache(rules: RuleSet, file: Path, progress: Progress | None,
                  note: Note | None, *, announce: bool = True) -> Table:
     if note is not None and announce:
-        note(f"note: no table for rules {rules.name!r} yet; building {file} (seconds)")
+        note(f"note: no table for rules {rules.name!r} yet; building {shown_path(file)} "
+             f"(seconds)")
     table, _ = build_in_memory(rules, progress)
     try:
         write_table(file, rules, table.values, force=True)

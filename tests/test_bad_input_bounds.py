@@ -249,3 +249,26 @@ def test_a_damaged_cached_table_is_built_again(tmp_path: Path, tables_dir: str,
         assert json.loads(again.stdout) == json.loads(result.stdout)
     finally:
         clear_table_cache()
+
+
+# ---------------------------------------------------------------- long paths
+
+def test_long_paths_are_shown_in_at_most_80_characters(tmp_path: Path) -> None:
+    folder = tmp_path / ("d" * 120) / ("e" * 120)
+    folder.mkdir(parents=True)
+    missing = folder / ("f" * 60)
+    (folder / "t.txt").write_text("players Ann\n")
+    cases = [("analyze", str(missing)), ("analyze", str(folder)),
+             ("play", "--resume", str(missing)), ("play", "--record", f"{folder}/x/y.txt"),
+             ("advise", "--game", str(missing), "22256"), ("solve", "--out", str(folder)),
+             ("advise", "22256", "--table", str(missing)),
+             ("strategy", "--out", f"{folder}/x/y.md"),
+             ("simulate", "--games", "2", "--records", str(folder)),
+             ("play", "--record", str(folder / "t.txt"))]
+    for args in cases:
+        result = run(*args, input="")
+        lines = [line for line in result.stderr.splitlines() if line.startswith("Error")]
+        assert result.exit_code == 2 and len(lines) == 1, (args, result.output)
+        longest = max(len(word.strip(":;,()")) for word in lines[0].replace("'", " ").split())
+        assert longest <= 80, lines[0]
+        assert "..." in lines[0]

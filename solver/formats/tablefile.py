@@ -34,7 +34,14 @@ from typing import IO, Any
 
 import numpy as np
 
-from ..errors import CorruptTableError, MissingTableError, ReadError, TableError, shown
+from ..errors import (
+    CorruptTableError,
+    MissingTableError,
+    ReadError,
+    TableError,
+    shown,
+    shown_path,
+)
 from ..game.rules import RULE_NAMES, RuleSet
 from .files import atomic_write, check_target, open_regular
 
@@ -73,7 +80,7 @@ def rules_fingerprint(rules: RuleSet) -> str:
 
 
 def _build_command(rules_name: str, path: Path | None) -> str:
-    out = f" --out {path}" if path is not None else ""
+    out = f" --out {shown_path(path)}" if path is not None else ""
     return f"yahtzee solve --rules {rules_name}{out}"
 
 
@@ -181,19 +188,21 @@ def read_table(path: Path | str, rules: RuleSet, *, kind: FileKind | None = None
     try:
         f = open_regular(path)
     except FileNotFoundError:
-        raise MissingTableError(f"no {kind.what} for rules {rules.name!r} at {path}; build "
-                                f"it with: {kind.build(rules.name, path)}") from None
+        raise MissingTableError(f"no {kind.what} for rules {rules.name!r} at "
+                                f"{shown_path(path)}; build it with: "
+                                f"{kind.build(rules.name, path)}") from None
     except ReadError as exc:
         raise TableError(f"{exc}; give the path of a {kind.what} file, or build the "
                          f"{rules.name} {kind.what} with: {kind.build(rules.name, None)}"
                          ) from None
     except OSError as exc:
-        raise TableError(f"cannot read {kind.what} {path}: {exc.strerror or exc}") from None
+        raise TableError(f"cannot read {kind.what} {shown_path(path)}: "
+                         f"{exc.strerror or exc}") from None
     with f:
         try:
             return _read_checked(f, path, rules, kind, expect or {})
         except OSError as exc:
-            raise TableError(f"cannot read {kind.what} {path}: {exc.strerror or exc}"
+            raise TableError(f"cannot read {kind.what} {shown_path(path)}: {exc.strerror or exc}"
                              ) from None
 
 
@@ -202,7 +211,7 @@ def _read_checked(f: BufferedReader, path: Path, rules: RuleSet, kind: FileKind,
     what = kind.what
 
     def unusable(why: str) -> CorruptTableError:
-        return CorruptTableError(f"{what} {path} is unusable ({why}); rebuild it with: "
+        return CorruptTableError(f"{what} {shown_path(path)} is unusable ({why}); rebuild it with: "
                                  f"{kind.build(rules.name, path)}")
 
     head = f.read(_MAX_HEADER)
@@ -210,8 +219,8 @@ def _read_checked(f: BufferedReader, path: Path, rules: RuleSet, kind: FileKind,
         header = parse_header(head, kind)
     except _NotATable as exc:
         raise CorruptTableError(
-            f"{path} is not a yahtzee {what} file ({exc}); give the path of a {what} file, "
-            f"or build the {rules.name} {what} with: {kind.build(rules.name, None)}"
+            f"{shown_path(path)} is not a yahtzee {what} file ({exc}); give the path of a "
+            f"{what} file, or build the {rules.name} {what} with: {kind.build(rules.name, None)}"
         ) from None
     except CorruptTableError as exc:
         raise unusable(str(exc)) from None
@@ -219,8 +228,9 @@ def _read_checked(f: BufferedReader, path: Path, rules: RuleSet, kind: FileKind,
     if held != rules.name:
         use = (f"give --rules {held} to use it, or " if held in RULE_NAMES else "")
         raise CorruptTableError(
-            f"{what} {path} holds rules {_short(held)}, not {rules.name!r}; {use}rebuild the "
-            f"{rules.name} {what} in the cache with: {kind.build(rules.name, None)}")
+            f"{what} {shown_path(path)} holds rules {_short(held)}, not {rules.name!r}; "
+            f"{use}rebuild the {rules.name} {what} in the cache with: "
+            f"{kind.build(rules.name, None)}")
     if header["version"] != kind.version:
         raise unusable(f"format version {_short(header['version'])}, expected {kind.version}")
     if header["fingerprint"] != rules_fingerprint(rules):
