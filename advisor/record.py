@@ -85,8 +85,13 @@ def _check_name(name: object) -> None:
 
 def _char_name(char: str) -> str:
     """``':'`` or ``U+2028 (LINE SEPARATOR)`` for a message."""
-    if char.isprintable() and unicodedata.category(char) not in _NAME_CATEGORIES:
+    category = unicodedata.category(char)
+    if char.isprintable() and category not in _NAME_CATEGORIES:
         return repr(char)
+    if 0xDC80 <= ord(char) <= 0xDCFF:  # how Python keeps a byte that is not UTF-8
+        return f"the byte {ord(char) - 0xDC00:#04x}, which is not UTF-8 text,"
+    if category == "Cs":
+        return f"U+{ord(char):04X} (a lone surrogate: text that is not Unicode)"
     return f"U+{ord(char):04X} ({unicodedata.name(char, 'a control character')})"
 
 

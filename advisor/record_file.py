@@ -155,7 +155,12 @@ class RecordForm:
         stripped = self.text.strip()
         text = json.dumps(data, indent=1 if "\n" in stripped else None,
                           ensure_ascii=self.text.isascii())
-        return text + ("\n" if self.text.endswith("\n") or "\n" in stripped else "")
+        found = _NEWLINE.search(self.text)
+        newline = found.group() if found else "\n"
+        if newline != "\n":
+            text = text.replace("\n", newline)
+        ends = self.text.endswith(("\n", "\r")) or "\n" in stripped
+        return text + (newline if ends else "")
 
 
 def _turn_line(turn: Turn, named: bool) -> str:
