@@ -79,8 +79,8 @@ def _check_name(name: object) -> None:
         raise InvalidRecordError(f"player name {shown(name, MAX_NAME + 6)}: {rule}")
     for char in name:
         if char in _NAME_SEPARATORS or unicodedata.category(char) in _NAME_CATEGORIES:
-            raise InvalidRecordError(f"player name {shown(name, MAX_NAME + 6)}: "
-                                     f"{_char_name(char)} is not allowed; {rule}")
+            raise InvalidRecordError(f"player name {shown(name, MAX_NAME + 6)}: {rule}; "
+                                     f"{_char_name(char)} is not")
 
 
 def _char_name(char: str) -> str:
@@ -89,7 +89,7 @@ def _char_name(char: str) -> str:
     if char.isprintable() and category not in _NAME_CATEGORIES:
         return repr(char)
     if 0xDC80 <= ord(char) <= 0xDCFF:  # how Python keeps a byte that is not UTF-8
-        return f"the byte {ord(char) - 0xDC00:#04x}, which is not UTF-8 text,"
+        return f"the byte {ord(char) - 0xDC00:#04x} (not UTF-8 text)"
     if category == "Cs":
         return f"U+{ord(char):04X} (a lone surrogate: text that is not Unicode)"
     return f"U+{ord(char):04X} ({unicodedata.name(char, 'a control character')})"
