@@ -16,7 +16,6 @@ Traffic goes to 127.0.0.1 only; the run is bounded (about 25 s, 180 s timeout).
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import random
 import signal

@@ -189,7 +189,7 @@ MEASURE = textwrap.dedent("""
     run("advise", "22256", "--card", sys.argv[1], "--target", "300", "--json")
     run("stats", "--card", sys.argv[1], "--target", "250")
     run("analyze", "-", input="Ann: 22256 twos\\n")
-    run("simulate", "--games", "10", "--strategy", "target:1000")
+    run("simulate", "--games", "10", "--strategy", "target:2000")
     base = peak_mb()
     huge = "99999999999999999999999"
     for option in ("--target", "--beat"):
@@ -260,7 +260,8 @@ def test_long_paths_are_shown_in_at_most_80_characters(tmp_path: Path) -> None:
     (folder / "t.txt").write_text("players Ann\n")
     cases = [("analyze", str(missing)), ("analyze", str(folder)),
              ("play", "--resume", str(missing)), ("play", "--record", f"{folder}/x/y.txt"),
-             ("advise", "--game", str(missing), "22256"), ("solve", "--out", str(folder)),
+             ("advise", "--game", f"{folder}/x/y.txt", "22256", "--append", "1"),
+             ("solve", "--out", str(folder)),
              ("advise", "22256", "--table", str(missing)),
              ("strategy", "--out", f"{folder}/x/y.md"),
              ("simulate", "--games", "2", "--records", str(folder)),

@@ -50,6 +50,7 @@ from ..request.answers import (
 )
 from ..request.params import read_query
 from .charts import StatsService
+from .offload import RecordWork
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 256 * 1024
@@ -123,6 +124,7 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
     ``allowed_hosts`` (Host header values; default: the loopback names) guards a local
     server against DNS rebinding; ``["*"]`` accepts any."""
     service = stats or StatsService()
+    records = RecordWork()
     defaults = {"rules": default_rules}
 
     def query(request: Request, names: tuple[str, ...]) -> dict[str, Any]:
@@ -193,13 +195,13 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
 
     async def posted_record(request: Request) -> GameRecord:
         query(request, ())  # no parameters
-        record = read_record_body(await request.body())
+        record = await records.run(read_record_body, await request.body())
         await service.table(record.rules)
         return record
 
     async def post_analyze(request: Request) -> dict[str, Any]:
         record = await posted_record(request)
-        return analyze_record(record, table=get_table(record.rules)).to_json()
+        return await records.run(_analysis, record)
 
     async def post_record(request: Request) -> dict[str, Any]:
         return record_json(await posted_record(request))
@@ -252,3 +254,7 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
         exception_handlers={HTTPException: not_found, Exception: server_error},
         lifespan=lifespan)
 
+
+def _analysis(record: GameRecord) -> dict[str, Any]:
+    """``yahtzee analyze - --json`` of a checked record (run off the event loop)."""
+    return analyze_record(record, table=get_table(record.rules)).to_json()
