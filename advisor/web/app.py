@@ -27,10 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from solver.errors import YahtzeeError
 from solver.game.rules import DEFAULT_RULES
-from solver.table import get_table
 
-from ..analyze import analyze as analyze_record
-from ..record import GameRecord
 from ..request.answers import (
     CARD_PARAMS,
     PLACE_PARAMS,
@@ -44,13 +41,11 @@ from ..request.answers import (
     final_scores,
     parsed_card,
     place_json,
-    read_record_body,
-    record_json,
     rules_json,
 )
 from ..request.params import read_query
 from .charts import StatsService
-from .offload import RecordWork
+from .offload import RecordWork, analysis_answer, record_answer
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 256 * 1024
@@ -193,18 +188,15 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
         return final_scores(card, await service.get((card.rules_name, card.mask, card.upper,
                                                      card.flag)))
 
-    async def posted_record(request: Request) -> GameRecord:
-        query(request, ())  # no parameters
-        record = await records.run(read_record_body, await request.body())
-        await service.table(record.rules)
-        return record
-
     async def post_analyze(request: Request) -> dict[str, Any]:
-        record = await posted_record(request)
-        return await records.run(_analysis, record)
+        query(request, ())  # no parameters
+        return await records.run(analysis_answer, await request.body())
 
     async def post_record(request: Request) -> dict[str, Any]:
-        return record_json(await posted_record(request))
+        query(request, ())  # no parameters
+        answer = await records.run(record_answer, await request.body())
+        await service.table(answer["record"]["rules"])  # for the page's next requests
+        return answer
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html")
@@ -229,6 +221,7 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
             yield
         finally:
             service.close()
+            records.close()
 
     routes = [
         Route("/", index),
@@ -254,7 +247,3 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
         exception_handlers={HTTPException: not_found, Exception: server_error},
         lifespan=lifespan)
 
-
-def _analysis(record: GameRecord) -> dict[str, Any]:
-    """``yahtzee analyze - --json`` of a checked record (run off the event loop)."""
-    return analyze_record(record, table=get_table(record.rules)).to_json()

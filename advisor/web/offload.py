@@ -1,40 +1,78 @@
 """Work on posted game records, off the server's event loop and bounded in number.
 
 Reading a record body (up to 256 KB) and analysing its game (a turn solve per card, up
-to 104 cards for 8 players) is CPU work in Python and numba: on the event loop it
-would hold every other request (an advise of 3 ms waited seconds behind eight posted
-records). :class:`RecordWork` runs it in worker threads, at most ``limit`` at once;
-other bodies wait their turn (their connection open), while the loop keeps answering.
-The threads share the interpreter with the loop, so a small ``limit`` keeps the loop's
-share of it large: with one record thread the loop waits at most one switch interval
-(5 ms) or one numba call for it.
+to 104 cards for 8 players) is CPU work in Python and numba: on the event loop it held
+every other request (an advise of 3 ms waited seconds behind eight posted records). A
+thread does not cure it: a thread shares the interpreter lock with the loop, and on a
+busy machine the thread is preempted while it holds the lock, so the loop waits for the
+scheduler (advise p99 of 270 ms measured with one record thread). :class:`RecordWork`
+runs it in a process of its own (spawned on first use), :data:`RECORD_WORKERS` records
+at a time; other bodies wait their turn with their connection open, while the loop
+keeps answering. The functions it runs take the body's bytes and return the JSON
+answer (a refusal comes back as the library's exception, raised in the endpoint).
 """
 
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
+import signal
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
-
-from starlette.concurrency import run_in_threadpool
 
 T = TypeVar("T")
 
-RECORD_THREADS = 1
-"""Record bodies parsed or analysed at once (each in a thread of its own)."""
+RECORD_WORKERS = 1
+"""Records read or analysed at once (each by a worker process)."""
+
+
+def _ignore_interrupt() -> None:
+    """Worker initializer: Ctrl-C stops the server, which ends the worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class RecordWork:
-    """Runs record work off the event loop, at most ``limit`` at once."""
+    """Runs record work in :data:`RECORD_WORKERS` worker processes; :meth:`close` ends them."""
 
-    def __init__(self, limit: int = RECORD_THREADS) -> None:
-        self.limit = limit
+    def __init__(self, workers: int = RECORD_WORKERS) -> None:
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
         self._slots: asyncio.Semaphore | None = None
 
     async def run(self, func: Callable[..., T], *args: Any) -> T:
-        """``func(*args)`` in a worker thread, once a slot is free; its exception is raised
-        here."""
+        """``func(*args)`` in a worker (a module-level function and picklable arguments),
+        once a worker is free; its exception is raised here."""
         if self._slots is None:  # made in the loop that uses it
-            self._slots = asyncio.Semaphore(self.limit)
+            self._slots = asyncio.Semaphore(self.workers)
         async with self._slots:
-            return await run_in_threadpool(func, *args)
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(
+                    self.workers, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_ignore_interrupt)
+            return await asyncio.get_running_loop().run_in_executor(self._pool, func, *args)
+
+    def close(self) -> None:
+        """End the workers (a record under way is abandoned)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+def record_answer(body: bytes) -> dict[str, Any]:
+    """``POST /api/record``: the checked record of a body, as the page needs it."""
+    from ..request.answers import read_record_body, record_json
+
+    return record_json(read_record_body(body))
+
+
+def analysis_answer(body: bytes) -> dict[str, Any]:
+    """``POST /api/analyze``: ``yahtzee analyze - --json`` of a body (the rule set's
+    table read, or built when missing, in the worker)."""
+    from solver.table import get_table
+
+    from ..analyze import analyze
+    from ..request.answers import read_record_body
+
+    record = read_record_body(body)
+    return analyze(record, table=get_table(record.rules)).to_json()
