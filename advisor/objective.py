@@ -19,7 +19,6 @@ An :class:`Objective` is a small value (docs/objectives.md):
 from __future__ import annotations
 
 import operator
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -30,6 +29,7 @@ import numpy as np
 
 from solver.errors import ObjectiveError, YahtzeeError, shown
 from solver.game.rules import DEFAULT_RULES, RuleSet, get_rules
+from solver.numbers import MAX_DIGITS, whole_number
 
 from .model import Scorecard
 
@@ -42,21 +42,13 @@ Phase = Callable[[], "Callable[[int, int], None] | None"]
 """``phase()``: the progress callback ``(done, total)`` of the next solve, or None."""
 
 
-MAX_DIGITS = 30
-"""Longest target accepted, in digits (any target above a game's highest score has
-probability 0 and is answered at once; a longer number is refused, not computed on)."""
-_DIGITS = re.compile(r"[0-9]+")
-
-
 def _whole_points(value: Any, what: str) -> int:
-    """A whole number of points, 0 or more and at most :data:`MAX_DIGITS` digits, from
-    an int or its text in ASCII digits (as dice and cards: not ``３００``, ``٣٠٠``, ``3_00``
-    or ``+300``)."""
+    """A whole number of points, 0 or more and below ``10 ** MAX_DIGITS``, from an int or
+    its text in ASCII digits (:func:`solver.numbers.whole_number`: not ``３００``, ``٣٠٠``,
+    ``3_00`` or ``+300``)."""
     number: int | None = None
     if isinstance(value, str):
-        text = value.strip()
-        if _DIGITS.fullmatch(text) and len(text) <= MAX_DIGITS:
-            number = int(text)
+        number = whole_number(value)
     elif not isinstance(value, bool):
         try:
             number = operator.index(value)

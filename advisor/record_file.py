@@ -216,14 +216,16 @@ class RecordFile:
             raise
         return cls(path, form, held[0])
 
-    def note_objective(self, comment: str) -> None:
-        """Make ``comment`` (``# objective: ...``) the first line of the file, in place of
-        the one there (the advice from now on is under that objective); raises WriteError
-        when the file cannot be written."""
+    def note_objective(self, comment: str, *, write: bool = True) -> None:
+        """Make ``comment`` (``# objective: ...``; "" leaves the file as it is) the first
+        line of the file, in place of the one there (the advice from now on is under that
+        objective); written now, or with ``write=False`` by the next :meth:`save`. Raises
+        WriteError when the file cannot be written."""
         form = self.form.with_objective(comment)
         if form is not self.form:
             self.form = form
-            self.save(self.record)
+            if write:
+                self.save(self.record)
 
     # ------------------------------------------------------------------ saving
     def text(self, record: GameRecord | None = None) -> str:
@@ -429,16 +431,6 @@ def write_record(path: str | Path, record: GameRecord, *, as_json: bool = False)
     finally:
         for fd in held:
             os.close(fd)
-
-
-def write_text_file(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically and durably (a strategy sheet, for example):
-    a regular file or a new one; a symbolic link, a device or a folder is refused."""
-    from solver.formats.files import atomic_write
-
-    path = _path(path)
-    check_record_path(path, exist_ok=True)
-    atomic_write(path, text.encode("utf-8"), force=True)
 
 
 def check_record_path(path: Path, *, exist_ok: bool) -> None:

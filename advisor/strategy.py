@@ -15,6 +15,8 @@ from .objective import EV, Objective
 from .text import rolls_left_phrase
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from solver.table import Table
 
 CSV_COLUMNS = ("dice", "rolls_left", "action", "keep", "box", "points", "bonus",
@@ -81,7 +83,7 @@ def strategy_markdown(card: Scorecard, table: Table | None = None,
         rows.setdefault(advice.dice, {})[advice.rolls_left] = advice
     levels = sorted(next(iter(rows.values())), reverse=True)
     per_turn = card.rules.rolls_per_turn
-    lines = [f"# Strategy sheet: rules {card.rules_name}, turn {card.turn} of "
+    lines = [f"{SHEET_START}rules {card.rules_name}, turn {card.turn} of "
              f"{card.rules.n_boxes}",
              "",
              f"Card: {str(card) or '(new game)'}; total {card.total}. Each cell: the best "
@@ -128,3 +130,20 @@ def strategy_csv(card: Scorecard, table: Table | None = None,
                          _runner_up_loss(second)]
                         + ([f"{o.probability:.12f}"] if o.probability is not None else []))
     return out.getvalue()
+
+
+SHEET_START = "# Strategy sheet: "
+
+
+def is_strategy_sheet(path: Path) -> bool:
+    """True when the file at ``path`` holds a strategy sheet of ours (markdown, csv or
+    JSON, told by its first 4 KB), so that ``strategy --out`` may replace it without
+    ``--force``; anything else (a game record, your notes) is never replaced unasked."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096).decode("utf-8", "replace")
+    except OSError:
+        return False
+    if head.startswith((SHEET_START, ",".join(CSV_COLUMNS))):
+        return True
+    return head.startswith('{\n "rules": ') and '\n "rows": ' in head  # the --json sheet

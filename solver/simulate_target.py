@@ -25,13 +25,12 @@ import numpy as np
 from . import stats
 from .errors import UnknownStrategyError, shown
 from .kernels import simulate_target as st
+from .numbers import MAX_DIGITS, whole_number
 from .table import Table
 from .target import Utility, Vectors, solve_vectors, turn_at
 
 PREFIX = "target:"
 """Strategy names ``target:X`` (X a whole number of points, 0 or more)."""
-MAX_DIGITS = 30
-"""Longest X of ``target:X`` (a target above the highest score has probability 0)."""
 BATCH = 5_000
 """Games per kernel call (a progress step)."""
 
@@ -46,12 +45,12 @@ def is_target_strategy(name: str) -> bool:
 def parse_target(name: str) -> int:
     """X of ``target:X``; raises :class:`UnknownStrategyError` unless X is a whole number
     of points, 0 or more."""
-    text = name.strip()[len(PREFIX):].strip()
-    if not text.isascii() or not text.isdigit() or len(text) > MAX_DIGITS:
+    target = whole_number(name.strip()[len(PREFIX):])
+    if target is None:
         raise UnknownStrategyError(
             f"strategy {shown(name.strip(), 40)}: give target:X with X a whole number of "
             f"points, 0 or more (e.g. target:300; at most {MAX_DIGITS} digits)")
-    return int(text)
+    return target
 
 
 def highest_score(table: Table) -> int:

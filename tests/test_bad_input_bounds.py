@@ -263,7 +263,7 @@ def test_long_paths_are_shown_in_at_most_80_characters(tmp_path: Path) -> None:
              ("advise", "--game", f"{folder}/x/y.txt", "22256", "--append", "1"),
              ("solve", "--out", str(folder)),
              ("advise", "22256", "--table", str(missing)),
-             ("strategy", "--out", f"{folder}/x/y.md"),
+             ("strategy", "--out", str(folder)),
              ("simulate", "--games", "2", "--records", str(folder)),
              ("play", "--record", str(folder / "t.txt"))]
     for args in cases:
@@ -273,3 +273,60 @@ def test_long_paths_are_shown_in_at_most_80_characters(tmp_path: Path) -> None:
         longest = max(len(word.strip(":;,()")) for word in lines[0].replace("'", " ").split())
         assert longest <= 80, lines[0]
         assert "..." in lines[0]
+
+
+# ---------------------------------------------------------------- front ends: one check
+
+INT_OPTIONS = [("advise", "22256", "--rolls-left"), ("advise", "22256", "--top"),
+               ("play", "--players"), ("simulate", "--games"), ("simulate", "--seed"),
+               ("serve", "--port"), ("play", "--names", "A,B", "--objective", "win",
+                                     "--win-from")]
+
+
+@pytest.mark.parametrize("text", ["٢", "２", "1_0", "+1", "²", "9" * 5000, "1.0"])
+def test_whole_number_options_take_ascii_digits_only(text: str) -> None:
+    for args in INT_OPTIONS:
+        result = run(*args, text, input="")
+        assert result.exit_code == 2 and "Traceback" not in result.output, (args, text)
+        assert "not a valid integer" in result.stderr and len(result.stderr) < 300, args
+
+
+def test_whole_number_options_still_take_spaces_and_range_messages() -> None:
+    assert run("advise", "22256", "--rolls-left", " 1 ").exit_code == 0
+    assert "is not in the range" in run("advise", "22256", "--top", "-1").stderr
+
+
+def test_advise_game_takes_the_objective_and_refuses_other_rules(tmp_path: Path) -> None:
+    path = tmp_path / "g.txt"  # one box open: every objective is quick to solve
+    path.write_text("players Ann\n" + "".join(
+        f"Ann: {dice} {box}\n" for dice, box in (
+            ("11123", "aces"), ("22213", "twos"), ("33312", "threes"), ("44412", "fours"),
+            ("55512", "fives"), ("66612", "sixes"), ("66612", "3k"), ("66662", "4k"),
+            ("22333", "fh"), ("12346", "ss"), ("23456", "ls"), ("12345", "yahtzee"))))
+    for option, value, kind in (("--target", "260", "target"), ("--beat", "3000", "target"),
+                                ("--opponent", LATE_CARD, "win")):
+        data = json.loads(run("advise", "--game", str(path), "12345", option, value,
+                              "--json").stdout)
+        assert data["objective"]["kind"] == kind and data["player"] == "Ann"
+        key = "p_target" if kind == "target" else "p_win"
+        assert all(key in o for o in data["options"])
+    line = run("advise", "--game", str(path), "12345", "--rules", "yatzy").stderr
+    assert "the record is a game of rules 'official'" in line
+    assert run("advise", "--game", str(path), "12345", "--rules", "official").exit_code == 0
+    result = run("advise", "--game", str(path), "12345", "--target", "260", "--append", "1")
+    assert result.exit_code == 0
+    assert path.read_text().splitlines()[0] == '# objective: {"kind": "target", "target": 260}'
+
+
+def test_strategy_out_never_replaces_a_record_unasked(tmp_path: Path) -> None:
+    record = tmp_path / "game.txt"
+    record.write_text("players Ann\nAnn: 22256 twos\n")
+    result = run("strategy", "--card", LATE_CARD, "--out", str(record))
+    assert result.exit_code == 2 and "--force" in result.stderr
+    assert record.read_text() == "players Ann\nAnn: 22256 twos\n"
+    for fmt in (["--format", "md"], ["--format", "csv"], ["--json"]):
+        sheet = tmp_path / f"sheet{fmt[-1]}"
+        assert run("strategy", "--card", LATE_CARD, *fmt, "--out", str(sheet)).exit_code == 0
+        assert run("strategy", "--card", LATE_CARD, *fmt, "--out", str(sheet)).exit_code == 0
+    assert run("strategy", "--card", LATE_CARD, "--out", str(record), "--force").exit_code == 0
+    assert record.read_text().startswith("# Strategy sheet:")

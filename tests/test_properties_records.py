@@ -18,11 +18,12 @@ from hypothesis import strategies as st
 from advisor.advise import advise
 from advisor.cli import cli
 from advisor.model import Dice, Scorecard
-from advisor.objective import MAX_DIGITS, Objective
+from advisor.objective import Objective
 from advisor.record import GameRecord, Turn, check_names, parse_record
 from advisor.record_file import RecordFile, RecordForm, read_record
 from solver.errors import YahtzeeError
 from solver.game.move import Move
+from solver.numbers import MAX_DIGITS
 
 SETTINGS = settings(max_examples=300, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -38,7 +38,7 @@ def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
     dice = AdviseQuestion.parse_dice(dice_text)
     if game_path is not None:
         _advise_game(game_path, dice, append_text, top, as_json, rolls_left, card_text,
-                     table_path, rules_name, why)
+                     table_path, rules_name, (target, beat, opponent), why)
         return
     if append_text is not None:
         raise click.UsageError("--append adds to a record: give it with --game FILE")
@@ -57,13 +57,19 @@ def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
 
 def _advise_game(game_path: str, dice: object, append_text: str | None, top: int,
                  as_json: bool, rolls_left: int | None, card_text: str,
-                 table_path: str | None, rules_name: str, why: bool = False) -> None:
-    """Advice at the current position of a recorded game; with ``--append`` the roll and
-    the move are added to the record. A record that does not exist yet is a new game of
-    one player under ``rules_name`` (``--append`` starts the file)."""
+                 table_path: str | None, rules_name: str,
+                 objective_options: tuple[str | None, str | None, str | None],
+                 why: bool = False) -> None:
+    """Advice at the current position of a recorded game, under the objective of the
+    options (``--target``, ``--beat``, ``--opponent``); with ``--append`` the roll and the
+    move are added to the record. A record that does not exist yet is a new game of one
+    player under ``rules_name`` (``--append`` starts the file); an existing one has its
+    own rules, and ``--rules`` naming others is refused."""
     import os
 
+    from advisor.objective import Objective
     from advisor.play import GameSession, deviation_note, parse_action
+    from advisor.play_win import objective_comment
     from advisor.record import GameRecord
     from advisor.record_file import RecordFile, check_record_path, read_record
     from advisor.text import advice_report
@@ -83,17 +89,23 @@ def _advise_game(game_path: str, dice: object, append_text: str | None, top: int
         else:  # held until the move is written: a second writer is refused meanwhile
             held = stack.enter_context(RecordFile.open(game_path))
             record = held.record
+        _check_rules(record.rules, rules_name, new)
+        target, beat, opponent = objective_options
+        objective = Objective.parse_options(target=target, beat=beat, opponent=opponent,
+                                            rules=record.rules)
         table = load_table(record.rules, table_path)
         if why:
             load_moments(table)
-        session = GameSession(record, table)
+        session = GameSession(record, table, objective=objective)
         session.position_at(dice)  # type: ignore[arg-type]
         advice = session.advice(why=why)
         note = ""
         if append_text is not None:
             move = parse_action(append_text, advice)
             chosen = next(o for o in advice.options if o.move == move)
-            note = deviation_note(chosen, advice.best) or f"  {chosen.describe()}: the best move"
+            note = deviation_note(chosen, advice.best, objective) or \
+                f"  {chosen.describe()}: the best move"
+            held.note_objective(objective_comment(objective), write=False)  # as play
             held.save(session.record.with_move(move))
     if as_json:
         data = advice.to_json(top)
@@ -111,3 +123,14 @@ def _advise_game(game_path: str, dice: object, append_text: str | None, top: int
         click.echo(line)
     if note:
         click.echo(note.strip() + f" (added to {shown_path(game_path)})")
+
+
+def _check_rules(record_rules: str, rules_name: str, new: bool) -> None:
+    """``--rules`` given with an existing record must name the record's rules."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context()
+    given = ctx.get_parameter_source("rules_name") not in (ParameterSource.DEFAULT, None)
+    if given and not new and rules_name.lower() != record_rules:
+        raise click.UsageError(f"the record is a game of rules {record_rules!r}, not "
+                               f"{rules_name!r}; leave out --rules (the record has its own)")

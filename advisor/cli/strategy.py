@@ -6,15 +6,18 @@ import json
 
 import click
 
+from solver.errors import shown_path
+
 from ..request.params import OBJECTIVE_PARAMS, options
 from ._base import cli, load_table
 
 
 @cli.command(short_help="Best action for all 252 rolls of a card.")
-@options("card", "rolls_left", "sheet_format", "json", "sheet_out", *OBJECTIVE_PARAMS, "rules",
-         "table", rolls_left={"help": "Only this number of rolls left (default: every one)."})
+@options("card", "rolls_left", "sheet_format", "json", "sheet_out", "force", *OBJECTIVE_PARAMS,
+         "rules", "table",
+         rolls_left={"help": "Only this number of rolls left (default: every one)."})
 def strategy(card_text: str, rolls_left: int | None, fmt: str, as_json: bool,
-             out_path: str | None, target: str | None, beat: str | None,
+             out_path: str | None, force: bool, target: str | None, beat: str | None,
              opponent: str | None, rules_name: str, table_path: str | None) -> None:
     """The best action for each of the 252 rolls, at each number of rolls left, with the
     runner-up and what it costs.
@@ -24,17 +27,20 @@ def strategy(card_text: str, rolls_left: int | None, fmt: str, as_json: bool,
     from advisor.advise import check_rolls_left
     from advisor.model import Scorecard
     from advisor.objective import Objective
-    from advisor.record_file import check_record_path
-    from advisor.strategy import strategy_csv, strategy_json, strategy_markdown
+    from advisor.strategy import (
+        is_strategy_sheet,
+        strategy_csv,
+        strategy_json,
+        strategy_markdown,
+    )
+    from solver.formats.files import atomic_write, check_target
 
     card = Scorecard.parse(card_text, rules_name)
     card.check_not_full()
     if rolls_left is not None:
         check_rolls_left(rolls_left, card.rules.rolls_per_turn)
-    if out_path is not None:
-        from pathlib import Path
-
-        check_record_path(Path(out_path), exist_ok=True)
+    if out_path is not None:  # before any work: a record or notes are never replaced unasked
+        check_target(out_path, force=force, replaceable=is_strategy_sheet)
     objective = Objective.parse_options(target=target, beat=beat, opponent=opponent,
                                         rules=rules_name)
     table = load_table(rules_name, table_path)
@@ -46,7 +52,5 @@ def strategy(card_text: str, rolls_left: int | None, fmt: str, as_json: bool,
     if out_path is None:
         click.echo(text, nl=False)
         return
-    from advisor.record_file import write_text_file
-
-    write_text_file(out_path, text)
-    click.echo(f"wrote {out_path}", err=True)
+    atomic_write(out_path, text.encode("utf-8"), force=force, replaceable=is_strategy_sheet)
+    click.echo(f"wrote {shown_path(out_path)}", err=True)

@@ -22,6 +22,7 @@ import click
 
 from solver.errors import ECHO_LIMIT, YahtzeeError
 from solver.game.rules import DEFAULT_RULES, RULE_NAMES
+from solver.numbers import MAX_DIGITS, whole_number
 
 from ..play_win import DEFAULT_OPEN_BOXES
 
@@ -91,8 +92,39 @@ class Param:
             raise RequestError(click_message(exc)) from None
 
 
+def _check_digits(kind: click.ParamType, value: Any, param: click.Parameter | None,
+                  ctx: click.Context | None) -> None:
+    """Refuse a whole number written otherwise than in ASCII digits (``３``, ``٣``,
+    ``3_0``, ``+3``) or with too many of them (:func:`solver.numbers.whole_number`)."""
+    if isinstance(value, str) and whole_number(value, signed=True) is None:
+        kind.fail(f"{value!r} is not a valid integer (ASCII digits 0 to 9, at most "
+                  f"{MAX_DIGITS})", param, ctx)
+
+
+class AsciiInt(click.types.IntParamType):
+    """click's integer, written in ASCII digits only (as dice and cards are)."""
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        _check_digits(self, value, param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class AsciiIntRange(click.IntRange):
+    """click's integer range, written in ASCII digits only."""
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        _check_digits(self, value, param, ctx)
+        return super().convert(value, param, ctx)
+
+
+ASCII_INT = AsciiInt()
+
+
 class Whole(click.ParamType):
-    """A whole number ``low`` to ``high``; out of range: ``must be WORDS, not N``."""
+    """A whole number ``low`` to ``high`` in ASCII digits; out of range: ``must be WORDS,
+    not N``."""
 
     name = "integer"
 
@@ -101,7 +133,7 @@ class Whole(click.ParamType):
 
     def convert(self, value: Any, param: click.Parameter | None,
                 ctx: click.Context | None) -> int:
-        number = value if isinstance(value, int) else click.INT.convert(value, param, ctx)
+        number = value if isinstance(value, int) else ASCII_INT.convert(value, param, ctx)
         if not self.low <= number <= self.high:
             digits = str(number)  # shortened beyond 24 digits
             shown = digits if len(digits) <= 24 else f"{digits[:10]}...({len(digits)} digits)"
@@ -124,12 +156,12 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
           "the argument).", metavar="D", dest="dice_text"),
     Param("box", "The box to fill, by name or short name.", required=True, dest="box_name"),
     Param("rolls_left", "Rolls still allowed this turn: 2 after the first roll (default), "
-          "1 after the second, 0 after the last.", int, metavar="N"),
+          "1 after the second, 0 after the last.", ASCII_INT, metavar="N"),
     Param("why", "Under each choice, what it leads to with optimal play from then on: the "
           "chance of each box this turn, of the upper bonus and of 50 in the Yahtzee box at "
           "the end, the Yahtzee bonuses, the SD of the final score (exact; the first use "
           "computes the figures once, about half a minute).", is_flag=True),
-    Param("top", "Show the N best options (0: all).", click.IntRange(min=0), 10, metavar="N",
+    Param("top", "Show the N best options (0: all).", AsciiIntRange(min=0), 10, metavar="N",
           show_default=True),
     Param("target", "Maximise P(final score >= X) instead of the expected score.",
           metavar="X"),
@@ -141,7 +173,7 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("append", "With --game: add these dice and MOVE (keep 222, score twos, 1 = the "
           "best) to the record.", metavar="MOVE", dest="append_text"),
     Param("players", "Number of players, named Player 1, Player 2, ...  [default: 1]",
-          click.IntRange(1, 8), dest="n_players"),
+          AsciiIntRange(1, 8), dest="n_players"),
     Param("names", "Player names in playing order, comma-separated (1 to 8).",
           metavar="A,B", dest="names_text"),
     Param("record", "Write the game to FILE as it goes (a new file; see `yahtzee help records`).",
@@ -155,11 +187,12 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("win_from", f"With --objective win: work out the chance to win once the player to "
           f"move has N or fewer boxes open; before that the advice is by expected score (the "
           f"exact win DP takes minutes early in a game).  [default: {DEFAULT_OPEN_BOXES}]",
-          click.IntRange(min=1), metavar="N"),
+          AsciiIntRange(min=1), metavar="N"),
     Param("sheet_format", "md: one row per roll; csv: one row per roll and number of rolls "
           "left.", click.Choice(["md", "csv"]), "md", flag="--format", dest="fmt",
           show_default=True),
-    Param("sheet_out", "Write the sheet to FILE (a new or regular file) instead of stdout.",
+    Param("sheet_out", "Write the sheet to FILE instead of stdout (a new file or an earlier "
+          "sheet; another file only with --force).",
           metavar="FILE", flag="--out", dest="out_path"),
     Param("table_out", "Table file to write (default: <rules>.ytable in the table cache: "
           "tables/ in a source checkout, else ~/.cache/yahtzee-solver, or $YAHTZEE_TABLES). "
@@ -179,7 +212,7 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
           "e.g. optimal,greedy or optimal,target:300."),
     Param("seed", "Seed of the dice (0..2**64-1): same seed, same games.",
           Whole(0, 2**64 - 1, "in 0..2**64-1"), 0, show_default=True),
-    Param("positions", "Positions in the session (1 to 100).", click.IntRange(1, 100), 10,
+    Param("positions", "Positions in the session (1 to 100).", AsciiIntRange(1, 100), 10,
           metavar="N", dest="n_positions", show_default=True),
     Param("from", "Practise the decisions of your own game records (FILE ..., as `yahtzee "
           "play --record` writes them) that lost the most, instead of positions of optimal "
@@ -197,7 +230,7 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("host", "Address to listen on. 0.0.0.0 lets a phone on the same network in: the "
           "addresses to open and a QR code are printed (and a warning: the server has no "
           "login).", default="127.0.0.1", show_default=True),
-    Param("port", "Port to listen on (0: any free port).", click.IntRange(0, 65535), 8000,
+    Param("port", "Port to listen on (0: any free port).", AsciiIntRange(0, 65535), 8000,
           show_default=True),
     Param("records", "Also write each game as a record, FOLDER/game-000001.txt, ... (a new "
           "folder; `yahtzee analyze` reads them).", metavar="FOLDER", dest="records_dir"),

@@ -145,3 +145,12 @@ def test_advise_is_answered_while_records_are_parsed(server) -> None:
     for t in threads:
         t.join(120)
     assert advised > 0 and results and set(results) <= {200, 400}
+
+
+@pytest.mark.parametrize("query", ["rolls_left=%D9%A2", "top=%EF%BC%93", "rolls_left=1_0",
+                                   "top=" + "9" * 5000])
+def test_whole_numbers_in_other_digits_are_refused_as_the_cli_refuses_them(server,
+                                                                           query: str) -> None:
+    status, answer = server.request("GET", f"/api/advise?dice=22256&{query}")
+    assert status == 400 and "not a valid integer" in answer["error"]
+    assert len(answer["error"]) < 300
