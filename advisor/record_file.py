@@ -209,7 +209,7 @@ class RecordFile:
         form = RecordForm.of(comment + str(record))
         held: list[int] = []
         try:
-            _write(path, form.render(record), held)
+            _write(path, form.render(record), held, new=True)  # never over what appeared
         except BaseException:
             for fd in held:
                 os.close(fd)
@@ -278,18 +278,18 @@ class RecordFile:
         self.close()
 
 
-def _write(path: Path, text: str, held: list[int]) -> None:
+def _write(path: Path, text: str, held: list[int], *, new: bool = False) -> None:
     """Write ``text`` to ``path`` (see :func:`solver.formats.files.atomic_write`); the
     new file's descriptor, locked, is appended to ``held`` (nothing is appended when a
     hard-linked file is copied over in place: its lock does not change)."""
     from solver.formats.files import atomic_write
 
     def lock_new(fd: int) -> None:
-        new = os.dup(fd)
-        held.append(new)
-        _lock(new, path)
+        copy = os.dup(fd)
+        held.append(copy)
+        _lock(copy, path)
 
-    atomic_write(path, text.encode("utf-8"), force=True, before_commit=lock_new)
+    atomic_write(path, text.encode("utf-8"), force=not new, new=new, before_commit=lock_new)
 
 
 def _lock(fd: int, path: Path) -> None:
@@ -425,9 +425,10 @@ def write_record(path: str | Path, record: GameRecord, *, as_json: bool = False)
     text = json.dumps(record.to_json(), indent=1) + "\n" if as_json else str(record)
     path = _path(path)
     check_record_path(path, exist_ok=True)
-    held = [_open_locked(path)] if os.path.lexists(path) else []
+    existed = os.path.lexists(path)
+    held = [_open_locked(path)] if existed else []
     try:
-        _write(path, text, held)
+        _write(path, text, held, new=not existed)  # a file that appeared is not replaced
     finally:
         for fd in held:
             os.close(fd)

@@ -321,6 +321,27 @@ def test_two_records_created_at_once_one_is_refused(tmp_path: Path) -> None:
     assert read_record(path).players == (winners[0],)
 
 
+def test_a_record_created_while_another_was_created_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both passed the check that the path is free; the second must not replace the
+    first at the write."""
+    import advisor.record_file as record_file
+
+    path = tmp_path / "g.txt"
+    first = RecordFile.create(path, GameRecord("official", ("Ann",)))
+    monkeypatch.setattr(record_file, "check_record_path", lambda *a, **k: None)
+    with pytest.raises(WriteError, match="something is already there"):
+        RecordFile.create(path, GameRecord("official", ("Bob",)))
+    write_record(tmp_path / "other.txt", GameRecord("official", ("Cy",)))  # new: fine
+    with monkeypatch.context() as patched:
+        patched.setattr(os.path, "lexists", lambda p: False)  # as if g.txt appeared just now
+        with pytest.raises(WriteError, match="something is already there"):
+            write_record(path, GameRecord("official", ("Cy",)))
+    first.close()
+    assert read_record(path).players == ("Ann",)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.txt", "other.txt"]
+
+
 # ---------------------------------------------------------------- a save that fails
 
 def test_a_full_disk_stops_the_game_with_the_record_printed(tmp_path: Path,

@@ -73,11 +73,13 @@ def _names_a_folder(text: str) -> bool:
 
 
 def check_target(path: Path | str, *, force: bool = False,
-                 replaceable: Replaceable | None = None) -> os.stat_result | None:
+                 replaceable: Replaceable | None = None,
+                 new: bool = False) -> os.stat_result | None:
     """Raise :class:`WriteError` unless a file may be written at ``path``; no side effect.
 
     Returns the ``lstat`` of the regular file that will be replaced, or None when the
-    path is free. See the module docstring for what is refused.
+    path is free. See the module docstring for what is refused; with ``new`` anything at
+    the path is (a file that must be created, never replaced).
     """
     text = os.fspath(path)
     if not text or _names_a_folder(text):
@@ -92,6 +94,9 @@ def check_target(path: Path | str, *, force: bool = False,
         return None
     except OSError as exc:
         raise WriteError(f"cannot write to {shown_path(path)}: {exc.strerror or exc}") from None
+    if new:
+        raise WriteError(f"refusing to write to {shown_path(path)}: something is already "
+                         f"there (a file is created there, never replaced)")
     if not stat.S_ISREG(info.st_mode):
         raise WriteError(f"refusing to write to {shown_path(path)}: it is "
                          f"{file_kind(info.st_mode)}, which is never replaced; give the path "
@@ -216,11 +221,13 @@ def remove_stale_temporaries(path: Path | str) -> list[Path]:
 
 
 def atomic_write(path: Path | str, content: bytes | Writer, *, force: bool = False,
-                 replaceable: Replaceable | None = None,
+                 replaceable: Replaceable | None = None, new: bool = False,
                  before_commit: BeforeCommit | None = None) -> Path:
     """Write ``content`` (bytes, or a :data:`Writer` that streams it) to ``path`` atomically.
 
-    The path is checked first (:func:`check_target` with ``force`` and ``replaceable``).
+    The path is checked first (:func:`check_target` with ``force``, ``replaceable`` and
+    ``new``: with ``new`` the file is created, and something appearing at the path
+    meanwhile is never replaced).
     A replaced file keeps its mode, owner (when allowed) and hard links (see the module
     docstring). ``before_commit(fd)`` is called with the complete temporary file's
     descriptor just before it replaces the path (not for an in-place copy over a
@@ -229,7 +236,7 @@ def atomic_write(path: Path | str, content: bytes | Writer, *, force: bool = Fal
     a :class:`WriteError` naming ``path``. Returns ``path``.
     """
     text = os.fspath(path)
-    replaced = check_target(text, force=force, replaceable=replaceable)
+    replaced = check_target(text, force=force, replaceable=replaceable, new=new)
     path = Path(text)
     tmp: Path | None = None
     try:
