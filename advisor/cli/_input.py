@@ -39,6 +39,8 @@ def ask(prompt: str) -> str:
     except LimitError:
         click.echo("")
         raise
+    except (KeyboardInterrupt, EOFError):  # Ctrl-C: stop as at the end of input
+        raise click.exceptions.Abort from None
     if line is None:
         raise click.exceptions.Abort
     click.echo(line)  # a transcript: what was read follows its prompt, as typed at a terminal
