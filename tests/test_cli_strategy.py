@@ -108,4 +108,4 @@ def test_json_and_out_with_the_runner_up(tmp_path):
     assert out.read_text() == run("--card", CARD).stdout
     assert "; next " in out.read_text()
     refused = run("--card", CARD, "--out", str(tmp_path))
-    assert refused.exit_code == 2 and "not a regular file" in refused.stderr
+    assert refused.exit_code == 2 and "it is a folder, which is never replaced" in refused.stderr
