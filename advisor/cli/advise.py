@@ -10,7 +10,7 @@ import click
 from solver.errors import shown_path
 
 from ..request.params import OBJECTIVE_PARAMS, options
-from ._base import cli, emit_json, load_moments, load_table
+from ._base import cli, emit_json, load_moments, load_table, progress_bar
 
 
 @cli.command(short_help="Rank every keep and box for one roll.")
@@ -48,10 +48,15 @@ def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
     table = load_table(rules_name, table_path)  # after the checks: no build for bad input
     if why:
         load_moments(table)
+    update, close = progress_bar(question.objective.describe(), unit="step")
+    try:
+        advice = question.solve(table, update)
+    finally:
+        close()
     if as_json:
-        emit_json(question.json(table))
+        emit_json(advice.to_json(question.top))
         return
-    for line in advice_report(question.solve(table), top):
+    for line in advice_report(advice, top):
         click.echo(line)
 
 

@@ -71,16 +71,19 @@ class AdviseQuestion:
                                "(or --dice 22256)")
         return Dice.parse(dice_text)
 
-    def solve(self, table: Table | None = None) -> Advice:
-        """The advice (the card's turn solved once per process: ``turn_advisor``)."""
-        from ..advise import turn_advisor
+    def solve(self, table: Table | None = None, progress: Progress | None = None) -> Advice:
+        """The advice (the card's turn solved once per process: ``turn_advisor``);
+        ``progress(done, total)`` follows a target or win objective's solve."""
+        from ..advise import TurnAdvisor, turn_advisor
 
-        return turn_advisor(self.card, table, self.objective).advise(self.dice,
-                                                                     self.rolls_left,
-                                                                     why=self.why)
+        card, objective = self.card, self.objective
+        advisor = turn_advisor(card, table, objective, build=lambda t: TurnAdvisor(
+            card, t, objective, progress=progress))
+        return advisor.advise(self.dice, self.rolls_left, why=self.why)
 
-    def json(self, table: Table | None = None) -> dict[str, Any]:
-        return self.solve(table).to_json(self.top)
+    def json(self, table: Table | None = None, progress: Progress | None = None
+             ) -> dict[str, Any]:
+        return self.solve(table, progress).to_json(self.top)
 
 
 @dataclass(frozen=True)
