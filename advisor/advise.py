@@ -48,7 +48,6 @@ if TYPE_CHECKING:
     from solver.table import Table
 
     from .solved_turn import SolvedTurn
-
     from .why import Outcome, TurnOutcomes
 
 TIE = 1e-12

@@ -16,11 +16,12 @@ from ._base import cli, emit_json, load_moments, load_table, progress_bar
 @cli.command(short_help="Rank every keep and box for one roll.")
 @click.argument("dice_arg", required=False, metavar="[DICE]")
 @options("dice", "rolls_left", "card", "game", "append", "top", "why", *OBJECTIVE_PARAMS,
-         "json", "rules", "table")
+         "opponents", "json", "rules", "table")
 def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
            card_text: str, game_path: str | None, append_text: str | None, top: int,
            why: bool, target: str | None, beat: str | None, opponent: str | None,
-           as_json: bool, rules_name: str, table_path: str | None) -> None:
+           opponents: str | None, as_json: bool, rules_name: str,
+           table_path: str | None) -> None:
     """Rank every choice for these dice: each keep (reroll the rest) and each box, by
     expected final score or, with --target/--beat/--opponent, by the chance of reaching
     the target or beating the opponent.
@@ -44,7 +45,8 @@ def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
         raise click.UsageError("--append adds to a record: give it with --game FILE")
     question = AdviseQuestion.parse(dice_text=dice_text, card_text=card_text,
                                     rules_name=rules_name, rolls_left=rolls_left, top=top,
-                                    target=target, beat=beat, opponent=opponent, why=why)
+                                    target=target, beat=beat, opponent=opponent,
+                                    opponents=opponents, why=why)
     table = load_table(rules_name, table_path)  # after the checks: no build for bad input
     if why:
         load_moments(table)

@@ -3,7 +3,9 @@
 Routes (docs/web.md): ``/`` the page, ``/static/...`` its files (nothing outside the
 package's ``static`` folder), and under ``/api/``: ``advise``, ``stats``, ``analyze``,
 ``train/session`` (CLI twins), ``train``, ``grade`` (practice), ``record``,
-``distribution``, ``card``, ``place``, ``rules`` (for the page).
+``distribution``, ``card``, ``place``, ``rules`` (for the page), and ``jobs`` (the
+background solves of a turn or a review under a target or win objective, which the page
+follows and can cancel: :mod:`advisor.web.jobs`).
 A refused request is HTTP 400 ``{"error": MESSAGE}``; a body over the size limit is 413.
 """
 
@@ -36,10 +38,14 @@ from ..request.answers import (
     PLACE_PARAMS,
     RULES_PARAMS,
     AdviseQuestion,
+    AnalyzeQuestion,
     GradeQuestion,
     StatsQuestion,
     TrainQuestion,
+    TurnQuestion,
+    analyze_job,
     answer,
+    answer_solved,
     card_json,
     final_scores,
     parsed_card,
@@ -47,9 +53,11 @@ from ..request.answers import (
     read_record_body,
     record_json,
     rules_json,
+    solve_turn_job,
 )
 from ..request.params import read_query
 from .charts import StatsService
+from .jobs import Job, JobCancelled, JobService, TooManyJobs, UnknownJob
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 256 * 1024
@@ -118,11 +126,13 @@ def _bad(message: str, status: int = 400) -> JSONResponse:
 
 
 def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | None = None,
-               stats: StatsService | None = None) -> Starlette:
+               stats: StatsService | None = None, jobs: JobService | None = None
+               ) -> Starlette:
     """The application; ``default_rules`` answers requests that name no rule set.
     ``allowed_hosts`` (Host header values; default: the loopback names) guards a local
     server against DNS rebinding; ``["*"]`` accepts any."""
     service = stats or StatsService()
+    background = jobs or JobService()
     defaults = {"rules": default_rules}
 
     def query(request: Request, names: tuple[str, ...]) -> dict[str, Any]:
@@ -130,13 +140,31 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
 
     def answered(handler: Callable[[Request], Awaitable[dict[str, Any]]]
                  ) -> Callable[[Request], Awaitable[Response]]:
-        """An endpoint: ``handler``'s JSON, or HTTP 400 with the message of a refusal."""
+        """An endpoint: ``handler``'s JSON, or HTTP 400 with the message of a refusal (404
+        for an unknown job, 429 when every job slot is taken, 409 for a cancelled one)."""
         async def endpoint(request: Request) -> Response:
             try:
                 return JSONResponse(await handler(request))
+            except UnknownJob as exc:
+                return _bad(str(exc), 404)
+            except TooManyJobs as exc:
+                return _bad(str(exc), 429)
+            except JobCancelled as exc:
+                return _bad(str(exc), 409)
             except YahtzeeError as exc:
                 return _bad(str(exc))
         return endpoint
+
+    def turn_job(turn: TurnQuestion) -> Job:
+        return background.start("turn", turn.key, turn.what, solve_turn_job, turn)
+
+    def known_turns() -> dict[Any, Any]:
+        """Every turn solved by a finished job, by its key (for a review)."""
+        return {job.key: job.result for job in background.finished("turn")}
+
+    def analyze_job_of(question: AnalyzeQuestion) -> Job:
+        return background.start("analyze", question.key, question.what, analyze_job,
+                                (question, known_turns()))
 
     def page_query(names: tuple[str, ...], func: Callable[..., dict[str, Any]]
                    ) -> Callable[[Request], Awaitable[Response]]:
@@ -149,10 +177,16 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
     async def get_advice(request: Request) -> dict[str, Any]:
         question = AdviseQuestion.parse(**query(request, AdviseQuestion.PARAMS))
         await service.table(question.card.rules_name)
-        if question.objective.is_ev and not question.why:  # well under a millisecond
-            return question.json()
-        # seconds per card (or, for the first why, the figures of every state): the worker
-        return await service.run(answer, question)
+        if question.objective.is_ev or question.objective.is_out_of_reach(question.card):
+            if not question.why:  # a warm answer is well under a millisecond
+                return question.json()
+            return await service.run(answer, question)  # the first why: the worker
+        # seconds to a minute per turn: the turn's background job (joined if under way,
+        # its result if done), then this roll from it at once
+        solved = await background.wait(turn_job(question.turn))
+        if question.why:  # the figures of every state, which the worker keeps
+            return await service.run(answer_solved, (question, solved))
+        return question.answer_from(solved)
 
     async def get_train(request: Request) -> dict[str, Any]:
         params = read_query(TrainQuestion.PARAMS, request.query_params.multi_items(),
@@ -177,6 +211,28 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
         await service.table(question.card.rules_name)
         return await service.run(answer, question)
 
+    async def post_turn_job(request: Request) -> dict[str, Any]:
+        turn = TurnQuestion.parse(**query(request, TurnQuestion.PARAMS))
+        await service.table(turn.card.rules_name)
+        return {"job": turn_job(turn).status()}
+
+    async def post_analyze_job(request: Request) -> dict[str, Any]:
+        params = query(request, AnalyzeQuestion.PARAMS)
+        record = read_record_body(await request.body())
+        question = AnalyzeQuestion.parse(record, **params)
+        await service.table(record.rules)
+        return {"job": analyze_job_of(question).status()}
+
+    async def job_status(request: Request) -> dict[str, Any]:
+        query(request, ())
+        job = background.get(request.path_params["job_id"])
+        if request.method == "DELETE":
+            background.cancel(job.id)
+        out: dict[str, Any] = {"job": job.status()}
+        if job.kind == "analyze" and job.state == "done":
+            out["result"] = job.result
+        return out
+
     async def get_stats(request: Request) -> dict[str, Any]:
         question = StatsQuestion.parse(**query(request, StatsQuestion.PARAMS))
         await service.table(question.card.rules_name)
@@ -198,8 +254,13 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
         return record
 
     async def post_analyze(request: Request) -> dict[str, Any]:
-        record = await posted_record(request)
-        return analyze_record(record, table=get_table(record.rules)).to_json()
+        params = query(request, AnalyzeQuestion.PARAMS)
+        record = read_record_body(await request.body())
+        await service.table(record.rules)
+        question = AnalyzeQuestion.parse(record, **params)
+        if question.judging.is_ev:
+            return analyze_record(record, table=get_table(record.rules)).to_json()
+        return await background.wait(analyze_job_of(question))  # one solve per turn
 
     async def post_record(request: Request) -> dict[str, Any]:
         return record_json(await posted_record(request))
@@ -227,6 +288,7 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
             yield
         finally:
             service.close()
+            background.close()
 
     routes = [
         Route("/", index),
@@ -238,6 +300,9 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
         Route("/api/grade", answered(get_grade)),
         Route("/api/distribution", answered(get_distribution)),
         Route("/api/analyze", answered(post_analyze), methods=["POST"]),
+        Route("/api/jobs/turn", answered(post_turn_job), methods=["POST"]),
+        Route("/api/jobs/analyze", answered(post_analyze_job), methods=["POST"]),
+        Route("/api/jobs/{job_id}", answered(job_status), methods=["GET", "DELETE"]),
         Route("/api/record", answered(post_record), methods=["POST"]),
         Route("/api/card", page_query(CARD_PARAMS, card_json)),
         Route("/api/place", page_query(PLACE_PARAMS, place_json)),
