@@ -50,7 +50,8 @@ def library_advise(table_of, p: dict) -> dict:
     rules = p["rules"]
     card = Scorecard.parse(p.get("card", ""), rules)
     objective = Objective.parse_options(target=p.get("target"), beat=p.get("beat"),
-                                        opponent=p.get("opponent"), rules=rules)
+                                        opponent=p.get("opponent"), rules=rules,
+                                        opponents=p.get("opponents"))
     rolls_left = int(p["rolls_left"]) if "rolls_left" in p else None
     return advise(card, Dice(p["dice"]), rolls_left=rolls_left, table=table_of(rules),
                   objective=objective).to_json(int(p.get("top", 10)))
@@ -134,7 +135,8 @@ def questions(rules: str) -> dict[str, tuple]:
         "/api/advise": (library_advise, {"dice": "22256", "rules": rules, "card": c3}, {
             "dice": "12346", "rolls_left": "0", "card": c2, "top": "2",
             "target": str(total + 30), "beat": str(total + 30),
-            "opponent": late_card(rules, 2, "33345")}),
+            "opponent": late_card(rules, 2, "33345"),
+            "opponents": f"{late_card(rules, 2, '33345')};{late_card(rules, 1, '44456')}"}),
         "/api/stats": (library_stats, {"rules": rules, "card": c3}, {
             "card": c2, "target": str(total + 30)}),
         "/api/card": (library_card, {"rules": rules, "card": c3}, {"card": c2}),
