@@ -74,3 +74,13 @@ def test_the_yahtzee_bonuses_count_in_the_card_and_its_total():
     assert "Yahtzee bonus     200" in "\n".join(lines)
     assert lines[-1].split() == ["total", str(50 + 10 + 15 + 200)]
     assert card_summary(card).startswith("total 275 | upper 25: bonus needs 38 more")
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_a_bonus_reachable_exactly_still_needs_its_points(rules):
+    first = Scorecard.new(rules).rules.boxes[0].name
+    card = Scorecard.parse(f"{first}=3,twos=6,threes=9,fours=0,fives=15", rules)  # 33, sixes open
+    assert most_upper_still(card) == 30
+    assert upper_text(card) == "upper 33: bonus needs 30 more"
+    card = Scorecard.parse(f"{first}=1,twos=6,threes=9,fours=0,fives=15", rules)  # 31 + 30 < 63
+    assert upper_text(card) == "upper 31: bonus out of reach"

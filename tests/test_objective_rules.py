@@ -162,3 +162,24 @@ def assert_final_roll_options_equal_the_twin(card: Scorecard, table, objective: 
             points = card.total + option.points + upper_bonus + option.bonus
             want = after[points] if points < after.shape[0] else twin.above
             assert getattr(option, key) == pytest.approx(want, abs=1e-12), (dice, option)
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_the_highest_reachable_target_is_not_out_of_reach(table_of, rules):
+    """From the card, the most points still to come (every open box at its most, the
+    bonuses) can be scored: that target has a probability above 0, the twin's; one more
+    is out of reach (exactly 0, without a solve)."""
+    from solver.stats import most_points_to_come
+
+    table = table_of(rules)
+    card = cards(rules)[0]
+    highest = card.total + most_points_to_come(card.rules, start(card))
+    reach = Objective.for_target(highest)
+    assert not reach.is_out_of_reach(card)
+    assert Objective.for_target(highest + 1).is_out_of_reach(card)
+    assert TurnAdvisor(card, table, Objective.for_target(highest + 1)).probability() == (0.0,
+                                                                                         0.0)
+    twin = TwinDP(card.rules, np.zeros(highest), 1.0, highest + 1)
+    want = twin.value(*start(card))[card.total]
+    got, _ = TurnAdvisor(card, table, reach).probability()
+    assert want > 0.0 and got == pytest.approx(want, abs=1e-15)

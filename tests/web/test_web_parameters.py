@@ -6,6 +6,7 @@ what the bonus still needs, the totals) are checked against the card's entries."
 
 from __future__ import annotations
 
+import json
 import random
 
 import numpy as np
@@ -269,3 +270,29 @@ def test_the_figures_the_page_shows_of_a_card_are_its_entries(server):
                 assert answer_of(server, "/api/card", {"card": str(card),
                                                        "rules": rules}) == want
     assert asked > 60
+
+
+def test_a_parameter_given_twice_counts_its_last_value_as_the_cli_does(server):
+    from click.testing import CliRunner
+
+    from advisor.cli import cli
+
+    for path, command, key, values, rest in (
+            ("/api/advise", "advise", "dice", ("11111", "22256"), []),
+            ("/api/advise", "advise", "rules", ("yatzy", "two-rolls"), ["--dice", "22256"]),
+            ("/api/card", None, "card", ("twos=6", "threes=9"), [])):
+        query = "&".join(f"{key}={v}" for v in values)
+        extra = "&dice=22256" if rest else ""
+        status, body = server.request("GET", f"{path}?{query}{extra}")
+        assert status == 200
+        if command is None:
+            assert body == shown_card(Scorecard.parse(values[-1]))
+            continue
+        args = [command, "--json", *rest]
+        for v in values:
+            args += [f"--{key}", v]
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 0, result.output
+        assert body == json.loads(result.stdout)
+        assert body == answer_of(server, path, {key: values[-1], **({"dice": "22256"}
+                                                                   if rest else {})})
