@@ -6,30 +6,13 @@ the upper subtotal, whether the bonus is earned, out of reach or how much it sti
 from __future__ import annotations
 
 import itertools
-import random
 
 import pytest
+from cards import random_cards
 
 from advisor.model import Scorecard
 from advisor.text import card_lines, card_summary, upper_text
 from solver.game.rules import RULE_NAMES, UPPER_TARGET
-
-
-def random_cards(rules: str, n: int, seed: int = 23) -> list[Scorecard]:
-    rng = random.Random(seed)
-    ruleset = Scorecard.new(rules).rules
-    cards = []
-    for _ in range(n):
-        entries: list[int | None] = []
-        for b, box in enumerate(ruleset.boxes):
-            if rng.random() < 0.35:
-                entries.append(None)
-            elif box.is_upper:
-                entries.append(box.face * rng.choice((0, 1, 2, 3, 3, 4, 4, 5)))
-            else:
-                entries.append(rng.choice(sorted(ruleset.possible_points(b))))
-        cards.append(Scorecard(tuple(entries), 0, rules))
-    return cards
 
 
 def most_upper_still(card: Scorecard) -> int:
