@@ -11,6 +11,7 @@ import pickle
 import random
 
 import pytest
+from cards import random_cards
 
 from advisor.advise import Option
 from advisor.model import Dice, Keep, Scorecard
@@ -211,6 +212,10 @@ def test_every_card_of_played_games_round_trips(rules):
             assert Scorecard(card.entries, card.yahtzee_bonuses, rules) == card
             bonuses += card.yahtzee_bonuses
     assert bonuses > 0 or get_rules(rules).n_flags == 1
+    typed = random_cards(rules, 300)  # cards as typed: upper subtotals up to 105
+    for card in typed:
+        assert_card_round_trips(card)
+    assert max(card.upper_subtotal for card in typed) > 63
 
 
 def test_a_move_that_names_no_box_of_the_rules_is_refused():
