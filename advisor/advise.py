@@ -283,11 +283,17 @@ class TurnAdvisor:
     def solved(self) -> SolvedTurn:
         """This turn under the objective (solved once; the vectors of the game are kept
         for its later turns: see :mod:`advisor.vector_cache`)."""
+        return self.solve()
+
+    def solve(self, progress: Callable[[int, int], None] | None = None) -> SolvedTurn:
+        """:attr:`solved`, solved now if it is not yet (``progress``, else the advisor's
+        own callback, follows the solve)."""
         if self._solved is None:
             from .solved_turn import solve_turn
 
             self._solved = solve_turn(self.card, self.table, self.objective,
-                                      progress=self.progress, whole_game=self.whole_game)
+                                      progress=progress or self.progress,
+                                      whole_game=self.whole_game)
         return self._solved
 
     def outcomes(self, moments: StateMoments | None = None) -> TurnOutcomes:

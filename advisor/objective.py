@@ -122,14 +122,23 @@ class Objective:
     @classmethod
     def parse_options(cls, *, target: int | str | None = None, beat: int | str | None = None,
                       opponent: str | Scorecard | None = None,
-                      rules: str | RuleSet = DEFAULT_RULES) -> Objective:
-        """The objective of ``--target X``, ``--beat N`` or ``--opponent CARD`` (at most
-        one); none of them: the expected score."""
+                      rules: str | RuleSet = DEFAULT_RULES,
+                      opponents: str | None = None) -> Objective:
+        """The objective of ``--target X``, ``--beat N``, ``--opponent CARD`` or
+        ``opponents`` (two or more cards separated by ``;``: beat the best of them) (at
+        most one); none of them: the expected score."""
         given = [name for name, v in (("--target", target), ("--beat", beat),
-                                      ("--opponent", opponent)) if v is not None]
+                                      ("--opponent", opponent), ("opponents", opponents))
+                 if v is not None]
         if len(given) > 1:
             raise ObjectiveError(f"{' and '.join(given)} given: choose one objective "
                                  "(--target X, --beat N or --opponent CARD)")
+        if opponents is not None:
+            cards = opponents.split(";")
+            if len(cards) < 2:
+                raise ObjectiveError("opponents: give two or more cards separated by ';' "
+                                     "(one opponent: opponent=CARD)")
+            return cls.win_against(cards, get_rules(rules))
         if target is not None:
             return cls.for_target(target)
         if beat is not None:

@@ -24,6 +24,7 @@ from .model import Dice, Keep, Scorecard, parse_faces
 from .objective import EV, Objective
 from .play_win import Judging, WinEachTurn
 from .record import GameRecord
+from .solved_turn import solve_is_slow
 from .text import (
     advice_table,
     card_lines,
@@ -163,7 +164,7 @@ class GameSession:
         self.save = save
         self.notify = notify
         self.progress = progress
-        self._win_turns: dict[tuple[Scorecard, Objective], TurnAdvisor] = {}
+        self._turns: dict[tuple[Scorecard, Objective], TurnAdvisor] = {}
         self._shown_at_once = False
 
     # ------------------------------------------------------------------ state
@@ -213,31 +214,33 @@ class GameSession:
 
     def advisor_for(self, card: Scorecard, objective: Objective, *,
                     solve: bool = False) -> TurnAdvisor:
-        """The advisor of ``card`` under ``objective``: a win turn of this game is solved
-        once (with ``solve``, now, with a note and progress; Ctrl-C gives that turn
-        expected-score advice) and kept for the rest of the game and its review."""
-        if self.win is None or objective.is_ev:
+        """The advisor of ``card`` under ``objective``: a turn under a target or win
+        objective is solved once (with ``solve``, now, with a note and progress; Ctrl-C
+        gives that turn expected-score advice) and kept for the rest of the game and its
+        review."""
+        if objective.is_ev:
             return turn_advisor(card, self.table, objective)
         key = (card, objective)
-        found = self._win_turns.get(key)
-        if found is None:
-            found = TurnAdvisor(card, self.table, objective, whole_game=False)
+        found = self._turns.get(key)
+        if found is None or (solve and not found.is_solved):
+            # a fixed objective keeps the game's vectors for its later turns; each turn's
+            # own win objective does not
+            found = found or TurnAdvisor(card, self.table, objective,
+                                         whole_game=self.win is None)
             if solve:
-                found = self._solve_win_turn(found)
-            self._win_turns[key] = found
+                found = self._solve_turn(found)
+            self._turns[key] = found
         return found
 
-    def _solve_win_turn(self, advisor: TurnAdvisor) -> TurnAdvisor:
-        """The win DP of this turn solved now, with a note and a progress bar; Ctrl-C
-        falls back to the expected score."""
-        assert self.win is not None
+    def _solve_turn(self, advisor: TurnAdvisor) -> TurnAdvisor:
+        """The objective's DP of this turn solved now, with a note and a progress bar;
+        Ctrl-C falls back to the expected score."""
         if self.notify is not None:
-            self.notify(self.win.working_line(self.record, self.player,
-                                              shown=self._shown_at_once))
-        bar = self.progress("chance to win", "step") if self.progress is not None else None
-        advisor.progress = None if bar is None else bar[0]
+            self.notify(self._working_line(advisor))
+        bar = self.progress(self._what(), "step") if self.progress is not None else None
         try:
-            advisor.probability()  # the whole DP now, while the user is told
+            if not advisor.objective.is_out_of_reach(advisor.card):
+                advisor.solve(None if bar is None else bar[0])  # now, while the user is told
         except KeyboardInterrupt:  # the player would rather not wait: expected score
             advisor = TurnAdvisor(advisor.card, self.table)
             if self.notify is not None:
@@ -247,14 +250,26 @@ class GameSession:
                 bar[1]()
         return advisor
 
-    def _win_pending(self) -> bool:
-        """True when this turn is played for the win and its DP is not solved yet."""
-        if self.win is None:
-            return False
+    def _what(self) -> str:
+        """What is worked out: ``the chance to win`` or ``P(final score >= 300)``."""
+        return "the chance to win" if self.win is not None else self.objective.describe()
+
+    def _working_line(self, advisor: TurnAdvisor) -> str:
+        if self.win is not None:
+            return self.win.working_line(self.record, self.player, shown=self._shown_at_once)
+        n_open = len(advisor.card.open_boxes())
+        stop = ("go on with the expected-score advice above" if self._shown_at_once else
+                "expected-score advice instead")
+        return (f"  working out {self._what()} from {self.player}'s card ({n_open} "
+                f"box{'es' if n_open > 1 else ''} open; solved once, the game's later turns "
+                f"reuse it; Ctrl-C: {stop})...")
+
+    def _pending(self) -> bool:
+        """True when this turn has a target or win objective not solved yet."""
         objective = self.turn_objective()
         if objective.is_ev:
             return False
-        found = self._win_turns.get((self.card, objective))
+        found = self._turns.get((self.card, objective))
         return found is None or not found.is_solved
 
     def advice(self, *, why: bool = False) -> Advice:
@@ -327,22 +342,22 @@ class GameSession:
         return lines + (self.header() if stage == "move" else [])
 
     def _advice_lines(self, top: int | None) -> list[str]:
-        if self._win_pending() and self.notify is not None and self.win is not None and \
-                self.win.is_slow(self.table, self.record.cards(), self.player):
+        if self.notify is not None and self._pending() and \
+                solve_is_slow(self.card, self.table, self.turn_objective()):
             # the expected-score advice at once, the chance to win once worked out
             now = self._advice(turn_advisor(self.card, self.table))
             self._shown_at_once = True
-            for line in self._listed(now, top, ["by the expected final score, while the chance "
-                                                "to win is worked out:"]):
+            for line in self._listed(now, top, [f"by the expected final score, while "
+                                                f"{self._what()} is worked out:"]):
                 self.notify(line)
         try:
             advice = self.advice()
         finally:
             self._shown_at_once = False
         ranked = []
-        if self.win is not None and advice.objective.is_ev and not self.turn_objective().is_ev:
-            ranked = ["ranked by the expected final score (working out the chance to win "
-                      "was stopped with Ctrl-C)"]
+        if advice.objective.is_ev and not self.turn_objective().is_ev:
+            ranked = [f"ranked by the expected final score (working out {self._what()} "
+                      f"was stopped with Ctrl-C)"]
         elif self.win is not None:
             ranked = [self.win.ranked_line(self.record, self.player)]
         elif not advice.objective.is_ev:

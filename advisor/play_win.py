@@ -30,8 +30,6 @@ from solver.errors import ObjectiveError
 from .record_file import OBJECTIVE_PREFIX
 
 if TYPE_CHECKING:
-    from solver.table import Table
-
     from .model import Scorecard
     from .objective import Objective
     from .record import GameRecord
@@ -39,8 +37,6 @@ if TYPE_CHECKING:
 DEFAULT_OPEN_BOXES = 8
 """``--win-from``: the win objective applies with this many open boxes or fewer.
 (This module imports the solver only when used, so ``play --help`` stays instant.)"""
-SLOW_OPEN, SLOW_OPPONENT_OPEN = 6, 8
-"""From these many open boxes (the mover's, an opponent's) the wait passes a second."""
 _WIN_NOTE = "win (each player against the best of the others, from {} open boxes on)"
 
 
@@ -67,18 +63,6 @@ class WinEachTurn:
     def objective(self, record: GameRecord, player: str) -> Objective:
         """:meth:`objective_for` the record's cards after its finished turns."""
         return self.objective_for(record.cards(), player)
-
-    def is_slow(self, table: Table, cards: Mapping[str, Scorecard], player: str) -> bool:
-        """True when working out ``player``'s chance to win takes more than about a second
-        (the DP from 6 open boxes on, or an opponent's distribution from 8 on: measured
-        with ``benchmarks/bench_play_win.py``)."""
-        from .objective import is_distribution_known
-
-        if len(cards[player].open_boxes()) >= SLOW_OPEN:
-            return True
-        return any(len(card.open_boxes()) >= SLOW_OPPONENT_OPEN
-                   and not is_distribution_known(card, table)
-                   for name, card in cards.items() if name != player)
 
     def to_json(self) -> dict[str, Any]:
         """``{"kind": "win", "each_turn": true, "win_from": N}``."""

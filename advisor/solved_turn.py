@@ -94,14 +94,40 @@ def solve_turn(card: Scorecard, table: Table, objective: Objective, *,
     from .vector_cache import vectors_for
 
     began = time.perf_counter()
-    steps = _Steps(progress, _opponent_levels(objective, table) + len(card.open_boxes()))
+    dp_levels = max(len(card.open_boxes()) - 1, 1)
+    steps = _Steps(progress, _opponent_levels(objective, table) + dp_levels)
     utility = objective.utility(table, phase=steps.phase)
     if whole_game:
-        vectors = vectors_for(card, table, objective, steps.phase(), utility=utility)
+        vectors = vectors_for(card, table, objective, steps.phase(dp_levels), utility=utility)
     else:
         vectors = solve_vectors(table, utility, start=(card.mask, card.upper, card.flag),
-                                total=card.total, progress=steps.phase())
-    return turn_of(vectors, card, time.perf_counter() - began)
+                                total=card.total, progress=steps.phase(dp_levels))
+    solved = turn_of(vectors, card, time.perf_counter() - began)
+    steps.finish()
+    return solved
+
+
+SLOW_OPEN = {"target": 7, "win": 6}
+"""From this many open boxes the DP from a card takes more than about a second."""
+SLOW_OPPONENT_OPEN = 8
+"""From this many open boxes an opponent's final-score distribution takes over a second."""
+
+
+def solve_is_slow(card: Scorecard, table: Table, objective: Objective) -> bool:
+    """True when solving ``card``'s turn under ``objective`` takes more than about a
+    second (measured: ``benchmarks/bench_play_win.py``, ``benchmarks/bench_target.py``):
+    nothing to solve for the expected score, nor when the game's vectors are kept."""
+    from .objective import is_distribution_known
+    from .vector_cache import is_kept
+
+    if objective.is_ev or objective.is_out_of_reach(card):
+        return False
+    if objective.kind == "target" and is_kept(card, table, objective):
+        return False
+    if len(card.open_boxes()) >= SLOW_OPEN[objective.kind]:
+        return True
+    return any(len(c.open_boxes()) >= SLOW_OPPONENT_OPEN and not is_distribution_known(c, table)
+               for c in objective.against)
 
 
 def _opponent_levels(objective: Objective, table: Table) -> int:
@@ -133,3 +159,9 @@ class _Steps:
             self.progress(self.done, self.total)
 
         return report
+
+    def finish(self) -> None:
+        """The last report: every step done."""
+        if self.progress is not None:
+            self.done = self.total
+            self.progress(self.total, self.total)

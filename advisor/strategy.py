@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver.game.dice import ROLLS
 
-from .advise import Advice, Option, TurnAdvisor, check_rolls_left
+from .advise import Advice, Option, check_rolls_left, turn_advisor
 from .model import Dice, Scorecard
 from .objective import EV, Objective
 from .text import rolls_left_phrase
@@ -34,7 +34,7 @@ def generate_advice(card: Scorecard, table: Table | None = None,
     else:
         check_rolls_left(rolls_left, per_turn)
         levels = [rolls_left]
-    turn = TurnAdvisor(card, table, objective)
+    turn = turn_advisor(card, table, objective)  # the process's: solved once
     all_dice = [Dice(tuple(int(f) for f in roll)) for roll in ROLLS]
     for dice in all_dice:
         for j in levels:

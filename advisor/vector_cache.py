@@ -65,13 +65,26 @@ def answers(solved: Vectors, start: tuple[int, int, int], total: int, card: Scor
     return 0 <= i < level.m.shape[0] and card.total <= int(level.hi[i])
 
 
+def _key(objective: Objective) -> str:
+    return json.dumps(objective.to_json(), sort_keys=True)
+
+
+def is_kept(card: Scorecard, table: Table, objective: Objective) -> bool:
+    """True when kept vectors answer a turn of ``card`` under ``objective`` (no solve)."""
+    key = _key(objective)
+    with _lock:
+        return any(solved.table is table and solved.objective == key
+                   and answers(solved.vectors, solved.start, solved.total, card)
+                   for solved in _kept)
+
+
 def vectors_for(card: Scorecard, table: Table, objective: Objective,
                 progress: Callable[[int, int], None] | None = None, *,
                 utility: Utility | None = None) -> Vectors:
     """The objective's vectors for a turn of ``card``: the kept ones when they answer it,
     else solved from ``card`` (every level kept for the turns to come). ``utility``: the
     objective's, when already computed."""
-    key = json.dumps(objective.to_json(), sort_keys=True)
+    key = _key(objective)
     with _lock:
         for i, solved in enumerate(_kept):
             if (solved.table is table and solved.objective == key

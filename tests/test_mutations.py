@@ -27,7 +27,7 @@ MUTATIONS = mutations.MUTATIONS
 
 
 def test_enough_mutations_across_both_layers():
-    assert len(MUTATIONS) >= 25
+    assert len(MUTATIONS) >= 60
     assert len({m.name for m in MUTATIONS}) == len(MUTATIONS)
     layers = {m.layer for m in MUTATIONS}
     assert layers == {"python", "kernel"}

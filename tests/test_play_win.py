@@ -199,10 +199,10 @@ def test_ctrl_c_while_working_out_gives_expected_score_advice(tmp_path, table, m
     from advisor.play import GameSession
     from advisor.play_win import WinEachTurn
 
-    def interrupted(self):
+    def interrupted(self, progress=None):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(TurnAdvisor, "probability", interrupted)
+    monkeypatch.setattr(TurnAdvisor, "solve", interrupted)
     monkeypatch.setattr(importlib.import_module("advisor.advise"), "_advisors",
                         {True: OrderedDict(), False: OrderedDict()})  # no turn solved yet
     path, _ = late_record(tmp_path, {"Ann": ANN, "Bob": BOB})

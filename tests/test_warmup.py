@@ -51,7 +51,11 @@ event.register("numba:compile", Probe())
 from click.testing import CliRunner
 from advisor.cli import cli
 for args in (["advise", "22256"], ["analyze", {str(record)!r}],
-             ["simulate", "--games", "3", "--strategy", "greedy-turn"]):
+             ["simulate", "--games", "3", "--strategy", "greedy-turn"],
+             ["stats", "--card", "aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,"
+              "4k=20,fh=25,ss=30"],
+             ["advise", "22256", "--card", "aces=3,twos=6,threes=9,fours=12,fives=15,"
+              "sixes=18,3k=20,4k=20,fh=25,ss=30", "--opponent", "aces=3,twos=6"]):
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
 print("compiled:", compiled)
@@ -59,3 +63,26 @@ print("compiled:", compiled)
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "compiled: []"
+
+
+def test_yahtzee_warmup_is_the_command_for_a_pip_user(official_table):
+    from click.testing import CliRunner
+
+    from advisor.cli import cli
+
+    result = CliRunner().invoke(cli, ["warmup"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("warm-up official: kernels compiled and cached (")
+    assert "first run only" in result.stderr
+    bad = CliRunner().invoke(cli, ["warmup", "--rules", "chess"])
+    assert bad.exit_code == 2 and bad.stderr.startswith("Error:")
+
+
+def test_the_compile_note_names_the_first_run_and_the_warmup(monkeypatch, capsys):
+    from advisor.cli import _base
+
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
+    _base._compiling_note()
+    err = capsys.readouterr().err
+    assert err.startswith(f"note: compiling kernels, first run only, about "
+                          f"{_base.COMPILE_SECONDS} s (`yahtzee warmup` compiles them all")

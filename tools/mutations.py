@@ -27,6 +27,10 @@ SCORER = ("tests/test_independent_scorer.py",)
 REFERENCE = ("tests/test_kernel_reference.py",)
 README = ("tests/test_readme_figures.py",)
 PATHS = "tests/test_variant_paths.py"
+TRIPS = "tests/test_round_trips.py"
+WEB_PARAMS = "tests/web/test_web_parameters.py"
+OBJ_RULES = "tests/test_objective_rules.py"
+REFUSALS = "tests/test_record_refusals.py"
 
 MUTATIONS: tuple[Mutation, ...] = (
     # ------------------------------------------------------------ scoring (boxes.py)
@@ -256,4 +260,173 @@ MUTATIONS: tuple[Mutation, ...] = (
              "return self.upper_bonus if upper_subtotal > UPPER_TARGET else 0",
              "card totals pay the upper bonus only above 63",
              (f"{PATHS}::test_scripted_play",)),
+    # ------------------------------------------------------------ moves, boxes, cards (text)
+    Mutation("move-text-four-dice", "python", "solver/game/move.py",
+             "return f\"keep {''.join(map(str, self.keep))}\"",
+             "return f\"keep {''.join(map(str, self.keep[:4]))}\"",
+             "a keep of five dice is written as four (its text does not parse back)",
+             (f"{TRIPS}::test_every_keep_through_move_text_option_json_and_record_token",)),
+    Mutation("alias-1p-is-2p", "python", "solver/game/boxes.py",
+             'ONE_PAIR = Box("one_pair", ("pair", "1p"),',
+             'ONE_PAIR = Box("one_pair", ("pair", "2p"),',
+             "Yatzy's 2p names One Pair (a box alias of one rule set on the wrong box)",
+             (f"{TRIPS}::test_every_alias_of_every_rule_set_names_its_box",)),
+    Mutation("box-without-rules-yatzy-first", "python", "solver/game/move.py",
+             "for candidate in (DEFAULT_RULES, *RULE_NAMES):",
+             "for candidate in tuple(reversed(RULE_NAMES)):",
+             "a box named without rules is read as Yatzy's first (ones is not aces)",
+             (f"{TRIPS}::test_every_alias_of_every_rule_set_names_its_box",)),
+    Mutation("move-claim-points-need-bonus", "python", "solver/game/move.py",
+             'points = int(claim["points"]) if claim["name"] and claim["points"] else None',
+             'points = int(claim["points"]) if claim["name"] and claim["bonus"] else None',
+             "the points an option's text claims are kept only with a bonus",
+             (f"{TRIPS}::test_every_box_through_move_text_option_text_and_json",)),
+    Mutation("box-name-spaces-kept", "python", "solver/game/rules.py",
+             'key = name.strip().lower().replace("-", "_").replace(" ", "_")\n'
+             '        for i, box in enumerate(self.boxes):',
+             'key = name.strip().lower().replace("-", "_")\n'
+             '        for i, box in enumerate(self.boxes):',
+             "box names with spaces (three of a kind) are unknown",
+             (f"{TRIPS}::test_every_alias_of_every_rule_set_names_its_box",)),
+    Mutation("card-text-one-bonus-lost", "python", "solver/game/card.py",
+             "        if self.yahtzee_bonuses:\n            pairs.append(",
+             "        if self.yahtzee_bonuses > 1:\n            pairs.append(",
+             "a card's text leaves out a single Yahtzee bonus",
+             (f"{TRIPS}::test_every_card_of_played_games_round_trips",)),
+    Mutation("card-json-upper-capped", "python", "solver/game/card.py",
+             '"upper_subtotal": self.upper_subtotal, "upper_bonus"',
+             '"upper_subtotal": self.upper, "upper_bonus"',
+             "a card's JSON gives the upper subtotal capped at 63",
+             (f"{TRIPS}::test_every_card_of_played_games_round_trips",)),
+    Mutation("option-json-keep-distinct", "python", "advisor/advise.py",
+             'out: dict[str, Any] = {"action": "keep", "keep": list(self.keep.faces),',
+             'out: dict[str, Any] = {"action": "keep", "keep": sorted(set(self.keep.faces)),',
+             "an option's JSON lists each kept face once (222 -> [2])",
+             (f"{TRIPS}::test_every_keep_through_move_text_option_json_and_record_token",)),
+    Mutation("upper-text-reach-strict", "python", "advisor/text.py",
+             "    if reachable < UPPER_TARGET:", "    if reachable <= UPPER_TARGET:",
+             "a bonus reachable exactly is called out of reach",
+             ("tests/test_card_figures.py",)),
+    # ------------------------------------------------------------ the HTTP API and the page
+    Mutation("web-stats-default-rules", "python", "advisor/web/app.py",
+             "question = StatsQuestion.parse(**query(request, StatsQuestion.PARAMS))",
+             "question = StatsQuestion.parse(**{**query(request, StatsQuestion.PARAMS), "
+             '"rules_name": default_rules})',
+             "/api/stats ignores ?rules= and answers with the default rule set",
+             (f"{WEB_PARAMS}::test_every_parameter_of_every_endpoint_is_answered_as_the_"
+              "library_answers",)),
+    Mutation("web-distribution-default-rules", "python", "advisor/web/app.py",
+             'card = parsed_card(params["card_text"], params["rules_name"])',
+             'card = parsed_card(params["card_text"], default_rules)',
+             "/api/distribution reads the card under the default rule set",
+             (f"{WEB_PARAMS}::test_every_parameter_of_every_endpoint_is_answered_as_the_"
+              "library_answers",)),
+    Mutation("page-upper-needed-one-less", "python", "advisor/request/answers.py",
+             '"upper_needed": max(UPPER_TARGET - card.upper_subtotal, 0)}',
+             '"upper_needed": max(UPPER_TARGET - 1 - card.upper_subtotal, 0)}',
+             "the page's 'bonus needs N' is one point short",
+             (f"{WEB_PARAMS}::test_the_figures_the_page_shows_of_a_card_are_its_entries",)),
+    Mutation("page-reach-strictly-above", "python", "advisor/request/answers.py",
+             "        above += p\n        reach.append(above)",
+             "        reach.append(above)\n        above += p",
+             "/api/distribution's p_reach is P(final > x), not P(final >= x)",
+             (f"{WEB_PARAMS}::test_every_parameter_of_every_endpoint_is_answered_as_the_"
+              "library_answers",)),
+    Mutation("page-rules-one-alias", "python", "advisor/request/answers.py",
+             '"aliases": list(b.aliases)}', '"aliases": list(b.aliases[:1])}',
+             "/api/rules gives each box one short name",
+             (f"{WEB_PARAMS}::test_the_rules_parameter_of_every_endpoint_is_not_the_default",)),
+    Mutation("query-first-value-wins", "python", "advisor/request/params.py",
+             "given[key] = value  # the last one, as for an option given twice",
+             "given.setdefault(key, value)",
+             "a query parameter given twice counts its first value (the CLI its last)",
+             (f"{WEB_PARAMS}::test_a_parameter_given_twice_counts_its_last_value_as_the_cli_"
+              "does",)),
+    Mutation("train-question-beat-ignored", "python", "advisor/request/answers.py",
+             "n = check_count(n_positions)\n"
+             "        objective = Objective.parse_options(target=target, beat=beat, "
+             "rules=rules_name)",
+             "n = check_count(n_positions)\n"
+             "        objective = Objective.parse_options(target=target, rules=rules_name)",
+             "/api/train ignores ?beat=",
+             (f"{WEB_PARAMS}::test_every_parameter_of_every_endpoint_is_answered_as_the_"
+              "library_answers",)),
+    Mutation("grade-rolls-left-ignored", "python", "advisor/request/answers.py",
+             "rolls_left = question_rolls_left(card, rolls_left)\n"
+             "        objective = Objective.parse_options(target=target, beat=beat, "
+             "rules=rules_name)\n        return cls(card, dice, rolls_left, answer_text, "
+             "objective)",
+             "rolls_left = question_rolls_left(card, None)\n"
+             "        objective = Objective.parse_options(target=target, beat=beat, "
+             "rules=rules_name)\n        return cls(card, dice, rolls_left, answer_text, "
+             "objective)",
+             "/api/grade ignores ?rolls_left= (grades as after the first roll)",
+             (f"{WEB_PARAMS}::test_every_parameter_of_every_endpoint_is_answered_as_the_"
+              "library_answers",)),
+    # ------------------------------------------------------------ objectives under the rules
+    Mutation("opponent-option-default-rules", "python", "advisor/objective.py",
+             "            return cls.win(opponent, get_rules(rules))",
+             "            return cls.win(opponent)",
+             "--opponent's card read under the default rules whatever the game's",
+             (f"{OBJ_RULES}::test_every_objective_is_read_under_the_games_rules",)),
+    Mutation("opponent-json-default-rules", "python", "advisor/objective.py",
+             'return cls.win(data["opponent"], get_rules(rules))',
+             'return cls.win(data["opponent"])',
+             "an objective's JSON reads the opponent's card under the default rules",
+             (f"{OBJ_RULES}::test_every_objective_is_read_under_the_games_rules",)),
+    Mutation("opponents-default-rules", "python", "advisor/objective.py",
+             "cards = tuple(_as_opponent(card, rules) for card in opponents)",
+             "cards = tuple(_as_opponent(card, DEFAULT_RULES) for card in opponents)",
+             "several opponents' cards read under the default rules",
+             (f"{OBJ_RULES}::test_every_objective_is_read_under_the_games_rules",)),
+    Mutation("record-objective-default-rules", "python", "advisor/play_win.py",
+             "                return Objective.from_json(data, rules)",
+             "                return Objective.from_json(data)",
+             "a record's objective line reads the opponent's card under the default rules",
+             (f"{OBJ_RULES}::test_every_objective_is_read_under_the_games_rules",)),
+    Mutation("out-of-reach-at-the-highest", "python", "advisor/objective.py",
+             "return self.target > card.total + most_points_to_come(card.rules, state)",
+             "return self.target >= card.total + most_points_to_come(card.rules, state)",
+             "the highest reachable target is taken as out of reach (probability 0)",
+             (f"{OBJ_RULES}::test_the_highest_reachable_target_is_not_out_of_reach",)),
+    # ------------------------------------------------------------ the record reader's refusals
+    Mutation("record-keep-outside-roll", "python", "advisor/record.py",
+             "    for keep, roll in zip(turn.keeps, turn.rolls, strict=False):\n"
+             "        if not roll.contains(keep):",
+             "    for keep, roll in zip(turn.keeps, turn.rolls, strict=False):\n"
+             "        if False:",
+             "a record may keep dice that were not rolled",
+             (REFUSALS,)),
+    Mutation("record-unfinished-turn-anywhere", "python", "advisor/record.py",
+             "if not turn.is_finished and i != len(record.turns) - 1:",
+             "if False and not turn.is_finished:",
+             "a record's turn may stop without a box before the last",
+             (REFUSALS,)),
+    Mutation("record-any-order", "python", "advisor/record.py",
+             "if turn.player != record.players[i % n]:",
+             "if turn.player not in record.players:",
+             "players of a record may play out of turn",
+             (REFUSALS,)),
+    Mutation("record-whose-turn-two-players", "python", "advisor/record.py",
+             "if named_player is None and len(players) > 1:",
+             "if named_player is None and len(players) > 2:",
+             "with two players a turn without a name is the first player's",
+             (REFUSALS,)),
+    Mutation("record-json-keeps-unbounded", "python", "advisor/record.py",
+             "if len(rolls) > per_turn or len(keeps) > per_turn:",
+             "if len(rolls) > per_turn:",
+             "a JSON turn's keeps are not bounded by the rolls per turn",
+             (REFUSALS,)),
+    Mutation("record-token-after-box", "python", "advisor/record.py",
+             "        if box is not None:\n"
+             '            raise InvalidRecordError(f"{where}: nothing may follow the box {box}")',
+             "        if False:\n"
+             '            raise InvalidRecordError(f"{where}: nothing may follow the box {box}")',
+             "a text turn may go on after its box (the last box counts)",
+             (REFUSALS,)),
+    Mutation("record-header-after-turns", "python", "advisor/record.py",
+             "            if raw:\n                raise InvalidRecordError(",
+             "            if False:\n                raise InvalidRecordError(",
+             "a rules or players line may come after the turns",
+             (REFUSALS,)),
 )

@@ -10,6 +10,7 @@ from . import solve as _solve  # noqa: F401
 from . import stats as _stats  # noqa: F401
 from . import strategy as _strategy  # noqa: F401
 from . import train as _train  # noqa: F401
+from . import warmup as _warmup  # noqa: F401
 from ._base import cli
 
 main = cli

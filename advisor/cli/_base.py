@@ -179,12 +179,17 @@ def _restore_terminate(previous: Any) -> None:
         signal.signal(signal.SIGTERM, previous)
 
 
+COMPILE_SECONDS = 40
+"""What compiling every kernel takes on a quiet 2-core machine (``yahtzee warmup``; a
+command compiles only those it uses)."""
+
+
 def _compiling_note() -> None:
     """Say why the command is quiet for a while (to a person: stderr is a terminal)."""
     if not sys.stderr.isatty():
         return
-    click.echo("note: compiling numba kernels for their first use (once; cached "
-               "afterwards, `make run` does it ahead)...", err=True)
+    click.echo(f"note: compiling kernels, first run only, about {COMPILE_SECONDS} s "
+               f"(`yahtzee warmup` compiles them all ahead)...", err=True)
 
 
 @click.group(cls=YahtzeeGroup, context_settings={"help_option_names": ["-h", "--help"]})

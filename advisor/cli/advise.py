@@ -10,17 +10,18 @@ import click
 from solver.errors import shown_path
 
 from ..request.params import OBJECTIVE_PARAMS, options
-from ._base import cli, emit_json, load_moments, load_table
+from ._base import cli, emit_json, load_moments, load_table, progress_bar
 
 
 @cli.command(short_help="Rank every keep and box for one roll.")
 @click.argument("dice_arg", required=False, metavar="[DICE]")
 @options("dice", "rolls_left", "card", "game", "append", "top", "why", *OBJECTIVE_PARAMS,
-         "json", "rules", "table")
+         "opponents", "json", "rules", "table")
 def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
            card_text: str, game_path: str | None, append_text: str | None, top: int,
            why: bool, target: str | None, beat: str | None, opponent: str | None,
-           as_json: bool, rules_name: str, table_path: str | None) -> None:
+           opponents: str | None, as_json: bool, rules_name: str,
+           table_path: str | None) -> None:
     """Rank every choice for these dice: each keep (reroll the rest) and each box, by
     expected final score or, with --target/--beat/--opponent, by the chance of reaching
     the target or beating the opponent.
@@ -44,14 +45,20 @@ def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
         raise click.UsageError("--append adds to a record: give it with --game FILE")
     question = AdviseQuestion.parse(dice_text=dice_text, card_text=card_text,
                                     rules_name=rules_name, rolls_left=rolls_left, top=top,
-                                    target=target, beat=beat, opponent=opponent, why=why)
+                                    target=target, beat=beat, opponent=opponent,
+                                    opponents=opponents, why=why)
     table = load_table(rules_name, table_path)  # after the checks: no build for bad input
     if why:
         load_moments(table)
+    update, close = progress_bar(question.objective.describe(), unit="step")
+    try:
+        advice = question.solve(table, update)
+    finally:
+        close()
     if as_json:
-        emit_json(question.json(table))
+        emit_json(advice.to_json(question.top))
         return
-    for line in advice_report(question.solve(table), top):
+    for line in advice_report(advice, top):
         click.echo(line)
 
 

@@ -9,7 +9,7 @@ import click
 from solver.errors import shown_path
 
 from ..request.params import OBJECTIVE_PARAMS, options
-from ._base import cli, load_table
+from ._base import cli, load_table, progress_bar
 
 
 @cli.command(short_help="Best action for all 252 rolls of a card.")
@@ -44,6 +44,14 @@ def strategy(card_text: str, rolls_left: int | None, fmt: str, as_json: bool,
     objective = Objective.parse_options(target=target, beat=beat, opponent=opponent,
                                         rules=rules_name)
     table = load_table(rules_name, table_path)
+    if not objective.is_ev:  # solved here, with a progress bar; the sheet reuses the solve
+        from advisor.advise import turn_advisor
+
+        update, close = progress_bar(objective.describe(), unit="step")
+        try:
+            turn_advisor(card, table, objective).solve(update)
+        finally:
+            close()
     if as_json:
         text = json.dumps(strategy_json(card, table, rolls_left, objective), indent=1) + "\n"
     else:

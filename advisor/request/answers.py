@@ -24,7 +24,9 @@ if TYPE_CHECKING:
     from solver.table import Table
 
     from ..advise import Advice
+    from ..play_win import Judging
     from ..record import GameRecord
+    from ..solved_turn import SolvedTurn
     from ..target_stats import TargetStats
 
 
@@ -39,7 +41,7 @@ class AdviseQuestion:
     """``yahtzee advise`` and ``GET /api/advise``: every choice for ``dice`` on ``card``."""
 
     PARAMS: ClassVar = ("dice", "rolls_left", "card", "top", "target", "beat", "opponent",
-                        "why", "rules")
+                        "opponents", "why", "rules")
     card: Scorecard
     dice: Dice
     rolls_left: int
@@ -51,7 +53,7 @@ class AdviseQuestion:
     def parse(cls, *, dice_text: str | None, card_text: str, rules_name: str,
               rolls_left: int | None = None, top: int = 10, target: str | None = None,
               beat: str | None = None, opponent: str | None = None,
-              why: bool = False) -> AdviseQuestion:
+              opponents: str | None = None, why: bool = False) -> AdviseQuestion:
         """The question checked in the order the CLI reports errors: dice, card, rolls
         left, objective."""
         from ..advise import question_rolls_left
@@ -60,8 +62,21 @@ class AdviseQuestion:
         card = parsed_card(card_text, rules_name)
         rolls_left = question_rolls_left(card, rolls_left)
         objective = Objective.parse_options(target=target, beat=beat, opponent=opponent,
-                                            rules=rules_name)
+                                            rules=rules_name, opponents=opponents)
         return cls(card, dice, rolls_left, objective, top, bool(why))
+
+    @property
+    def turn(self) -> TurnQuestion:
+        """The turn this question is a roll of (one solve answers every roll of it)."""
+        return TurnQuestion(self.card, self.objective)
+
+    def answer_from(self, solved: SolvedTurn | None, table: Table | None = None
+                    ) -> dict[str, Any]:
+        """The JSON answer from the turn already solved (None: the expected score)."""
+        from ..advise import TurnAdvisor
+
+        advisor = TurnAdvisor(self.card, table, self.objective, solved=solved)
+        return advisor.advise(self.dice, self.rolls_left, why=self.why).to_json(self.top)
 
     @staticmethod
     def parse_dice(dice_text: str | None) -> Dice:
@@ -71,16 +86,19 @@ class AdviseQuestion:
                                "(or --dice 22256)")
         return Dice.parse(dice_text)
 
-    def solve(self, table: Table | None = None) -> Advice:
-        """The advice (the card's turn solved once per process: ``turn_advisor``)."""
-        from ..advise import turn_advisor
+    def solve(self, table: Table | None = None, progress: Progress | None = None) -> Advice:
+        """The advice (the card's turn solved once per process: ``turn_advisor``);
+        ``progress(done, total)`` follows a target or win objective's solve."""
+        from ..advise import TurnAdvisor, turn_advisor
 
-        return turn_advisor(self.card, table, self.objective).advise(self.dice,
-                                                                     self.rolls_left,
-                                                                     why=self.why)
+        card, objective = self.card, self.objective
+        advisor = turn_advisor(card, table, objective, build=lambda t: TurnAdvisor(
+            card, t, objective, progress=progress))
+        return advisor.advise(self.dice, self.rolls_left, why=self.why)
 
-    def json(self, table: Table | None = None) -> dict[str, Any]:
-        return self.solve(table).to_json(self.top)
+    def json(self, table: Table | None = None, progress: Progress | None = None
+             ) -> dict[str, Any]:
+        return self.solve(table, progress).to_json(self.top)
 
 
 @dataclass(frozen=True)
@@ -199,7 +217,134 @@ def answer(question: AdviseQuestion | StatsQuestion | TrainQuestion | GradeQuest
     return question.json()
 
 
+def answer_solved(arg: tuple[AdviseQuestion, SolvedTurn]) -> dict[str, Any]:
+    """``question.answer_from(solved)`` (for the server's worker process: a why needs the
+    figures of every state, which it keeps)."""
+    question, solved = arg
+    return question.answer_from(solved)
+
+
+# ---------------------------------------------------------------------- background jobs
+@dataclass(frozen=True)
+class TurnQuestion:
+    """``POST /api/jobs/turn``: a turn of ``card`` under a target or win objective, solved
+    once in the background for every roll of the turn (``/api/advise`` then answers its
+    rolls at once)."""
+
+    PARAMS: ClassVar = ("card", "target", "beat", "opponent", "opponents", "rules")
+    card: Scorecard
+    objective: Objective
+
+    @classmethod
+    def parse(cls, *, card_text: str, rules_name: str, target: str | None = None,
+              beat: str | None = None, opponent: str | None = None,
+              opponents: str | None = None) -> TurnQuestion:
+        card = parsed_card(card_text, rules_name)
+        card.check_not_full()
+        objective = Objective.parse_options(target=target, beat=beat, opponent=opponent,
+                                            rules=rules_name, opponents=opponents)
+        if objective.is_ev:
+            raise RequestError("the expected score needs no background solve: give target, "
+                               "beat, opponent or opponents")
+        return cls(card, objective)
+
+    @property
+    def key(self) -> tuple[str, ...]:
+        """What identifies the solve: the rules, the card and the objective."""
+        import json
+
+        return ("turn", self.card.rules_name, str(self.card),
+                json.dumps(self.objective.to_json(), sort_keys=True))
+
+    @property
+    def what(self) -> str:
+        """What the job works out, for the page: ``the chance to win (13 boxes open)``."""
+        n_open = len(self.card.open_boxes())
+        what = ("the chance to win" if self.objective.kind == "win"
+                else f"the chance of {self.objective.target} or more")
+        return f"{what} ({n_open} box{'es' if n_open > 1 else ''} open)"
+
+
+def solve_turn_job(question: TurnQuestion, progress: Progress) -> SolvedTurn:
+    """The turn solved (in the jobs' worker process; the table from its cache). A target's
+    vectors are kept there for the game's later turns; each turn's win objective solves
+    that turn alone."""
+    from solver.table import get_table
+
+    from ..solved_turn import solve_turn
+
+    objective = question.objective
+    return solve_turn(question.card, get_table(question.card.rules_name), objective,
+                      progress=progress, whole_game=objective.kind == "target")
+
+
+@dataclass(frozen=True)
+class AnalyzeQuestion:
+    """``POST /api/analyze`` (and ``POST /api/jobs/analyze``): a record judged by an
+    objective (``objective``/``win_from``/``target``/``beat``/``opponent``, checked as
+    ``yahtzee analyze`` checks them; none: the expected score)."""
+
+    PARAMS: ClassVar = ("objective", "win_from", "target", "beat", "opponent")
+    record: GameRecord
+    judging: Judging
+
+    @classmethod
+    def parse(cls, record: GameRecord, *, objective_name: str | None = None,
+              win_from: int | None = None, target: str | None = None,
+              beat: str | None = None, opponent: str | None = None) -> AnalyzeQuestion:
+        from ..play_win import choose_judging
+
+        return cls(record, choose_judging(objective_name=objective_name, win_from=win_from,
+                                          target=target, beat=beat, opponent=opponent,
+                                          players=record.players, rules=record.rules))
+
+    @property
+    def key(self) -> tuple[str, ...]:
+        import json
+
+        return ("analyze", json.dumps(self.record.to_json(), sort_keys=True),
+                json.dumps(self.judging.to_json(), sort_keys=True))
+
+    @property
+    def what(self) -> str:
+        return f"the review of {len(list(self.record.positions()))} decisions"
+
+    def json(self, table: Table | None = None, progress: Progress | None = None,
+             known: dict[tuple[str, ...], SolvedTurn] | None = None) -> dict[str, Any]:
+        """The analysis; ``known``: turns solved already, by :attr:`TurnQuestion.key`."""
+        from solver.table import get_table
+
+        from ..advise import TurnAdvisor
+        from ..analyze import analyze
+        from ..play_win import WinEachTurn
+
+        table = table or get_table(self.record.rules)
+        known = known or {}
+        each_turn = isinstance(self.judging, WinEachTurn)
+        made: dict[tuple[str, ...], TurnAdvisor] = {}
+
+        def advisor(card: Scorecard, objective: Objective) -> TurnAdvisor:
+            key = TurnQuestion(card, objective).key
+            if key not in made:
+                made[key] = TurnAdvisor(card, table, objective, solved=known.get(key),
+                                        whole_game=not each_turn)
+            return made[key]
+
+        return analyze(self.record, self.judging, table=table, advisors=advisor,
+                       progress=progress).to_json()
+
+
+def analyze_job(arg: tuple[AnalyzeQuestion, dict[tuple[str, ...], SolvedTurn]],
+                progress: Progress) -> dict[str, Any]:
+    """``AnalyzeQuestion.json`` in the jobs' worker process."""
+    question, known = arg
+    return question.json(progress=progress, known=known)
+
+
 # ---------------------------------------------------------------------- the page's own
+PAGE_WIN_FROM = 8
+"""The page's default "work out the chance to win from N open boxes on" (its turns before
+are ranked by expected score while the player plays; docs/web.md)."""
 CARD_PARAMS = ("card", "rules")
 PLACE_PARAMS = ("card", "dice", "box", "rules")
 RULES_PARAMS = ("rules",)
@@ -240,7 +385,7 @@ def rules_json(rules_name: str) -> dict[str, Any]:
             "boxes": [{"name": b.name, "label": box_label(b.name), "upper": b.is_upper,
                        "aliases": list(b.aliases)} for b in ruleset.boxes],
             "rule_sets": [{"name": n, "summary": RULE_SUMMARIES[n]} for n in RULE_NAMES],
-            "objectives": list(KINDS)}
+            "objectives": list(KINDS), "win_from": PAGE_WIN_FROM}
 
 
 def read_record_body(body: bytes) -> GameRecord:

@@ -168,6 +168,8 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("beat", "Maximise P(final score > N) (same as --target N+1).", metavar="N"),
     Param("opponent", "Maximise P(beating this opponent's final score): their card, same "
           "notation as --card (a full card is a finished game).", metavar="CARD"),
+    Param("opponents", "Maximise P(beating the best of two or more opponents): their cards, "
+          "separated by ';'.", metavar="CARDS"),
     Param("game", "A game record (`yahtzee help records`): card, player and rolls left come from "
           "it; the dice are the next roll of the game.", metavar="FILE", dest="game_path"),
     Param("append", "With --game: add these dice and MOVE (keep 222, score twos, 1 = the "

@@ -3,7 +3,9 @@
 Routes (docs/web.md): ``/`` the page, ``/static/...`` its files (nothing outside the
 package's ``static`` folder), and under ``/api/``: ``advise``, ``stats``, ``analyze``,
 ``train/session`` (CLI twins), ``train``, ``grade`` (practice), ``record``,
-``distribution``, ``card``, ``place``, ``rules`` (for the page).
+``distribution``, ``card``, ``place``, ``rules`` (for the page), and ``jobs`` (the
+background solves of a turn or a review under a target or win objective, which the page
+follows and can cancel: :mod:`advisor.web.jobs`).
 A refused request is HTTP 400 ``{"error": MESSAGE}``; a body over the size limit is 413.
 """
 
@@ -33,19 +35,25 @@ from ..request.answers import (
     PLACE_PARAMS,
     RULES_PARAMS,
     AdviseQuestion,
+    AnalyzeQuestion,
     GradeQuestion,
     StatsQuestion,
     TrainQuestion,
+    TurnQuestion,
+    analyze_job,
     answer,
+    answer_solved,
     card_json,
     final_scores,
     parsed_card,
     place_json,
     rules_json,
+    solve_turn_job,
 )
 from ..request.params import read_query
 from .charts import StatsService
-from .offload import RecordWork, analysis_answer, record_answer
+from .jobs import Job, JobCancelled, JobService, TooManyJobs, UnknownJob
+from .offload import RecordWork, analysis_answer, record_answer, record_of
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 256 * 1024
@@ -114,11 +122,13 @@ def _bad(message: str, status: int = 400) -> JSONResponse:
 
 
 def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | None = None,
-               stats: StatsService | None = None) -> Starlette:
+               stats: StatsService | None = None, jobs: JobService | None = None
+               ) -> Starlette:
     """The application; ``default_rules`` answers requests that name no rule set.
     ``allowed_hosts`` (Host header values; default: the loopback names) guards a local
     server against DNS rebinding; ``["*"]`` accepts any."""
     service = stats or StatsService()
+    background = jobs or JobService()
     records = RecordWork()
     defaults = {"rules": default_rules}
 
@@ -127,13 +137,31 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
 
     def answered(handler: Callable[[Request], Awaitable[dict[str, Any]]]
                  ) -> Callable[[Request], Awaitable[Response]]:
-        """An endpoint: ``handler``'s JSON, or HTTP 400 with the message of a refusal."""
+        """An endpoint: ``handler``'s JSON, or HTTP 400 with the message of a refusal (404
+        for an unknown job, 429 when every job slot is taken, 409 for a cancelled one)."""
         async def endpoint(request: Request) -> Response:
             try:
                 return JSONResponse(await handler(request))
+            except UnknownJob as exc:
+                return _bad(str(exc), 404)
+            except TooManyJobs as exc:
+                return _bad(str(exc), 429)
+            except JobCancelled as exc:
+                return _bad(str(exc), 409)
             except YahtzeeError as exc:
                 return _bad(str(exc))
         return endpoint
+
+    def turn_job(turn: TurnQuestion) -> Job:
+        return background.start("turn", turn.key, turn.what, solve_turn_job, turn)
+
+    def known_turns() -> dict[Any, Any]:
+        """Every turn solved by a finished job, by its key (for a review)."""
+        return {job.key: job.result for job in background.finished("turn")}
+
+    def analyze_job_of(question: AnalyzeQuestion) -> Job:
+        return background.start("analyze", question.key, question.what, analyze_job,
+                                (question, known_turns()))
 
     def page_query(names: tuple[str, ...], func: Callable[..., dict[str, Any]]
                    ) -> Callable[[Request], Awaitable[Response]]:
@@ -146,10 +174,16 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
     async def get_advice(request: Request) -> dict[str, Any]:
         question = AdviseQuestion.parse(**query(request, AdviseQuestion.PARAMS))
         await service.table(question.card.rules_name)
-        if question.objective.is_ev and not question.why:  # well under a millisecond
-            return question.json()
-        # seconds per card (or, for the first why, the figures of every state): the worker
-        return await service.run(answer, question)
+        if question.objective.is_ev or question.objective.is_out_of_reach(question.card):
+            if not question.why:  # a warm answer is well under a millisecond
+                return question.json()
+            return await service.run(answer, question)  # the first why: the worker
+        # seconds to a minute per turn: the turn's background job (joined if under way,
+        # its result if done), then this roll from it at once
+        solved = await background.wait(turn_job(question.turn))
+        if question.why:  # the figures of every state, which the worker keeps
+            return await service.run(answer_solved, (question, solved))
+        return question.answer_from(solved)
 
     async def get_train(request: Request) -> dict[str, Any]:
         params = read_query(TrainQuestion.PARAMS, request.query_params.multi_items(),
@@ -174,6 +208,28 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
         await service.table(question.card.rules_name)
         return await service.run(answer, question)
 
+    async def post_turn_job(request: Request) -> dict[str, Any]:
+        turn = TurnQuestion.parse(**query(request, TurnQuestion.PARAMS))
+        await service.table(turn.card.rules_name)
+        return {"job": turn_job(turn).status()}
+
+    async def post_analyze_job(request: Request) -> dict[str, Any]:
+        params = query(request, AnalyzeQuestion.PARAMS)
+        record = await records.run(record_of, await request.body())
+        question = AnalyzeQuestion.parse(record, **params)
+        await service.table(record.rules)
+        return {"job": analyze_job_of(question).status()}
+
+    async def job_status(request: Request) -> dict[str, Any]:
+        query(request, ())
+        job = background.get(request.path_params["job_id"])
+        if request.method == "DELETE":
+            background.cancel(job.id)
+        out: dict[str, Any] = {"job": job.status()}
+        if job.kind == "analyze" and job.state == "done":
+            out["result"] = job.result
+        return out
+
     async def get_stats(request: Request) -> dict[str, Any]:
         question = StatsQuestion.parse(**query(request, StatsQuestion.PARAMS))
         await service.table(question.card.rules_name)
@@ -189,8 +245,13 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
                                                      card.flag)))
 
     async def post_analyze(request: Request) -> dict[str, Any]:
-        query(request, ())  # no parameters
-        return await records.run(analysis_answer, await request.body())
+        params = query(request, AnalyzeQuestion.PARAMS)
+        record = await records.run(record_of, await request.body())
+        question = AnalyzeQuestion.parse(record, **params)
+        if question.judging.is_ev:
+            return await records.run(analysis_answer, record)
+        await service.table(record.rules)
+        return await background.wait(analyze_job_of(question))  # one solve per turn
 
     async def post_record(request: Request) -> dict[str, Any]:
         query(request, ())  # no parameters
@@ -221,6 +282,7 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
             yield
         finally:
             service.close()
+            background.close()
             records.close()
 
     routes = [
@@ -233,6 +295,9 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
         Route("/api/grade", answered(get_grade)),
         Route("/api/distribution", answered(get_distribution)),
         Route("/api/analyze", answered(post_analyze), methods=["POST"]),
+        Route("/api/jobs/turn", answered(post_turn_job), methods=["POST"]),
+        Route("/api/jobs/analyze", answered(post_analyze_job), methods=["POST"]),
+        Route("/api/jobs/{job_id}", answered(job_status), methods=["GET", "DELETE"]),
         Route("/api/record", answered(post_record), methods=["POST"]),
         Route("/api/card", page_query(CARD_PARAMS, card_json)),
         Route("/api/place", page_query(PLACE_PARAMS, place_json)),

@@ -8,8 +8,9 @@ busy machine the thread is preempted while it holds the lock, so the loop waits 
 scheduler (advise p99 of 270 ms measured with one record thread). :class:`RecordWork`
 runs it in a process of its own (spawned on first use), :data:`RECORD_WORKERS` records
 at a time; other bodies wait their turn with their connection open, while the loop
-keeps answering. The functions it runs take the body's bytes and return the JSON
-answer (a refusal comes back as the library's exception, raised in the endpoint).
+keeps answering. The functions it runs take the body's bytes (or the record read from
+them) and return the record or the JSON answer (a refusal comes back as the library's
+exception, raised in the endpoint).
 """
 
 from __future__ import annotations
@@ -19,7 +20,10 @@ import multiprocessing
 import signal
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from ..record import GameRecord
 
 T = TypeVar("T")
 
@@ -66,13 +70,18 @@ def record_answer(body: bytes) -> dict[str, Any]:
     return record_json(read_record_body(body))
 
 
-def analysis_answer(body: bytes) -> dict[str, Any]:
-    """``POST /api/analyze``: ``yahtzee analyze - --json`` of a body (the rule set's
-    table read, or built when missing, in the worker)."""
+def record_of(body: bytes) -> GameRecord:
+    """The checked record of a posted body (parsed in the worker, sent back pickled)."""
+    from ..request.answers import read_record_body
+
+    return read_record_body(body)
+
+
+def analysis_answer(record: GameRecord) -> dict[str, Any]:
+    """``POST /api/analyze`` judged by expected score: ``yahtzee analyze - --json`` of a
+    record (the rule set's table read, or built when missing, in the worker)."""
     from solver.table import get_table
 
     from ..analyze import analyze
-    from ..request.answers import read_record_body
 
-    record = read_record_body(body)
     return analyze(record, table=get_table(record.rules)).to_json()

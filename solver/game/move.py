@@ -5,8 +5,8 @@ A :class:`Move` is a frozen value with a text form that parses back
 
     >>> Move.parse("keep 2 2 2")
     Move.parse('keep 222')
-    >>> str(Move.parse("s 3k"))
-    'score three_of_a_kind'
+    >>> Move.parse("s 3k")
+    Move(box='three_of_a_kind')
 
 Accepted text (case and extra spaces do not matter):
 
@@ -121,7 +121,11 @@ class Move:
         return f"score {self.box}"
 
     def __repr__(self) -> str:
-        return f"Move.parse({str(self)!r})"
+        if self.keep is not None:
+            return f"Move.parse({str(self)!r})"
+        # the box by its canonical name, not its text: ``Move.parse('score ones')`` is
+        # the aces of the default rules, not the ones of Yatzy
+        return f"Move(box={self.box!r})"
 
 
 def canonical_box(name: str, rules: str | RuleSet | None = None) -> str:

@@ -360,7 +360,8 @@ def test_record_bodies_that_are_not_records(server):
     status, body = server.request("POST", "/api/record", b"\xff\xfe rules official")
     assert status == 400 and body["error"].startswith("the record is not UTF-8 text")
     status, body = server.request("POST", "/api/analyze?json=1", RECORD.encode())
-    assert status == 400 and body["error"] == "unknown parameter 'json'; accepted: none"
+    assert status == 400 and body["error"] == ("unknown parameter 'json'; accepted: "
+                                               "objective, win_from, target, beat, opponent")
     status, body = server.get("/api/analyze")
     assert status == 405
 
@@ -398,10 +399,12 @@ def rules_questions(rules: str) -> list[dict[str, str]]:
 
 def test_every_query_parameter_is_a_cli_option_of_the_twin():
     from advisor.cli.advise import advise
+    from advisor.cli.analyze import analyze
     from advisor.cli.stats import stats
-    from advisor.request.answers import AdviseQuestion, StatsQuestion
+    from advisor.request.answers import AdviseQuestion, AnalyzeQuestion, StatsQuestion
 
-    for command, names in ((advise, AdviseQuestion.PARAMS), (stats, StatsQuestion.PARAMS)):
+    for command, names in ((advise, AdviseQuestion.PARAMS), (stats, StatsQuestion.PARAMS),
+                           (analyze, AnalyzeQuestion.PARAMS)):
         options = {opt for param in command.params for opt in param.opts}
         assert {PARAMS[name].option_name for name in names} <= options
 

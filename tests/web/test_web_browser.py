@@ -410,6 +410,9 @@ def test_playing_for_a_target(server, browser, official_table, tmp_path, screens
     table.settle()
     assert table.state()["cards"]["Solo"] == str(parse_record(LATE_RECORD).cards()["Solo"])
     table.tap_dice([1, 2, 3, 4, 6])
+    # the choices by expected score at once; ranked by the chance once the turn is solved
+    page.wait_for_selector("body[data-chase='ready']", state="attached", timeout=120_000)
+    page.wait_for_selector("#advice.with-chance")
     assert "best chance of 230+" in page.inner_text("#advice-title")
     page.click("#more-options")
     advice = advise(table.state()["cards"]["Solo"], "12346", rolls_left=2, table=official_table,

@@ -70,18 +70,19 @@ function freshTurnView() {
   selected = -1;
 }
 
-// What /api/advise ranks by: the expected score, a target, or beating the opponent with
-// the highest total so far (the other player in a two-player game).
+// What the objective of the turn under way asks /api/advise and /api/jobs/turn for: a
+// target, or beating the others (their cards now: one opponent, or the best of several),
+// or null for the expected score (also before the win objective's "from N open boxes").
 function objectiveParams() {
   const objective = state.objective || { kind: "ev" };
   if (objective.kind === "target") return { target: String(objective.target) };
   if (objective.kind === "win") {
     const others = state.players.filter((p) => p !== player());
-    if (!others.length) return {};
-    const leader = others.reduce((a, b) => (total(b) > total(a) ? b : a));
-    return { opponent: state.cards[leader] };
+    if (!others.length || openBoxes(player()) > winFrom()) return null;
+    if (others.length === 1) return { opponent: state.cards[others[0]] };
+    return { opponents: others.map((p) => state.cards[p]).join(";") };
   }
-  return {};
+  return null;
 }
 
 function objectiveFromForm() {
@@ -91,8 +92,15 @@ function objectiveFromForm() {
     if (!Number.isInteger(target) || target < 1) throw new Error("the score to reach is a whole number, 1 or more");
     return { kind, target };
   }
+  if (kind === "win") {
+    const from = Number($("win-from-input").value);
+    if (!Number.isInteger(from) || from < 1 || from > 15) throw new Error("work out the chance to win from 1 to 15 open boxes on");
+    return { kind, from };
+  }
   return { kind };
 }
+const winFrom = () => (state.objective && state.objective.from) || (rules && rules.win_from) || 8;
+const openBoxes = (p) => (cardInfo.get(`${state.rules}|${state.cards[p]}`) || { open: [] }).open.length;
 const perTurn = () => rules.rolls_per_turn;
 const nBoxes = () => rules.boxes.length;
 const isOver = () => state.turns.length >= state.players.length * nBoxes();
@@ -244,9 +252,12 @@ function rollError(message) {
 
 // The advice for `diceText` just rolled, `rollsLeftAfter` rolls still to come; the one
 // request behind every roll entered or corrected.
+// Under a target or the win objective the advice is by expected score (at once) until
+// the turn's background solve is done (see "playing for a target or to win" below).
 function fetchAdvice(diceText, rollsLeftAfter, why = false) {
   return api("/api/advise", { rules: state.rules, card: state.cards[player()], dice: diceText,
-    rolls_left: rollsLeftAfter, top: 0, ...objectiveParams(), ...(why ? { why: "1" } : {}) });
+    rolls_left: rollsLeftAfter, top: 0, ...(chaseReady() ? objectiveParams() : {}),
+    ...(why ? { why: "1" } : {}) });
 }
 
 // A face tapped (or typed as a key): the next die of the roll being entered, or the new
@@ -525,6 +536,7 @@ async function show() {
   await drawCard();
   markScrollers();
   drawCharts();
+  watchChase();
 }
 
 // The totals and who leads, at the top of the game (sticky on a phone).
@@ -870,10 +882,12 @@ function drawOptions() {
   if (!show) return;
   const list = $("options");
   list.replaceChildren();
-  const objective = state.objective || { kind: "ev" };
+  const objective = advice.objective || { kind: "ev" };   // what the list shown is ranked by
   $("advice").classList.toggle("with-chance", objective.kind !== "ev");
   $("advice-title").textContent = objective.kind === "target" ? `Your choices, best chance of ${objective.target}+ first`
-    : objective.kind === "win" ? "Your choices, best chance of winning first" : "Your choices, best first";
+    : objective.kind === "win" ? "Your choices, best chance of winning first"
+      : (state.objective || { kind: "ev" }).kind === "ev" ? "Your choices, best first"
+        : "Your choices, by expected final score";
   syncRoll();
   const keep = rollsLeft() > 0 ? heldKeep().join("") : null;
   const options = showAll ? advice.options : advice.options.slice(0, SHOWN_OPTIONS);
@@ -972,6 +986,154 @@ async function drawCard() {
     row("Yahtzee bonus", "sub", (td, info) => { td.textContent = String(info.yahtzee_bonus * rules.yahtzee_bonus); });
   }
   row("Total", "sum", (td, info) => { td.textContent = String(info.total); });
+}
+
+// ------------------------------------------------------------------ playing for a target or to win
+// A turn under a target or the win objective is solved in the background on the server
+// (POST /api/jobs/turn; one solve answers every roll of the turn). Meanwhile the advice is
+// by expected score and the player goes on as usual; #chase-status says what is worked
+// out and how far it is, with a button to go on without it. When the solve is done the
+// advice of the roll showing is asked again, ranked by the objective's chance. A turn
+// left (a score, an undo past it) cancels its solve if it is still under way.
+let chase = null;            // { key, id, state, done, total, seconds, what, error }
+let chaseTimer = null;
+let chaseGen = 0;            // each watch starts a generation; older polls stop
+const stoppedTurns = new Set();   // turns whose player chose not to wait (expected score)
+const POLL_MS = 700;
+
+function chaseKey() {
+  const params = objectiveParams();
+  if (!state || isOver() || !params) return null;
+  return JSON.stringify({ rules: state.rules, card: state.cards[player()], ...params });
+}
+
+function chaseReady() {
+  const key = chaseKey();
+  return key !== null && chase !== null && chase.key === key && chase.state === "done";
+}
+
+function setChaseAttr(value) { document.body.dataset.chase = value; }
+
+async function watchChase() {
+  const key = chaseKey();
+  const gen = ++chaseGen;
+  if (chase && chase.key !== key) {
+    if (chase.state === "queued" || chase.state === "running") cancelJob(chase.id);
+    chase = null;
+  }
+  clearTimeout(chaseTimer);
+  if (chase && chase.state === "starting") return;   // the watch that asked carries on
+  if (key === null || stoppedTurns.has(key)) {
+    setChaseAttr(key === null ? "off" : "stopped");
+    drawChase();
+    return;
+  }
+  if (!chase) {
+    chase = { key, id: null, state: "starting", done: 0, total: 0, seconds: 0, what: "" };
+    drawChase();
+    try {
+      const body = await post(`/api/jobs/turn?${new URLSearchParams({ rules: state.rules,
+        card: state.cards[player()], ...objectiveParams() })}`, "");
+      if (!chase || chase.key !== key) { if (body.job.state !== "done") cancelJob(body.job.id); return; }
+      Object.assign(chase, body.job);
+    } catch (e) {
+      if (chase && chase.key === key) Object.assign(chase, { state: "failed", error: e.message });
+    }
+  }
+  await followChase(key, chaseGen);
+}
+
+async function followChase(key, gen) {
+  if (!chase || chase.key !== key || gen !== chaseGen) return;
+  if (chase.state === "queued" || chase.state === "running") {
+    setChaseAttr("waiting");
+    drawChase();
+    chaseTimer = setTimeout(async () => {
+      if (!chase || chase.key !== key || gen !== chaseGen) return;
+      try {
+        const body = await api(`/api/jobs/${encodeURIComponent(chase.id)}`);
+        if (chase && chase.key === key) Object.assign(chase, body.job);
+      } catch (e) {
+        if (chase && chase.key === key) Object.assign(chase, { state: "failed", error: e.message });
+      }
+      await followChase(key, gen);
+    }, POLL_MS);
+    return;
+  }
+  if (chase.state === "done") {
+    await adviseByObjective(key);
+    return;
+  }
+  setChaseAttr(chase.state === "cancelled" ? "stopped" : "failed");
+  drawChase();
+}
+
+// The solve is done: the roll showing is advised again by the objective (at once).
+async function adviseByObjective(key) {
+  if (!busy && phase() === "choose" && advice && (advice.objective || {}).kind === "ev") {
+    try {
+      const answer = await fetchAdvice(lastRoll(), rollsLeft());
+      if (chase && chase.key === key && phase() === "choose" && answer.dice.join("") === lastRoll()) {
+        advice = answer;
+        drawHold();
+        drawOptions();
+        await drawCard();
+      }
+    } catch (e) { rollError(e.message); }
+  }
+  if (chase && chase.key === key) {
+    setChaseAttr("ready");
+    drawChase();
+  }
+}
+
+function cancelJob(id) {
+  if (id) fetch(`/api/jobs/${encodeURIComponent(id)}`, { method: "DELETE" }).catch(() => {});
+}
+
+function stopChase() {
+  const key = chaseKey();
+  if (key === null) return;
+  stoppedTurns.add(key);
+  if (chase && chase.key === key && (chase.state === "queued" || chase.state === "running")) cancelJob(chase.id);
+  chase = null;
+  watchChase();
+}
+
+// What the objective is doing for the turn under way, in words (and the stop button).
+function drawChase() {
+  const box = $("chase");
+  const text = $("chase-status");
+  const objective = (state && state.objective) || { kind: "ev" };
+  const off = !state || isOver() || objective.kind === "ev";
+  box.hidden = off;
+  if (off) return;
+  const chance = objective.kind === "win" ? "chance to win" : `chance of ${objective.target} or more`;
+  const what = `the ${chance}`;
+  const key = chaseKey();
+  const waiting = chase && chase.key === key && ["starting", "queued", "running"].includes(chase.state);
+  $("chase-stop").hidden = !waiting;
+  $("chase-bar").hidden = !waiting;
+  if (key === null) {
+    text.textContent = `Ranked by expected score: ${what} is worked out from ${winFrom()} open boxes on ` +
+      `(earlier turns take the server too long to solve while you play).`;
+  } else if (stoppedTurns.has(key)) {
+    text.textContent = `This turn is ranked by expected score (you chose not to wait for ${what}).`;
+  } else if (waiting) {
+    const how = chase.state === "queued" ? "waiting for the server"
+      : chase.total ? `step ${chase.done} of ${chase.total}, ${Math.round(chase.seconds)} s` : "starting";
+    text.textContent = `Working out ${state.players.length > 1 ? `${player()}'s` : "the"} ${chance} ` +
+      `from this card (${how}). Meanwhile the choices are ranked by expected score; play on as you like.`;
+    $("chase-bar").max = chase.total || 1;
+    $("chase-bar").value = chase.done || 0;
+  } else if (chase && chase.key === key && chase.state === "done") {
+    text.textContent = `Ranked by ${what}${chase.seconds ? ` (worked out in ${Math.round(chase.seconds)} s)` : ""}.`;
+  } else if (chase && chase.key === key) {
+    text.textContent = `${what.charAt(0).toUpperCase()}${what.slice(1)} could not be worked out ` +
+      `(${chase.error || chase.state}); the choices are ranked by expected score.`;
+  } else {
+    text.textContent = "";
+  }
 }
 
 // ------------------------------------------------------------------ charts
@@ -1096,12 +1258,46 @@ const signed = (x) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(2)}`;
 const lossText = (x, unit) => (unit === "probability" ? `${(100 * x).toFixed(2)} pp` : x.toFixed(2));
 const signedIn = (x, unit) => (unit === "probability" ? `${signed(100 * x)} pp` : signed(x));
 
+// The review judges the game by what it is played for (as `yahtzee analyze` judges a
+// record by its objective line): a target, or each turn's chance to win from N open boxes
+// on; those take one solve per turn, followed as a background job.
+async function analysisOf() {
+  const body = JSON.stringify(recordJson());
+  const objective = state.objective || { kind: "ev" };
+  const params = objective.kind === "target" ? { target: String(objective.target) }
+    : objective.kind === "win" && state.players.length > 1 ? { objective: "win", win_from: String(winFrom()) }
+      : null;
+  if (!params) return post("/api/analyze", body);
+  let job = (await post(`/api/jobs/analyze?${new URLSearchParams(params)}`, body)).job;
+  try {
+    for (;;) {
+      const status = job.state === "queued" ? "waiting for the server"
+        : job.total ? `decision ${job.done} of ${job.total}, ${Math.round(job.seconds)} s` : "starting";
+      pageStatus(`Reviewing the game by ${objective.kind === "win" ? "each turn's chance to win"
+        : `the chance of ${objective.target} or more`} (${status})…`);
+      const answer = await api(`/api/jobs/${encodeURIComponent(job.id)}`);
+      job = answer.job;
+      if (job.state === "done") return answer.result;
+      if (job.state !== "queued" && job.state !== "running") throw new ApiError(job.error || job.state);
+      await new Promise((resolve) => { setTimeout(resolve, POLL_MS); });
+    }
+  } finally {
+    pageStatus("");
+  }
+}
+
+function pageStatus(message) {
+  const el = $("page-status");
+  el.textContent = message || "";
+  el.hidden = !message;
+}
+
 async function analyzeGame() {
   if (!state) return;
   pageError("");
   let result;
   try {
-    result = await post("/api/analyze", JSON.stringify(recordJson()));
+    result = await analysisOf();
   } catch (e) {
     pageError(`Analysis: ${e.message}`);
     return;
@@ -1290,7 +1486,10 @@ async function init() {
   for (const option of $("objective-select").options) option.hidden = !kinds.includes(option.value);
   $("objective-select").addEventListener("change", () => {
     $("target-field").hidden = $("objective-select").value !== "target";
+    $("win-from-field").hidden = $("objective-select").value !== "win";
   });
+  $("win-from-input").value = String(info.win_from || 8);
+  $("chase-stop").addEventListener("click", stopChase);
   if (state) await checkSaved();
   select.value = state ? state.rules : info.name;
   if (state) { await show(); } else { rules = info; showSetup(); }

@@ -1,0 +1,129 @@
+"""No silent wait: a turn whose target or win solve is slow shows the expected-score
+advice at once, then says what it works out while a progress bar follows it; advise and
+strategy follow their solves with a bar on stderr."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from click.testing import CliRunner
+
+import advisor.play
+from advisor.cli import cli
+from advisor.objective import Objective
+from advisor.play import GameSession
+from advisor.play_win import WinEachTurn
+from advisor.record import parse_record
+from advisor.solved_turn import solve_is_slow
+
+LATE = """rules official
+players Ann,Bob
+Ann: 11123 aces
+Bob: 11111 aces
+Ann: 22256 twos
+Bob: 22245 twos
+Ann: 44456 fours
+Bob: 33345 threes
+Ann: 55561 fives
+Bob: 44412 fours
+Ann: 66612 sixes
+Bob: 12345 ls
+Ann: 12345 ss
+Bob: 23456 ss
+Ann: 22333 fh
+Bob: 55566 fh
+Ann: 44441 4k
+Bob: 11123 3k
+Ann: 66654 3k
+Bob: 22221 4k
+"""
+MID = "aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,three_of_a_kind=20"
+
+
+class Bars:
+    """A progress factory recording every (done, total) and each close."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, int, int]] = []
+        self.closed = 0
+
+    def __call__(self, what: str, unit: str):
+        def update(done: int, total: int) -> None:
+            self.calls.append((what, done, total))
+
+        def close() -> None:
+            self.closed += 1
+
+        return update, close
+
+
+@pytest.mark.parametrize("kind", ["target", "win"])
+def test_a_slow_turn_shows_the_expected_score_advice_first(kind, official_table,
+                                                           monkeypatch):
+    monkeypatch.setattr(advisor.play, "solve_is_slow", lambda *args: True)
+    told: list[str] = []
+    bars = Bars()
+    record = parse_record(LATE)
+    options = ({"win": WinEachTurn()} if kind == "win" else
+               {"objective": Objective.for_target(200)})
+    session = GameSession(record, official_table, notify=told.append, progress=bars,
+                          **options)
+    lines = session.handle("33412")
+    what = "the chance to win" if kind == "win" else "P(final score >= 200)"
+    assert told[0] == "Ann: dice 1 2 3 3 4 | ROLLS LEFT: 2 (after roll 1 of 3)"
+    assert told[1] == f"by the expected final score, while {what} is worked out:"
+    assert told[2].split() == ["#", "choice", "expected", "final", "loss"]
+    working = next(i for i, line in enumerate(told) if "working out" in line)
+    assert working > 3 and told[working].endswith(
+        "Ctrl-C: go on with the expected-score advice above)...")
+    # then the list ranked by the objective, the solve followed to its end
+    assert "loss (pp)" in lines[2] and ("P(win)" if kind == "win" else "P(target)") in lines[2]
+    assert bars.calls and bars.calls[-1][1] == bars.calls[-1][2] and bars.closed == 1
+    assert all(done <= total for _, done, total in bars.calls)
+    # the next roll of the turn, an undo into it: solved once, nothing said again
+    told.clear()
+    session.handle("")  # keep 3 3
+    session.handle("333")
+    session.handle("undo")
+    assert told == []
+
+
+def test_a_quick_turn_says_what_it_works_out_without_a_first_list(official_table):
+    told: list[str] = []
+    session = GameSession(parse_record(LATE), official_table, win=WinEachTurn(),
+                          notify=told.append)
+    session.handle("33412")
+    assert len(told) == 1 and told[0].startswith("  working out Ann's exact chance to beat "
+                                                 "Bob (4 boxes open; Ctrl-C: expected-score")
+
+
+def test_solve_is_slow_by_open_boxes_and_what_is_kept(official_table):
+    new = parse_record("rules official\nplayers Ann,Bob\n").cards()["Ann"]
+    late = parse_record(LATE).cards()["Ann"]
+    assert solve_is_slow(new, official_table, Objective.for_target(300))
+    assert solve_is_slow(new, official_table, Objective.win(late))
+    assert not solve_is_slow(late, official_table, Objective.for_target(200))
+    assert not solve_is_slow(late, official_table, Objective.ev())
+    assert not solve_is_slow(late, official_table, Objective.for_target(2000))  # unreachable
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+@pytest.mark.parametrize("command", [
+    ["advise", "55516", "--card", MID, "--target", "260"],
+    ["strategy", "--card", MID + ",4k=20,fh=25,ss=30,ls=40", "--target", "250", "--format",
+     "csv"],
+])
+def test_target_commands_follow_the_solve_on_stderr(command):
+    import importlib
+
+    from advisor import vector_cache
+
+    vector_cache.clear()
+    importlib.import_module("advisor.advise")._advisors[False].clear()  # nothing kept
+    result = run(*command)
+    assert result.exit_code == 0, result.output
+    assert re.search(r"P\(final score >= \d+\): +100%\|", result.stderr), result.stderr

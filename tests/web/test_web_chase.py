@@ -1,0 +1,122 @@
+"""Playing to beat the others on the page never blocks (headless Chromium): the choices
+by expected score are on screen at once, the chance to win comes later from the server's
+background solve (the page says what it waits for and how far it is), and meanwhile the
+player enters dice, undoes and plays."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from test_web_browser import Table
+
+QUICK = 3.0
+"""Seconds within which the choices must be on screen after the fifth die."""
+
+
+def start_win_game(table: Table, names: tuple[str, ...], win_from: int) -> None:
+    page = table.page
+    page.evaluate("() => localStorage.clear()")
+    page.reload()
+    table.settle()
+    for _ in names[1:]:
+        page.click("#add-player")
+    for i, name in enumerate(names, start=1):
+        page.fill(f"#player-names li:nth-child({i}) input", name)
+    page.select_option("#objective-select", "win")
+    assert page.is_visible("#win-from-field")
+    page.fill("#win-from-input", str(win_from))
+    page.click("#start")
+    table.settle()
+    assert table.phase == "roll"
+
+
+def timed_roll(table: Table, faces) -> float:
+    """Seconds from the first die tapped to the choices on screen."""
+    began = time.monotonic()
+    table.tap_dice(faces)
+    table.page.wait_for_selector("#options button", state="visible")
+    return time.monotonic() - began
+
+
+def chances(table: Table) -> list[str]:
+    return table.page.locator("#options button .chance").all_inner_texts()
+
+
+@pytest.mark.slow
+def test_playing_to_win_from_turn_one_never_blocks(server, browser, screenshots):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    table = Table(page, server.url)
+    start_win_game(table, ("Ann", "Bob"), 13)
+    # turn 1: the choices at once, by expected score, while the chance to win is worked out
+    assert timed_roll(table, [2, 2, 2, 5, 6]) <= QUICK
+    assert page.get_attribute("body", "data-chase") == "waiting"
+    assert page.inner_text("#advice-title") == "Your choices, by expected final score"
+    assert set(chances(table)) == {""}
+    status = page.inner_text("#chase-status")
+    assert status.startswith("Working out Ann's chance to win from this card (")
+    assert page.is_visible("#chase-bar") and page.is_visible("#chase-stop")
+    page.screenshot(path=str(screenshots / "web-1280-win-waiting.png"), full_page=True)
+    # meanwhile: undo the roll, enter other dice, keep some, enter the reroll
+    table.undo()
+    assert table.phase == "roll"
+    assert timed_roll(table, [1, 3, 4, 5, 6]) <= QUICK
+    assert table.options()[0] and page.get_attribute("body", "data-chase") == "waiting"
+    first = table.choose(0)
+    assert first.startswith(("Keep", "Reroll"))
+    kept = table.kept()
+    assert timed_roll(table, [6] * (5 - kept)) <= QUICK
+    # how far it is, as it goes
+    deadline = time.monotonic() + 1200
+    seen_steps = set()
+    while page.get_attribute("body", "data-chase") == "waiting":
+        assert time.monotonic() < deadline, page.inner_text("#chase-status")
+        seen_steps.add(page.inner_text("#chase-status"))
+        time.sleep(1)
+    assert page.get_attribute("body", "data-chase") == "ready", page.inner_text("#chase-status")
+    assert any(" of " in s and " s)" in s for s in seen_steps), seen_steps
+    # now ranked by the chance to win: the roll showing, exactly as the server advises it
+    page.wait_for_selector("#advice.with-chance")
+    assert page.inner_text("#advice-title") == "Your choices, best chance of winning first"
+    state = table.state()
+    rolls = state["current"]["rolls"]
+    status, advice = server.get("/api/advise", {"card": state["cards"]["Ann"],
+                                                "dice": rolls[-1], "rolls_left": 3 - len(rolls),
+                                                "opponent": state["cards"]["Bob"], "top": "0"})
+    assert status == 200
+    want = [f"{100 * o['p_win']:.{2 if o['p_win'] > 0.999 or o['p_win'] < 0.001 else 1}f}%"
+            for o in advice["options"]]
+    assert chances(table) == want[:len(chances(table))]
+    assert page.inner_text("#chase-status").startswith("Ranked by the chance to win")
+    page.screenshot(path=str(screenshots / "web-1280-win-ready.png"), full_page=True)
+    assert table.errors == []
+    page.close()
+
+
+def test_before_win_from_the_page_says_why_and_waits_for_nothing(server, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    table = Table(page, server.url)
+    start_win_game(table, ("Ann", "Bob"), 8)
+    assert timed_roll(table, [2, 2, 2, 5, 6]) <= QUICK
+    assert page.get_attribute("body", "data-chase") == "off"
+    assert page.inner_text("#chase-status").startswith(
+        "Ranked by expected score: the chance to win is worked out from 8 open boxes on")
+    assert not page.is_visible("#chase-stop")
+    assert table.errors == []
+    page.close()
+
+
+def test_a_turn_not_waited_for_is_ranked_by_expected_score(server, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    table = Table(page, server.url)
+    # three players: a question no other test asks (the server keeps finished solves)
+    start_win_game(table, ("Ann", "Bob", "Cy"), 13)
+    assert timed_roll(table, [2, 2, 2, 5, 6]) <= QUICK
+    assert page.get_attribute("body", "data-chase") == "waiting"
+    page.click("#chase-stop")
+    page.wait_for_selector("body[data-chase='stopped']", state="attached")
+    assert page.inner_text("#chase-status") == ("This turn is ranked by expected score (you "
+                                                "chose not to wait for the chance to win).")
+    assert page.inner_text("#advice-title") == "Your choices, by expected final score"
+    assert table.errors == []
+    page.close()
