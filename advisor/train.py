@@ -143,7 +143,7 @@ def positions_of_records(paths: Sequence[str], n: int, table: Table | None = Non
         names = sorted({name for r in records for name in r.players})
         raise TrainingError(f"no player {shown(player, 40)} in the records; players: "
                             f"{', '.join(names)}")
-    lost = []
+    lost: list[tuple[float, int, Position]] = []
     for i, (path, record) in enumerate(zip(paths, records, strict=True)):
         for d in analyze(record, objective, table=table).decisions:
             if d.is_error and player in (None, d.player):
