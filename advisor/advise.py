@@ -12,8 +12,8 @@ best option over the first roll gives back ``T + E(s)``.
 
 Under a target or win objective (:mod:`advisor.objective`) each option also carries its
 probability from the same turn recurrence on vectors (:mod:`solver.target`, solved for
-the states this card can reach), and the options are ranked by it; ties (within
-``TIE``) go to the higher ``expected_final``.
+the states this card can reach), and the options are ranked by it. Ties, under any
+objective, follow the one order of :mod:`solver.game.ties`.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from solver.errors import (
     TableError,
     shown,
 )
+from solver.game import ties
 from solver.game.dice import DICE, KEEP_COUNTS, KEEP_SIZE, faces_of, sub_keeps
 from solver.game.move import Move
 
@@ -49,9 +50,6 @@ if TYPE_CHECKING:
 
     from .solved_turn import SolvedTurn
     from .why import Outcome, TurnOutcomes
-
-TIE = 1e-12
-"""Probabilities closer than this are equal: ``expected_final`` decides."""
 
 
 @dataclass(frozen=True)
@@ -194,9 +192,8 @@ class Advice:
 @cache
 def _rerolls_of(roll: int) -> tuple[tuple[int, Keep], ...]:
     """(keep index, Keep) of every distinct keep of 0 to 4 dice of roll ``roll``."""
-    found = [(k, Keep(faces_of(KEEP_COUNTS[k]))) for k in sub_keeps(roll) if KEEP_SIZE[k] < DICE]
-    found.sort(key=lambda item: (-len(item[1]), item[0]))
-    return tuple(found)
+    return tuple((k, Keep(faces_of(KEEP_COUNTS[k]))) for k in sub_keeps(roll)
+                 if KEEP_SIZE[k] < DICE)
 
 
 def question_rolls_left(card: Scorecard, rolls_left: int | None = None) -> int:
@@ -330,7 +327,8 @@ class TurnAdvisor:
 
     def advise(self, dice: Dice | str, rolls_left: int, *, why: bool = False) -> Advice:
         """Every distinct choice for ``dice`` (a Dice or its text) with ``rolls_left``,
-        best first; with ``why`` each option carries its :class:`~advisor.why.Outcome`."""
+        best first (ties: :mod:`solver.game.ties`); with ``why`` each option carries its
+        :class:`~advisor.why.Outcome`."""
         dice = as_dice(dice)
         rolls_left = check_rolls_left(rolls_left, self.rules.rolls_per_turn)
         total = self.card.total
@@ -338,24 +336,25 @@ class TurnAdvisor:
         objective = self.objective
         with_p = not objective.is_ev
         solve = with_p and not objective.is_out_of_reach(self.card)  # else every p is 0
-        ranked: list[tuple] = []
+        found: list[tuple] = []  # (expected final, rank, keep, box, points, bonus, p)
         for to_come, box, points, bonus in self.box_values(dice):
             p = self.solved.box(box, points, bonus) if solve else (0.0, 0.0)
-            ranked.append((-(total + to_come), 0, box, None, names[box].name, points, bonus, p))
+            found.append((total + to_come, ties.rank(-1, box), None, names[box].name, points,
+                          bonus, p))
         if rolls_left:
             row = self.turn[rolls_left]
             if solve:
                 solved = self.solved
                 p_row, tie_row = solved.keep_values[rolls_left], solved.keep_values2[rolls_left]
-            for order, (k, keep) in enumerate(_rerolls_of(dice.roll_index)):
+            for k, keep in _rerolls_of(dice.roll_index):
                 p = (float(p_row[k]), float(tie_row[k])) if solve else (0.0, 0.0)
-                ranked.append((-(total + float(row[k])), 1, order, keep, None, 0, 0, p))
-        ranked.sort(key=lambda item: item[:3])
-        best = -ranked[0][0]
-        if with_p:
-            ranked = _rank_by_probability(ranked)
-        best_p = _unit(ranked[0][-1][0])
-        options = tuple(self._option(best, best_p, *item) for item in ranked)
+                found.append((total + float(row[k]), ties.rank(k, -1), keep, None, 0, 0, p))
+        evs = [item[0] for item in found]
+        order = ties.ranked([item[-1][0] for item in found] if with_p else evs, evs,
+                            [item[1] for item in found], ties.P_TIE if with_p else ties.EV_TIE)
+        best = max(evs)
+        best_p = _unit(found[order[0]][-1][0])
+        options = tuple(self._option(best, best_p, *found[i]) for i in order)
         if not why:
             return Advice(self.card, dice, rolls_left, options, objective)
         outcomes = self.outcomes()
@@ -363,13 +362,13 @@ class TurnAdvisor:
         options = tuple(replace(o, outcome=outcomes.of(o, roll, rolls_left)) for o in options)
         return Advice(self.card, dice, rolls_left, options, objective, outcomes.strategy)
 
-    def _option(self, best: float, best_p: float, neg: float, _kind: int, _order: int,
+    def _option(self, best: float, best_p: float, expected_final: float, _rank: int,
                 keep: Keep | None, box: str | None, points: int, bonus: int,
                 p: tuple[float, float]) -> Option:
         kind = self.objective.kind
         with_p = kind != "ev"
-        return Option("keep" if keep is not None else "score", -neg, best + neg, keep, box,
-                      points, bonus,
+        return Option("keep" if keep is not None else "score", expected_final,
+                      best - expected_final, keep, box, points, bonus,
                       p_target=_unit(p[0]) if kind == "target" else None,
                       p_win=_unit(p[0]) if kind == "win" else None,
                       p_tie=_unit(p[1]) if kind == "win" else None,
@@ -411,21 +410,6 @@ def turn_advisor(card: Scorecard, table: Table | None = None, objective: Objecti
 def _unit(p: float) -> float:
     """A probability clipped to [0, 1] (sums of exact terms may pass 1 by an ulp)."""
     return min(max(float(p), 0.0), 1.0)
-
-
-def _rank_by_probability(ranked: list[tuple]) -> list[tuple]:
-    """Stable re-ranking by the probability (last item, first entry), highest first;
-    probabilities within ``TIE`` of the first of a run keep their expected-score order."""
-    by_p = sorted(ranked, key=lambda item: -item[-1][0])
-    out: list[tuple] = []
-    i = 0
-    while i < len(by_p):
-        j = i + 1
-        while j < len(by_p) and by_p[i][-1][0] - by_p[j][-1][0] <= TIE:
-            j += 1
-        out.extend(sorted(by_p[i:j], key=lambda item: item[:3]))
-        i = j
-    return out
 
 
 def advise(card: Scorecard | str, dice: Dice | str, *, rolls_left: int | None = None,

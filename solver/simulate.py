@@ -2,9 +2,9 @@
 
 Built-in strategies (``STRATEGIES``):
 
-- ``optimal``: the table's policy, ties broken as in :mod:`solver.stats` (lowest box
-  index; keeps in dice keep order, fewest dice first). Its mean converges to the
-  exact expected score.
+- ``optimal``: the table's policy, ties broken by the one order of
+  :mod:`solver.game.ties` (keeps fewest dice first, in keep order; boxes in scorecard
+  order), as in :mod:`solver.stats`. Its mean converges to the exact expected score.
 - ``greedy``: before each reroll keeps every die of the most common face (ties: the
   higher face) and rerolls the rest, never stopping early; after the last roll fills
   the allowed box worth the most points now (entry plus any upper bonus it earns;
@@ -20,8 +20,8 @@ Built-in strategies (``STRATEGIES``):
   box alone.
 
 - ``target:X``: every decision maximises P(final score >= X), exactly as
-  ``advise(..., target=X)`` ranks the options (ties within 1e-12: the higher expected
-  final score), from the target DP's vectors (:mod:`solver.simulate_target`). The
+  ``advise(..., target=X)`` ranks the options (ties: :mod:`solver.game.ties`), from the
+  target DP's vectors (:mod:`solver.simulate_target`). The
   result adds ``p_target``, the exact new-game probability of reaching X under that
   strategy, beside the rate of games that reached it.
 
@@ -41,14 +41,13 @@ from __future__ import annotations
 import itertools
 import operator
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 import numpy as np
 
-from .builder import masks_by_level
 from .errors import (
     IllegalStrategyMoveError,
     LimitError,
@@ -60,29 +59,22 @@ from .errors import (
 )
 from .game.dice import (
     FIRST_ROLL_KEEP,
-    KEEP_CHILD,
-    KEEP_SIZE,
+    KEEP_INDEX,
     N_KEEPS,
-    N_ROLLS,
     ROLL_PROBABILITY,
     ROLLS,
     counts_of,
 )
 from .game.move import Move
 from .game.rules import N_UPPER, UPPER_TARGET, Placement, RuleSet, filled_mask, upper_subtotal
-from .kernels import policy as tp
+from .kernels import policy as pk
 from .kernels import simulate as sim
+from .levels import level_states, masks_by_level
 from .stats import PERCENTILES
 from .table import Table
 
-STRATEGIES: dict[str, int] = {
-    "optimal": sim.STRATEGY_OPTIMAL,
-    "greedy": sim.STRATEGY_GREEDY,
-    "greedy-turn": sim.STRATEGY_OPTIMAL,  # the optimal kernels on a table of zeros
-    "heuristic": sim.STRATEGY_HEURISTIC,
-}
-MYOPIC = frozenset({"greedy-turn"})
-"""Strategies played by the optimal policy as if nothing came after this turn."""
+STRATEGIES = ("optimal", "greedy", "greedy-turn", "heuristic")
+"""The built-in strategies: fixed policies of ``kernels.policy`` (see :func:`_policy`)."""
 BATCH = 20_000
 CACHED_LEVELS = 3
 MAX_SEED = 2**64 - 1
@@ -264,36 +256,39 @@ def check_seed(seed: int) -> int:
     return int(seed)
 
 
-def strategy_code(name: str) -> int:
+def strategy_name(name: str) -> str:
+    """The built-in strategy ``name`` (any case), or raise UnknownStrategyError."""
     key = name.strip().lower()
     if key not in STRATEGIES:
         raise UnknownStrategyError(
             f"unknown strategy {name!r}; built-in strategies: {', '.join(STRATEGIES)} "
             "and target:X")
-    return STRATEGIES[key]
+    return key
+
+
+def _policy(table: Table, name: str) -> tuple[bool, np.ndarray, np.ndarray]:
+    """(greedy keeps, values, par) of a built-in strategy: the table for ``optimal``,
+    else a table of zeros (only this turn counts); the heuristic's par per box."""
+    rules = table.rules
+    values = np.ascontiguousarray(table.values)
+    if name != "optimal":
+        values = np.where(np.isnan(values), np.nan, 0.0)
+    par = _pars(rules) if name == "heuristic" else np.zeros(rules.n_boxes)
+    return name == "greedy", values, par
 
 
 @cache
 def _pars(rules: RuleSet) -> np.ndarray:
     """(n_boxes,) par of each box for the heuristic (see module docstring)."""
-    n = rules.n_boxes
-    par = np.zeros(n)
-    # one turn aimed at box b alone: no Yahtzee bonus, no Joker
+    # one turn aimed at box b alone: no Yahtzee bonus, no Joker; the box scores its entry
     arrays = rules.arrays._replace(yahtzee_bonus=0.0, has_joker=False, n_flags=1)
-    n_rerolls = arrays.n_rerolls
-    final_value = np.empty(N_ROLLS)
-    keep_value = np.empty((n_rerolls + 1, N_KEEPS))
-    roll_best = np.empty((n_rerolls + 1, N_KEEPS))
-    for b in range(n):
-        if b < N_UPPER:
-            par[b] = 3 * (b + 1)
-            continue
-        gain = np.zeros((n, tp.MAX_ENTRY))
-        gain[b] = np.arange(tp.MAX_ENTRY)
-        mask = rules.full_mask & ~(1 << b)
-        tp.final_roll_best(mask, 0, gain, arrays, final_value)
-        tp.keep_values(final_value, n_rerolls, keep_value, roll_best, True)
-        par[b] = float(ROLL_PROBABILITY @ roll_best[n_rerolls, FIRST_ROLL_KEEP:])
+    zeros = np.zeros(rules.table_shape)
+    turn = pk.new_turn(rules.n_boxes, arrays.n_rerolls, 1)
+    par = np.array([3.0 * (b + 1) for b in range(N_UPPER)] + [0.0] * (rules.n_boxes - N_UPPER))
+    for b in range(N_UPPER, rules.n_boxes):
+        pk.play_turn(rules.full_mask & ~(1 << b), 0, 0, zeros, np.zeros(rules.n_boxes), arrays,
+                     turn, True)
+        par[b] = float(ROLL_PROBABILITY @ turn.bests[arrays.n_rerolls, FIRST_ROLL_KEEP:, 0])
     return par
 
 
@@ -329,9 +324,8 @@ def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int 
         label = str(name or getattr(strategy, "__name__", "custom"))
         out = _simulate_python(rules, strategy, label, games, seed, progress, traces)
     else:
-        label = strategy.strip().lower()
-        out = _simulate_builtin(table, strategy_code(strategy), games, seed, progress,
-                                traces, myopic=label in MYOPIC)
+        label = strategy_name(strategy)
+        out = _simulate_builtin(table, label, games, seed, progress, traces)
     scores, upper, fives, bonuses, entries = out
     return SimulationResult(rules, label, seed, scores, upper, fives, bonuses, entries,
                             seconds=time.perf_counter() - start,
@@ -359,78 +353,44 @@ def turn_moves(trace_row: np.ndarray) -> tuple[list[tuple[int, ...]], list[tuple
     return rolls, keeps, int(trace_row[width - 1])
 
 
-def _simulate_builtin(table: Table, code: int, games: int, seed: int,
-                      progress: Progress | None, traces: np.ndarray, *, myopic: bool = False
-                      ) -> tuple[np.ndarray, ...]:
+def _simulate_builtin(table: Table, name: str, games: int, seed: int,
+                      progress: Progress | None, traces: np.ndarray) -> tuple[np.ndarray, ...]:
     rules = table.rules
-    values = np.ascontiguousarray(table.values)
-    if myopic:  # nothing after this turn counts: E = 0 wherever a state can occur
-        values = np.where(np.isnan(values), np.nan, 0.0)
-    par = _pars(rules) if code == sim.STRATEGY_HEURISTIC else np.zeros(rules.n_boxes)
-    scores = np.empty(games, dtype=np.int64)
-    upper = np.empty(games, dtype=np.int8)
-    fives = np.empty(games, dtype=np.int8)
-    bonuses = np.empty(games, dtype=np.int8)
-    entries = np.empty((games, rules.n_boxes), dtype=np.int8)
-    cache = _early_turns(code, rules, values, par)
-    for first in range(0, games, BATCH):
-        stop = min(games, first + BATCH)
-        sim.play_games(code, np.uint64(seed), np.uint64(first), values, rules.arrays, par, cache,
-                       scores[first:stop], upper[first:stop], fives[first:stop],
-                       bonuses[first:stop], entries[first:stop], traces[first:stop])
-        if progress is not None:
-            progress(stop, games)
-    return scores, upper, fives, bonuses, entries
+    greedy, values, par = _policy(table, name)
+    cache = _early_turns(rules, values, par)
+
+    def play(first: int, out: sim.Games) -> None:
+        sim.play_games(greedy, np.uint64(seed), np.uint64(first), values, par, rules.arrays,
+                       cache, out)
+
+    return sim.play_in_batches(games, rules.n_boxes, traces, BATCH, play, progress)
 
 
-def _early_turns(code: int, rules: RuleSet, values: np.ndarray,
-                 par: np.ndarray) -> tuple[np.ndarray, ...]:
+def _early_turns(rules: RuleSet, values: np.ndarray, par: np.ndarray) -> sim.TurnCache:
     """The prepared turns of every state with at most ``CACHED_LEVELS - 1`` boxes filled
-    (the same in most games): (slot[m, u, y] int32, gains, keep values, roll bests)."""
+    (the same in most games)."""
     slot = np.full(values.shape, -1, dtype=np.int32)
-    masks = np.concatenate(masks_by_level(rules.n_boxes)[:CACHED_LEVELS])
-    m, u, y = (a.astype(np.int64) for a in np.nonzero(~np.isnan(values[masks])))
-    m = masks[m]
+    m, u, y = level_states(values, np.concatenate(masks_by_level(rules.n_boxes)[:CACHED_LEVELS]))
     slot[m, u, y] = np.arange(len(m), dtype=np.int32)
-    n_rerolls = rules.arrays.n_rerolls
-    cache = (slot, np.zeros((len(m), rules.n_boxes, tp.MAX_ENTRY)),
-             np.empty((len(m), n_rerolls + 1, N_KEEPS)), np.empty((len(m), n_rerolls + 1, N_KEEPS)))
-    sim.prepare_turns(code, m, u, y, values, rules.arrays, par, cache)
+    stages = (len(m), rules.rolls_per_turn, N_KEEPS, 1)
+    cache = sim.TurnCache(slot, np.zeros((len(m), 6 * rules.n_boxes, 1)), np.empty(stages),
+                          np.empty(stages))
+    sim.prepare_turns(m, u, y, values, par, rules.arrays, cache)
     return cache
 
 
 # ---------------------------------------------------------------------- user strategies
 class _Stream:
-    """Python twin of the kernels' per-game dice stream (same dice for the same seed)."""
-
-    MASK = (1 << 64) - 1
+    """A game's dice, from the kernels' own per-game stream (same seed, same dice)."""
 
     def __init__(self, seed: int, game: int) -> None:
-        self.state = _mix64((_mix64(seed) + game) & self.MASK)
+        self.state = np.uint64(sim.game_stream(np.uint64(seed), np.uint64(game)))
 
-    def die(self) -> int:
-        self.state = (self.state + int(sim.GOLDEN)) & self.MASK
-        return _mix64(self.state) % 6 + 1
-
-
-def _mix64(z: int) -> int:
-    mask = _Stream.MASK
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-    return z ^ (z >> 31)
-
-
-def _complete(keep: int, stream: _Stream) -> int:
-    for _ in range(5 - int(KEEP_SIZE[keep])):
-        keep = int(KEEP_CHILD[keep, stream.die() - 1])
-    return keep
-
-
-def _keep_index(faces: Iterable[int]) -> int:
-    keep = 0
-    for f in faces:
-        keep = int(KEEP_CHILD[keep, f - 1])
-    return keep
+    def complete(self, keep: int) -> int:
+        """The roll (keep index) after completing ``keep`` with fresh dice."""
+        roll, state = sim.roll_from(keep, self.state)
+        self.state = np.uint64(state)
+        return int(roll)
 
 
 def _describe(decision: Decision) -> str:
@@ -509,7 +469,7 @@ def _play_python(rules: RuleSet, strategy: UserStrategy, stream: _Stream,
     entries: list[int | None] = [None] * rules.n_boxes
     bonuses = fives = 0
     for turn in range(1, rules.n_boxes + 1):
-        roll = _complete(0, stream)
+        roll = stream.complete(0)
         rolls_left = rules.rolls_per_turn - 1
         slot = 0
         if trace is not None:
@@ -520,8 +480,8 @@ def _play_python(rules: RuleSet, strategy: UserStrategy, stream: _Stream,
             move = _parse_move(_ask(strategy, decision), decision)
             if move.keep is None:
                 break
-            keep = _keep_index(move.keep)
-            roll = _complete(keep, stream)
+            keep = KEEP_INDEX[counts_of(move.keep)]
+            roll = stream.complete(keep)
             rolls_left -= 1
             if trace is not None and len(move.keep) < 5:
                 trace[turn - 1, slot + 1:slot + 3] = keep, roll

@@ -24,7 +24,9 @@ import numpy as np
 
 from . import stats
 from .errors import UnknownStrategyError, shown
+from .kernels import simulate as sim
 from .kernels import simulate_target as st
+from .kernels.level import new_store
 from .numbers import MAX_DIGITS, whole_number
 from .table import Table
 from .target import Utility, Vectors, solve_vectors, turn_at
@@ -60,71 +62,64 @@ def highest_score(table: Table) -> int:
 
 @dataclass(frozen=True, eq=False)
 class TargetPlan:
-    """What the target strategy reads: the vectors of every level in one CSR set (see
-    :mod:`solver.kernels.simulate_target`; None when the target is trivial) and the exact
-    new-game probability of reaching the target."""
+    """What the target strategy reads: the vectors of every level in one store (see
+    :mod:`solver.kernels.simulate_target`; one that reads 0 everywhere when the target is
+    trivial) and the exact new-game probability of reaching the target."""
 
     target: int
     p_target: float
     seconds: float
     """Time to solve the vectors."""
-    arrays: tuple[np.ndarray, ...] | None = None
-    """(slot, start, lo, hi, vals)."""
-
-    @property
-    def kernel_vectors(self) -> tuple:
-        """``vec`` of the kernels: the arrays and ``constant`` (-1: read the vectors)."""
-        if self.arrays is None:
-            empty = np.zeros(1, dtype=np.int64)
-            return (np.zeros((1, 1, 1), dtype=np.int64), empty, empty, empty, np.zeros(1),
-                    self.p_target)
-        return (*self.arrays, -1.0)
+    store: st.TargetStore
 
 
 def target_plan(table: Table, target: int, progress: Progress | None = None) -> TargetPlan:
     """Solve the target DP for every level (``progress(levels_done, levels_total)``)."""
     began = time.perf_counter()
     if target <= 0 or target > highest_score(table):
-        return TargetPlan(target, 1.0 if target <= 0 else 0.0, 0.0)
+        empty = np.zeros(0, dtype=np.int64)
+        nothing = st.TargetStore(np.zeros(table.rules.table_shape, dtype=np.int64),
+                                 new_store(empty, empty, empty, empty, empty))
+        return TargetPlan(target, 1.0 if target <= 0 else 0.0, 0.0, nothing)
     rules = table.rules
     # total 0: each state's range covers the points a game from a new card can have there
     vectors = solve_vectors(table, Utility.target(target), total=0,
                             keep=tuple(range(1, rules.n_boxes + 1)), progress=progress)
     p = min(max(turn_at(vectors, 0, 0, 0, 0).value, 0.0), 1.0)
-    arrays = flatten(vectors)
-    return TargetPlan(target, p, time.perf_counter() - began, arrays)
+    store = flatten(vectors)
+    return TargetPlan(target, p, time.perf_counter() - began, store)
 
 
-def flatten(vectors: Vectors) -> tuple[np.ndarray, ...]:
-    """(slot, start, lo, hi, vals) of every level of ``vectors`` one after the other.
+def flatten(vectors: Vectors) -> st.TargetStore:
+    """Every level of ``vectors`` one after the other in one store.
 
     Each level is released from ``vectors`` once copied, so the peak is the vectors plus
     one level, not twice the vectors (``vectors`` is left without levels)."""
     levels = vectors.levels
     order = sorted(levels)
-    n_states = sum(int(levels[n].lo.shape[0]) for n in order)
-    n_vals = sum(int(levels[n].vals.shape[0]) for n in order)
+    sizes = [int(levels[n].m.shape[0]) for n in order]
+    n_states = sum(sizes)
     base = np.zeros(max(order) + 1, dtype=np.int64)
-    start = np.empty(n_states, dtype=np.int64)
-    lo = np.empty(n_states, dtype=np.int64)
-    hi = np.empty(n_states, dtype=np.int64)
-    vals = np.empty(n_vals)
-    i = v = 0
+    base[order] = np.cumsum([0, *sizes[:-1]])
+    m, u, y, lo, hi = (np.empty(n_states, dtype=np.int64) for _ in range(5))
+    start = np.empty(n_states + 2, dtype=np.int64)
+    vals = np.empty(sum(int(levels[n].start[levels[n].m.shape[0]]) for n in order))
+    v = 0
     for n in order:
         level = levels.pop(n)
-        k = int(level.lo.shape[0])
-        base[n] = i
+        i, k = int(base[n]), int(level.m.shape[0])
+        size = int(level.start[k])
+        for field, out in (("m", m), ("u", u), ("y", y), ("lo", lo), ("hi", hi)):
+            out[i:i + k] = getattr(level, field)[:k]
         start[i:i + k] = level.start[:k] + v
-        lo[i:i + k] = level.lo
-        hi[i:i + k] = level.hi
-        vals[v:v + level.vals.shape[0]] = level.vals
-        i += k
-        v += int(level.vals.shape[0])
+        vals[v:v + size] = level.vals[:size]
+        v += size
         del level
-    masks = np.arange(vectors.slot.shape[0])
-    filled = np.array([bin(m).count("1") for m in masks.tolist()], dtype=np.int64)
+    start[n_states:] = v
+    filled = np.array([bin(mask).count("1") for mask in range(vectors.slot.shape[0])])
     slot = np.where(vectors.slot >= 0, vectors.slot + base[filled][:, None, None], -1)
-    return np.ascontiguousarray(slot, dtype=np.int64), start, lo, hi, vals
+    store = new_store(m, u, y, lo, hi)._replace(start=start, vals=vals)
+    return st.TargetStore(np.ascontiguousarray(slot, dtype=np.int64), store)
 
 
 def play_target(table: Table, plan: TargetPlan, games: int, seed: int,
@@ -133,19 +128,11 @@ def play_target(table: Table, plan: TargetPlan, games: int, seed: int,
     ``games`` games of ``seed`` played for ``plan.target``; moves into ``traces`` when it
     has a row per game."""
     rules = table.rules
-    vec = plan.kernel_vectors
     values = np.ascontiguousarray(table.values)
-    scores = np.empty(games, dtype=np.int64)
-    upper = np.empty(games, dtype=np.int8)
-    fives = np.empty(games, dtype=np.int8)
-    bonuses = np.empty(games, dtype=np.int8)
-    entries = np.empty((games, rules.n_boxes), dtype=np.int8)
-    for first in range(0, games, BATCH):
-        stop = min(games, first + BATCH)
-        st.play_target_games(np.uint64(seed), np.uint64(first), vec, values, rules.arrays,
-                             scores[first:stop],
-                             upper[first:stop], fives[first:stop], bonuses[first:stop],
-                             entries[first:stop], traces[first:stop])
-        if progress is not None:
-            progress(stop, games)
-    return scores, upper, fives, bonuses, entries
+    spec = Utility.target(max(plan.target, 0)).spec(rules)
+
+    def play(first: int, out: sim.Games) -> None:
+        st.play_games(np.uint64(seed), np.uint64(first), *plan.store, values, rules.arrays,
+                      spec, out)
+
+    return sim.play_in_batches(games, rules.n_boxes, traces, BATCH, play, progress)

@@ -1,8 +1,8 @@
 """Exact statistics of optimal play: the whole distribution of the final score, computed.
 
 The optimal policy is the table's (``E`` of every state), with ties between equally good
-choices broken by a fixed order (``kernels.policy``: lowest box index; keeps with the most
-dice first, then keep order). For every turn-start state ``s`` the policy gives the
+choices broken by the one order of :mod:`solver.game.ties` (keeps by keep index, fewest
+dice first; boxes in scorecard order). For every turn-start state ``s`` the policy gives the
 probability of each turn outcome (box, entry, Yahtzee bonus); backwards from full cards,
 
     D_s(t) = sum_o w_o D_{s'_o}(t - p_o),     F_s = sum_o w_o (f_o + F_{s'_o}),
@@ -20,22 +20,26 @@ sampled. Definitions used in the figures:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from .builder import masks_by_level
 from .errors import InvalidCardError
-from .game.rules import N_UPPER, UPPER_TARGET, RuleSet
+from .game.rules import UPPER_TARGET, RuleSet
 from .kernels import stats as sk
+from .kernels.level import new_store
+from .levels import (
+    Progress,
+    level_states,
+    mask_runs,
+    masks_by_level,
+    max_points_to_come,
+    solve_backward,
+)
 from .table import Table
 
 PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 THRESHOLDS = (200, 300, 400, 500)
-
-Progress = Callable[[int, int], None]
-"""progress(levels_done, levels_total), called after each level."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -69,10 +73,6 @@ class OptimalStats:
     def sd(self) -> float:
         x = self.scores - self.mean
         return float(np.sqrt(self.distribution @ (x * x)))
-
-    @property
-    def total_probability(self) -> float:
-        return float(self.distribution.sum())
 
     @property
     def most_likely(self) -> int:
@@ -118,50 +118,19 @@ class OptimalStats:
         }
 
 
-def _max_entries(rules: RuleSet) -> np.ndarray:
-    most = rules.scores.max(axis=0)
-    if rules.has_joker:
-        most = np.maximum(most, rules.joker_points.max(axis=(0, 1)))
-    return most.astype(np.int64)
-
-
-def _max_points_to_come(rules: RuleSet, m: np.ndarray, u: np.ndarray,
-                        y: np.ndarray) -> np.ndarray:
-    """An upper bound of the points still to come from states (m, u, y) (arrays)."""
-    most = _max_entries(rules)
-    bits = (m[:, None] >> np.arange(rules.n_boxes)[None, :]) & 1
-    open_boxes = 1 - bits
-    total = open_boxes @ most
-    upper_open = open_boxes[:, :N_UPPER].any(axis=1)
-    total += np.where(upper_open & (u < UPPER_TARGET), rules.upper_bonus, 0)
-    if rules.n_flags == 2:
-        remaining = open_boxes.sum(axis=1)
-        yz_open = open_boxes[:, rules.yahtzee_box] == 1
-        turns = np.where(y == 1, remaining, np.where(yz_open, np.maximum(remaining - 1, 0), 0))
-        total += rules.yahtzee_bonus * turns
-    return total.astype(np.int64)
-
-
 def most_points_to_come(rules: RuleSet, state: tuple[int, int, int]) -> int:
     """An upper bound of the points still to come from the start of a turn in ``state``
     (filled mask, capped upper subtotal, flag): each open box at its most, the upper
     bonus while it can still be earned, a Yahtzee bonus in every turn that can pay one.
     A target above a card's total plus this is out of reach: its probability is 0."""
     m, u, y = (np.array([v], dtype=np.int64) for v in state)
-    return int(_max_points_to_come(rules, m, u, y)[0])
+    return int(max_points_to_come(rules, m, u, y)[0])
 
 
 def highest_score(rules: RuleSet) -> int:
     """The most points a game can score under ``rules`` (computed from the boxes and
     bonuses: 1575 under the official rules, 374 under yatzy)."""
     return most_points_to_come(rules, (0, 0, 0))
-
-
-def _level_states(table: Table, masks: np.ndarray) -> tuple[np.ndarray, ...]:
-    """(m, u, y) of the states of the given masks that can occur (non-NaN)."""
-    sub = table.values[masks]
-    i, u, y = np.nonzero(~np.isnan(sub))
-    return masks[i].astype(np.int64), u.astype(np.int64), y.astype(np.int64)
 
 
 def optimal_stats(table: Table, progress: Progress | None = None, *,
@@ -187,27 +156,26 @@ def optimal_stats(table: Table, progress: Progress | None = None, *,
     slot = np.full(values.shape, -1, dtype=np.int64)
     levels = masks_by_level(rules.n_boxes)
 
-    m, u, y = _level_states(table, levels[rules.n_boxes])
-    slot[m, u, y] = np.arange(len(m))
-    below = sk.LevelDistributions(np.arange(len(m) + 1, dtype=np.int64), np.ones(len(m)),
-                                  np.zeros((len(m), n_extra)))
-    total = rules.n_boxes - first_level
-    for done, level in enumerate(range(rules.n_boxes - 1, first_level - 1, -1), start=1):
-        masks = levels[level]
-        # only cards that can follow the start (its boxes filled): 2**open of the masks
-        m, u, y = _level_states(table, masks[(masks & start_mask) == start_mask])
+    def states(n: int) -> tuple[np.ndarray, ...]:
+        masks = levels[n]  # only cards that can follow the start (its boxes filled)
+        m, u, y = level_states(values, masks[(masks & start_mask) == start_mask])
         slot[m, u, y] = np.arange(len(m))
-        lengths = _max_points_to_come(rules, m, u, y) + 1
-        here_start = np.zeros(len(m) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=here_start[1:])
-        here = sk.LevelDistributions(here_start, np.zeros(int(here_start[-1])),
-                                     np.zeros((len(m), n_extra)))
-        sk.stats_level(m, u, y, values, rules.arrays, slot, below, here)
+        return m, u, y
+
+    m, u, y = states(rules.n_boxes)
+    below = new_store(m, u, y, 0 * m, 0 * m, n_extra=n_extra)
+    below.vals[:] = 1.0
+
+    def step(n: int) -> None:
+        nonlocal below
+        m, u, y = states(n)
+        here = new_store(m, u, y, 0 * m, max_points_to_come(rules, m, u, y), n_extra=n_extra)
+        sk.stats_level(mask_runs(m, sk.CHUNK), here, below, slot, values, rules.arrays)
         below = here
-        if progress is not None:
-            progress(done, total)
+
+    solve_backward(rules, first_level, step, progress)
     root = int(slot[start_mask, start_upper, start_flag])
-    distribution = below.dist[below.start[root]:below.start[root + 1]].copy()
+    distribution = below.vals[below.start[root]:below.start[root + 1]].copy()
     extra = below.extra[root]
     last = np.flatnonzero(distribution > 0)[-1]
     nb = rules.n_boxes

@@ -229,9 +229,9 @@ def turn_values(table: Table, mask: int, upper: int, flag: int) -> np.ndarray:
     from .kernels import expected as kn
 
     rules = table.rules
-    out = np.empty((rules.rolls_per_turn, kn.N_KEEPS))
+    out = np.empty((rules.rolls_per_turn, kn.N_KEEPS, 1))
     kn.turn_snapshots(mask, min(upper, UPPER_TARGET), flag, table.values, rules.arrays, out)
-    return out
+    return out[:, :, 0]
 
 
 @dataclass(frozen=True, eq=False)

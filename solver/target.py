@@ -21,23 +21,28 @@ that share values in the expected-score solver share one vector here too.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from .builder import masks_by_level, reachable_upper_totals, upper_classes
-from .game.dice import N_KEEPS, ROLL_PROBABILITY
+from .game.dice import FIRST_ROLL_KEEP, KEEP_SUB_COUNT, N_KEEPS, N_ROLLS
 from .game.rules import N_UPPER, UPPER_TARGET, RuleSet
+from .game.states import reachable_upper_totals
 from .kernels import target as tk
-from .stats import _max_entries, _max_points_to_come
+from .kernels.level import LevelStore, new_store
+from .levels import (
+    Progress,
+    masks_by_level,
+    max_entries,
+    max_points_to_come,
+    most_points_per_turn,
+    solve_backward,
+    upper_classes,
+)
 from .table import Table
 
-Progress = Callable[[int, int], None]
-"""progress(levels_done, levels_total), called after each level."""
 STEP = tk.STEP
 WIDE = tk.WIDE
-_EMPTY_LO = 1 << 40
 
 
 @dataclass(frozen=True, eq=False)
@@ -77,26 +82,20 @@ class Utility:
         below = np.concatenate(([0.0], np.cumsum(dist[:top])[:-1]))
         return cls(below, 1.0, int(nz[0]), dist[:top].copy(), 0.0)
 
+    def spec(self, rules: RuleSet) -> tk.Spec:
+        """What the kernels need of the utility under ``rules``."""
+        return tk.Spec(float(self.above), float(self.above2), self.pair,
+                       most_points_per_turn(rules))
 
-@dataclass(frozen=True, eq=False)
-class Level:
-    """The vectors of one level (states with the same number of filled boxes)."""
-
-    m: np.ndarray
-    u: np.ndarray
-    y: np.ndarray
-    start: np.ndarray
-    """(n + 1,) int64 offsets into ``vals``; the last state is an empty placeholder."""
-    lo: np.ndarray
-    hi: np.ndarray
-    vals: np.ndarray
-    vals2: np.ndarray
-
-    def vector(self, i: int, second: bool = False) -> tuple[int, np.ndarray]:
-        """(lo, values on lo..hi) of state ``i``."""
-        src = self.vals2 if second else self.vals
-        lo, hi = int(self.lo[i]), int(self.hi[i])
-        return lo, src[self.start[i]:self.start[i] + max(hi - lo + 1, 0)]
+    def full_cards(self, full_mask: int) -> LevelStore:
+        """The one vector of the full cards: the utility itself on 0..A-1."""
+        zero = np.zeros(1, dtype=np.int64)
+        store = new_store(zero + full_mask, zero, zero, zero, zero + self.top - 1,
+                          pair=self.pair)
+        store.vals[:] = self.values
+        if self.values2 is not None:
+            store.vals2[:] = self.values2
+        return store
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,7 +105,7 @@ class Vectors:
 
     rules: RuleSet
     utility: Utility
-    levels: dict[int, Level]
+    levels: dict[int, LevelStore]
     slot: np.ndarray
     seconds: float
     entries: int
@@ -134,30 +133,8 @@ def task_operations(rules: RuleSet, n_open: np.ndarray) -> np.ndarray:
     exact ``* unit`` per (final roll, open box) (a little less under the Joker), per reroll
     6 per partial keep (5 adds, 1 multiply) and 2 per (keep, sub-keep) pair, and 252
     multiply-adds for the expectation."""
-    from .game.dice import FIRST_ROLL_KEEP, KEEP_SUB_COUNT, N_ROLLS
-
     stage = 6 * FIRST_ROLL_KEEP + 2 * int(KEEP_SUB_COUNT.sum())
     return 2 * N_ROLLS * n_open + (rules.rolls_per_turn - 1) * stage + 2 * N_ROLLS
-
-
-def most_points_per_turn(rules: RuleSet) -> int:
-    """The most points one turn can add: an entry, the upper bonus and a Yahtzee bonus."""
-    return int(_max_entries(rules).max() + rules.upper_bonus + rules.yahtzee_bonus)
-
-
-def _min_entries(rules: RuleSet) -> np.ndarray:
-    return np.array([min(rules.possible_points(b)) for b in range(rules.n_boxes)],
-                    dtype=np.int64)
-
-
-def least_total(rules: RuleSet, m: int, u: int, y: int) -> int:
-    """The smallest grand total a card in state (m, u, y) can have: the (capped) upper
-    subtotal, the upper bonus once it is 63, the 50 of the flag and the smallest entries
-    of the filled lower boxes. Vectors are solved from there up."""
-    least = _min_entries(rules)
-    lower = sum(int(least[b]) for b in range(N_UPPER, rules.n_boxes) if m >> b & 1)
-    return (u + (rules.upper_bonus if u >= UPPER_TARGET else 0) + lower
-            + (50 if y == 1 else 0))
 
 
 class _Plan:
@@ -172,106 +149,89 @@ class _Plan:
         self.utility = utility
         self.reach = reachable_upper_totals()
         self.classes = upper_classes(self.reach)
-        self.most = _max_entries(rules)
-        self.least = _min_entries(rules)
+        self.most = max_entries(rules)
+        self.least = np.array([min(rules.possible_points(b)) for b in range(rules.n_boxes)],
+                              dtype=np.int64)
 
     def level_states(self, masks: np.ndarray) -> tuple[np.ndarray, ...]:
         """(m, u, y, lo, hi) of the class representatives of ``masks`` that the start
-        can reach (any state when ``total`` is None), with their ranges of ``a``."""
+        can reach (any state when ``total`` is None), with their ranges of ``a``.
+
+        ``lo``: the least total a card in the state can have (the upper subtotal, the
+        upper bonus once it is earned, the smallest entries of the filled lower boxes,
+        the 50 of the flag), and no lower than the utility's first nonzero score minus
+        the most points still to come; ``hi``: the utility's top, and from a card of
+        total ``total``, no more than the most its newly filled boxes can have added.
+        """
         rules, (m0, u0, y0) = self.rules, self.start
+        ub, top = rules.upper_bonus, UPPER_TARGET
         masks = masks[(masks & m0) == m0]
-        out_m, out_u, out_y, feas, gain = [], [], [], [], []
-        yb = rules.yahtzee_box
-        for m in masks.tolist():
-            um = m & ((1 << N_UPPER) - 1)
-            new_upper = um & ~(m0 & ((1 << N_UPPER) - 1))
-            sums = np.flatnonzero(self.reach[new_upper])
-            reach_u = np.zeros(UPPER_TARGET + 1, dtype=bool)
-            reach_u[np.minimum(u0 + sums, UPPER_TARGET)] = True
-            classes = self.classes[um]
-            new = m & ~m0
-            lower_new = [b for b in range(N_UPPER, rules.n_boxes) if new >> b & 1]
-            lower_least = int(sum(self.least[b] for b in range(N_UPPER, rules.n_boxes)
-                                  if m >> b & 1))
-            lower_gain = int(sum(self.most[b] for b in lower_new))
-            upper_most = int(sum(self.most[b] for b in range(N_UPPER) if new_upper >> b & 1))
-            n_new = bin(new).count("1")
-            if m0 >> yb & 1:
-                flags = [y0]
-            elif m >> yb & 1 and rules.n_flags == 2:
-                flags = [0, 1]
-            else:
-                flags = [0]
-            for rep in np.unique(classes[classes >= 0]).tolist():
-                members = np.flatnonzero((classes == rep) & reach_u)
-                if members.size == 0:
-                    continue
-                for y in flags:
-                    if np.isnan(self.table.values[m, rep, y]):
-                        continue
-                    low = int(members.min())
-                    low += rules.upper_bonus if low >= UPPER_TARGET else 0
-                    ups = [(int(v) - u0 if v < UPPER_TARGET else
-                            upper_most + (rules.upper_bonus if u0 < UPPER_TARGET else 0))
-                           for v in members]
-                    bonus = rules.yahtzee_bonus * n_new if (y == 1 and rules.n_flags == 2) else 0
-                    out_m.append(m)
-                    out_u.append(rep)
-                    out_y.append(y)
-                    feas.append(low + lower_least + (50 if y == 1 else 0))
-                    gain.append(lower_gain + max(ups) + bonus)
-        m_arr = np.array(out_m, dtype=np.int64)
-        u_arr = np.array(out_u, dtype=np.int64)
-        y_arr = np.array(out_y, dtype=np.int64)
-        if m_arr.size == 0:
-            empty = np.zeros(0, dtype=np.int64)
-            return empty, empty, empty, empty, empty
-        most = _max_points_to_come(rules, m_arr, u_arr, y_arr)
-        lo = np.maximum(self.utility.zero_below - most, np.array(feas, dtype=np.int64))
-        hi = np.full(m_arr.shape, self.utility.top - 1, dtype=np.int64)
+        new = masks & ~m0
+        bits = (masks[:, None] >> np.arange(rules.n_boxes)) & 1
+        new_bits = (new[:, None] >> np.arange(rules.n_boxes)) & 1
+        lower_least = bits[:, N_UPPER:] @ self.least[N_UPPER:]
+        lower_gain = new_bits[:, N_UPPER:] @ self.most[N_UPPER:]
+        upper_most = new_bits[:, :N_UPPER] @ self.most[:N_UPPER]
+        # the capped subtotals the start can reach: u0 plus a sum of the new upper boxes
+        sums = self.reach[new & ((1 << N_UPPER) - 1)]
+        reach = np.zeros_like(sums)
+        reach[:, u0:top] = sums[:, :top - u0]
+        reach[:, top] = sums[:, top - u0:].any(axis=1)
+        classes = self.classes[masks & ((1 << N_UPPER) - 1)]
+        i, u = np.nonzero((classes >= 0) & reach)
+        key = i * (top + 1) + classes[i, u]  # by mask, then representative; u ascending
+        order = np.lexsort((u, key))
+        key, u = key[order], u[order]
+        first = np.flatnonzero(np.diff(key, prepend=-1) != 0)
+        last = np.append(first[1:], key.shape[0])[:first.shape[0]] - 1
+        i, rep, low, high = key[first] // (top + 1), key[first] % (top + 1), u[first], u[last]
+        # each representative with each flag its cards can have, where a state occurs
+        i, rep, low, high, y = (np.repeat(a, 2) for a in (i, rep, low, high, np.zeros_like(i)))
+        y[1::2] = 1
+        m = masks[i]
+        if m0 >> rules.yahtzee_box & 1:
+            keep = y == y0
+        else:
+            keep = (y == 0) | (((m >> rules.yahtzee_box) & 1 == 1) & (rules.n_flags == 2))
+        keep &= y < rules.n_flags
+        keep[keep] = ~np.isnan(self.table.values[m[keep], rep[keep], y[keep]])
+        i, rep, low, high, y, m = (a[keep] for a in (i, rep, low, high, y, m))
+        feas = low + np.where(low >= top, ub, 0) + lower_least[i] + 50 * y
+        ups = np.where(high < top, high - u0, upper_most[i] + (ub if u0 < top else 0))
+        bonus = np.where((y == 1) & (rules.n_flags == 2),
+                         rules.yahtzee_bonus * new_bits[i].sum(axis=1), 0)
+        most = max_points_to_come(rules, m, rep, y)
+        lo = np.maximum(self.utility.zero_below - most, feas)
+        hi = np.full(m.shape, self.utility.top - 1, dtype=np.int64)
         if self.total is not None:
             lo = np.maximum(lo, self.total)
-            hi = np.minimum(hi, self.total + np.array(gain, dtype=np.int64))
-        return m_arr, u_arr, y_arr, lo, hi
+            hi = np.minimum(hi, self.total + lower_gain[i] + ups + bonus)
+        return m, rep, y, lo.astype(np.int64), hi.astype(np.int64)
 
 
-def _make_level(m: np.ndarray, u: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-                pair: bool) -> Level:
-    n = m.shape[0]
-    lengths = np.where(hi >= lo, -(-(hi - lo + 1) // STEP) * STEP, 0)
-    start = np.zeros(n + 2, dtype=np.int64)
-    np.cumsum(lengths, out=start[1:n + 1])
-    start[n + 1] = start[n]
-    lo = np.append(lo, _EMPTY_LO)
-    hi = np.append(hi, -_EMPTY_LO)
-    vals = np.zeros(int(start[n]))
-    vals2 = np.zeros(int(start[n]) if pair else 0)
-    return Level(m, u, y, start, lo, hi, vals, vals2)
-
-
-def _tasks(level: Level) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(state, first column, width) of every task: each state's range in pieces of at
-    most WIDE columns."""
+def _tasks(level: LevelStore) -> np.ndarray:
+    """(n_tasks, 3) int64: (state, first column, width) of every task, each state's range
+    in pieces of at most WIDE columns."""
     n = level.m.shape[0]
     lengths = level.start[1:n + 1] - level.start[:n]
     counts = -(-lengths // WIDE)
     state = np.repeat(np.arange(n, dtype=np.int64), counts)
     first = np.cumsum(counts) - counts
-    piece = np.arange(state.shape[0], dtype=np.int64) - first[state]
-    offset = piece * WIDE
+    offset = (np.arange(state.shape[0], dtype=np.int64) - first[state]) * WIDE
     width = np.minimum(lengths[state] - offset, WIDE)
-    return state, level.lo[state] + offset, width
+    return np.stack([state, level.lo[state] + offset, width], axis=1)
 
 
-def _point_slots(slot: np.ndarray, plan: _Plan, level: Level) -> None:
-    """slot[m, u, y] of every member of each representative's class (the placeholder
-    index for states that the start cannot reach)."""
+def _point_slots(slot: np.ndarray, plan: _Plan, level: LevelStore, masks: np.ndarray) -> None:
+    """slot[m, u, y] of every member of each representative's class, and the placeholder
+    index for the other states of ``masks`` (never read by a solved state)."""
     n = level.m.shape[0]
-    if n == 0:
-        return
     rows = plan.classes[level.m & ((1 << N_UPPER) - 1)]  # (n, 64): class of each u
     state, u = np.nonzero(rows == level.u[:, None])
     slot[level.m[state], u, level.y[state]] = state
+    mine = slot[masks]
+    mine[mine < 0] = n
+    slot[masks] = mine
 
 
 def solve_vectors(table: Table, utility: Utility, *, start: tuple[int, int, int] = (0, 0, 0),
@@ -291,52 +251,35 @@ def solve_vectors(table: Table, utility: Utility, *, start: tuple[int, int, int]
     plan = _Plan(table, start, total, utility)
     levels = masks_by_level(rules.n_boxes)
     slot = np.full(rules.table_shape, -1, dtype=np.int64)
-    pair = utility.pair
-    # full cards: one vector, the utility itself on 0..A-1
-    full = rules.full_mask
-    top = utility.top
-    last = Level(np.array([full], dtype=np.int64), np.zeros(1, dtype=np.int64),
-                 np.zeros(1, dtype=np.int64), np.array([0, top, top], dtype=np.int64),
-                 np.array([0, _EMPTY_LO]), np.array([top - 1, -_EMPTY_LO]),
-                 utility.values.copy(),
-                 utility.values2.copy() if utility.values2 is not None else np.zeros(0))
-    slot[full] = 0
+    spec = utility.spec(rules)
+    slot[rules.full_mask] = 0
     first_level = bin(start[0]).count("1") + 1
-    kept: dict[int, Level] = {}
-    if rules.n_boxes in keep or first_level == rules.n_boxes:
-        kept[rules.n_boxes] = last
-    pmax = most_points_per_turn(rules)
-    arrays = rules.arrays
-    entries = 0
-    operations = 0.0
-    n_done = rules.n_boxes - first_level
-    for done, n in enumerate(range(rules.n_boxes - 1, first_level - 1, -1), start=1):
-        m, u, y, lo, hi = plan.level_states(levels[n])
-        here = _make_level(m, u, y, lo, hi, pair)
-        _point_slots(slot, plan, here)
-        mine = slot[levels[n]]
-        mine[mine < 0] = m.shape[0]  # the empty placeholder: never read by a solved state
-        slot[levels[n]] = mine
-        state, c0, width = _tasks(here)
-        columns = int(width.sum())
-        entries += columns
-        operations += float(task_operations(rules, np.array([rules.n_boxes - n]))[0]) * columns
-        if state.shape[0]:
-            tk.vector_level(state, c0, width, here.m, here.u, here.y, here.start, here.lo,
-                            here.vals, here.vals2, slot, last.start, last.lo, last.hi,
-                            last.vals, last.vals2, 0.0, utility.above, utility.above2, pair,
-                            arrays, ROLL_PROBABILITY, pmax)
-        if n in keep or n == first_level:
+    last = utility.full_cards(rules.full_mask)
+    kept = {rules.n_boxes: last} if rules.n_boxes in keep or first_level == rules.n_boxes else {}
+    work = {"entries": 0, "operations": 0.0, "keep": keep}
+
+    def step(n: int) -> None:
+        nonlocal last, kept
+        here = new_store(*plan.level_states(levels[n]), step=STEP, pair=spec.pair)
+        _point_slots(slot, plan, here, levels[n])
+        tasks = _tasks(here)
+        columns = int(tasks[:, 2].sum())
+        work["entries"] += columns
+        work["operations"] += float(task_operations(rules, np.array([rules.n_boxes - n]))[0]
+                                    * columns)
+        if tasks.shape[0]:
+            tk.vector_level(tasks, here, slot, last, spec, rules.arrays)
+        if n in work["keep"] or n == first_level:
             kept[n] = here
             if keep_bytes is not None and sum(level.vals.nbytes + level.vals2.nbytes
                                               for level in kept.values()) > keep_bytes:
                 kept = {n: here} if n == first_level else {}
-                keep = ()
+                work["keep"] = ()
         last = here
-        if progress is not None:
-            progress(done, n_done)
-    return Vectors(rules, utility, kept, slot, time.perf_counter() - began, entries,
-                   operations)
+
+    solve_backward(rules, first_level, step, progress)
+    return Vectors(rules, utility, kept, slot, time.perf_counter() - began,
+                   work["entries"], work["operations"])
 
 
 @dataclass(frozen=True, eq=False)
@@ -357,15 +300,8 @@ def turn_at(vectors: Vectors, m: int, u: int, y: int, a: int) -> TurnVectors:
     vectors (which ``vectors`` must hold)."""
     rules = vectors.rules
     nxt = vectors.levels[bin(m).count("1") + 1]
-    utility = vectors.utility
-    n_rerolls = rules.rolls_per_turn - 1
-    out = np.empty((n_rerolls + 1, N_KEEPS, 1))
-    out2 = np.zeros((n_rerolls + 1, N_KEEPS, 1))
-    value = np.zeros((2, 1))
-    vals2 = nxt.vals2 if utility.pair else nxt.vals
-    tk.turn_vectors(m, min(u, UPPER_TARGET), y, a, vectors.slot, nxt.start, nxt.lo, nxt.hi,
-                    nxt.vals, vals2, 0.0, utility.above, utility.above2, utility.pair,
-                    rules.arrays, ROLL_PROBABILITY, most_points_per_turn(rules), out, out2,
-                    value)
-    return TurnVectors(out[:, :, 0].copy(), out2[:, :, 0].copy(), float(value[0, 0]),
-                       float(value[1, 0]))
+    out = np.zeros((2, rules.rolls_per_turn, N_KEEPS, 1))
+    value, value2 = tk.turn_vectors(m, min(u, UPPER_TARGET), y, a, rules.arrays, vectors.slot,
+                                    nxt, vectors.utility.spec(rules), out[0], out[1], out[0, :0])
+    return TurnVectors(out[0, :, :, 0].copy(), out[1, :, :, 0].copy(), float(value),
+                       float(value2))

@@ -75,3 +75,18 @@ class TwinDP:
     def value_wide(self, m: int, u: int, y: int) -> np.ndarray:
         return self.value(m, min(u, UPPER_TARGET), y)
 
+
+
+def least_total(rules: RuleSet, m: int, u: int, y: int) -> int:
+    """The smallest grand total a card in state (m, u, y) can have: the (capped) upper
+    subtotal, the upper bonus once it is 63, the 50 of the flag and the smallest entries
+    of the filled lower boxes (the solver stores vectors from there up)."""
+    lower = sum(min(rules.possible_points(b)) for b in range(6, rules.n_boxes) if m >> b & 1)
+    return (u + (rules.upper_bonus if u >= UPPER_TARGET else 0) + lower
+            + (50 if y == 1 else 0))
+
+
+def stored_vector(level, i: int) -> tuple[int, np.ndarray]:
+    """(lo, values on lo..hi) of state ``i`` of a solved level (a ``LevelStore``)."""
+    lo, hi = int(level.lo[i]), int(level.hi[i])
+    return lo, level.vals[level.start[i]:level.start[i] + max(hi - lo + 1, 0)]

@@ -17,6 +17,7 @@ from advisor.objective import Objective
 from solver.errors import UnknownStrategyError
 from solver.game.dice import KEEP_COUNTS, KEEP_SIZE, N_ROLLS, ROLLS, faces_of
 from solver.kernels import simulate_target as st
+from solver.kernels.turn import option
 from solver.simulate import simulate
 from solver.simulate_target import flatten, highest_score
 from solver.target import Utility, solve_vectors
@@ -90,22 +91,20 @@ def test_kernel_choices_equal_advise_on_late_cards(table_of, rules_name, card_te
     vectors = solve_vectors(table, Utility.target(target),
                             start=(card.mask, card.upper, card.flag), total=card.total,
                             keep=tuple(range(n0 + 1, rules.n_boxes + 1)))
-    vec = (*flatten(vectors), -1.0)
+    store = flatten(vectors)
     arrays, values = rules.arrays, np.ascontiguousarray(table.values)
-    scratch = st.new_scratch(rules.n_boxes, rules.rolls_per_turn - 1)
-    box_p, final_value, keep_value, roll_best, ev_turn, opt_box, opt_entry, opt_p = scratch
-    st.target_turn(card.mask, card.upper, card.flag, card.total, vec, arrays, box_p,
-                   final_value, keep_value, roll_best, opt_box, opt_entry, opt_p)
+    spec = Utility.target(target).spec(rules)
+    turn = st.new_turn(rules.n_boxes, rules.rolls_per_turn - 1, spec)
+    st.play_turn(card.mask, card.upper, card.flag, card.total, store, values, arrays, spec, turn)
     advisor = TurnAdvisor(card, table, Objective.for_target(target))
     open_ended = 0
     for r in range(N_ROLLS):
         dice = Dice(tuple(int(f) for f in ROLLS[r]))
         for j in range(rules.rolls_per_turn):
-            b, _, keep = st.choose(r, j, card.mask, card.upper, card.flag, card.total, box_p,
-                                   keep_value, vec, values, arrays, ev_turn,
-                                   np.zeros(1, dtype=np.bool_), opt_box, opt_entry, opt_p)
+            o, keep = st.choose(r, j, card.mask, card.upper, card.flag, card.total, turn, turn,
+                                values, arrays)
             mine = ("keep", faces_of(KEEP_COUNTS[keep])) if keep >= 0 else \
-                ("score", rules.boxes[b].name)
+                ("score", rules.boxes[int(option(turn.vec.plan, r, o, arrays)[1])].name)
             assert mine == _best_move(advisor, dice, j), (str(dice), j)
             open_ended += 0 < advisor.advise(dice, j).best.p_target < 1
     assert open_ended > N_ROLLS  # the probabilities decided, not only the tie-break

@@ -1,21 +1,16 @@
-"""numba kernels of the dynamic program. Plain arrays and the rule set's ``RuleArrays``
-(``rules``) in, nothing checked.
+"""numba kernels of the expected-score dynamic program: the turn engine
+(:mod:`solver.kernels.turn`) with an additive gather.
 
-For a turn-start state ``s = (m, u, y)`` (filled mask, capped upper subtotal, Yahtzee
-box holds 50) and the 462 keeps ``k`` (rolls are the keeps of five dice):
+The value of an option of final roll ``r`` in state ``s = (m, u, y)`` is what it adds:
 
-    V_0(r)     = max over allowed boxes b of
-                 points(r, b) + upper_bonus(u, b, r) + yahtzee_bonus(r, y) + E(m | b, u', y')
-    K_j(k)     = (1/6) * sum_f K_j(k + f)   for |k| < 5,     K_j(r) = V_{j-1}(r)
-    V_j(r)     = max over k a sub-multiset of r of K_j(k)   (computed as
-                 B(k) = max(K_j(k), max_f B(k - f)), one die at a time)
-    E(s)       = sum_r P(r) V_R(r),   R = rolls per turn - 1
+    G(o) = points(r, b) + upper_bonus(u, b, r) + E(m | b, u', y')
 
 ``E`` of every state is computed level by level, from full cards back to the empty one.
-All 64 upper subtotals and both flags of one mask are one vector of "columns", so the
-inner loops run over contiguous columns and vectorise. A work array ``work`` of shape
-(462, W) holds one value per keep and column: the rows of rolls hold ``V``, the other
-rows ``K`` or ``B``.
+All upper subtotals and both flags of one mask are one vector of *columns* (the plan of
+a mask is built for flag 1 and its Yahtzee bonus counted in the columns of flag 1), so
+the inner loops run over contiguous columns and vectorise. ``succ`` (6 n_boxes, >= W)
+holds per successor row and column the successor's points, upper bonus and ``E``; the
+options of a lower box add their entry to it.
 """
 
 from __future__ import annotations
@@ -24,15 +19,18 @@ import numpy as np
 from numba import njit, prange
 
 from .. import _jit_cache
-from ..game.dice import FIRST_ROLL_KEEP, N_KEEPS, ROLL_FIVE_FACE, ROLL_PROBABILITY
-from ..game.rules import N_UPPER, UPPER_TARGET
-from .basics import (
-    FAST_MATH,
-    best_sub_keeps,
-    entry_variant,
-    expect_keeps,
-    next_state,
-    roll_entries,
+from ..game.dice import FIRST_ROLL_KEEP, N_KEEPS, N_ROLLS
+from ..game.rules import UPPER_TARGET
+from .basics import FAST_MATH, next_state
+from .turn import (
+    n_options,
+    new_plan,
+    option,
+    plan_bonus,
+    plan_turn,
+    rerolls,
+    roll_expectation,
+    successor_points,
 )
 
 _jit_cache.check()  # before any cached kernel is loaded
@@ -44,71 +42,48 @@ CHUNK = 32  # columns per pass: 462 x 32 float64 = 118 KB of work, kept in L2
 
 
 @njit(cache=True, fastmath=FAST_MATH)
-def final_roll_columns(m, cols_u, cols_y, values, rules, work, gathered):
-    """Fill the roll rows of ``work[:, :W]`` with V_0, the best box for each final roll,
-    for the W states (m, cols_u[c], cols_y[c]); ``rules`` is a ``RuleArrays``.
-
-    ``gathered`` (n_boxes, 6, >=W) is scratch: for upper box b, row k is the value of
-    entering k dice of its face; for a lower box, row 0 is E of the next state and row 1
-    E of the next state with the Yahtzee flag set.
-    """
-    scores = rules.box_scores
-    yahtzee_box = rules.yahtzee_box
-    n_flags = rules.n_flags
-    unit = rules.unit
-    n_boxes = scores.shape[0]
+def gather(m, cols_u, cols_y, values, rules, plan, succ):
+    """``succ[row, c]`` = points + upper bonus + E of the next state, for every successor
+    row of ``plan`` and the states (m, cols_u[c], cols_y[c])."""
     width = cols_u.shape[0]
-    for b in range(n_boxes):
-        if m >> b & 1:
-            continue
-        if b < N_UPPER:
-            for k in range(6):
-                p = k * (b + 1)
-                for c in range(width):
-                    nm, nu, ny, bonus = next_state(m, cols_u[c], cols_y[c], b, p,
-                                                   rules.upper_bonus, yahtzee_box, n_flags)
-                    gathered[b, k, c] = p + bonus + values[nm, nu, ny]
-        else:
-            for hit in range(2 if (b == yahtzee_box and n_flags == 2) else 1):
-                for c in range(width):  # row ``hit``: an entry of 0 / above 0 points
-                    nm, nu, ny, _ = next_state(m, cols_u[c], cols_y[c], b, hit,
-                                               rules.upper_bonus, yahtzee_box, n_flags)
-                    gathered[b, hit, c] = values[nm, nu, ny]
-    n_rolls = scores.shape[1]
-    boxes = np.empty(n_boxes, dtype=np.int64)
-    entries = np.empty(n_boxes, dtype=np.int64)
-    for r in range(n_rolls):
-        row = work[FIRST_ROLL_KEEP + r]
+    for i in range(plan.size[0]):
+        b = plan.succ_box[i]
+        e = plan.succ_entry[i]
+        p = successor_points(b, e)
+        out = succ[plan.succ_row[i]]
         for c in range(width):
-            row[c] = -np.inf
-        for i in range(roll_entries(r, m, rules, boxes, entries)):
-            b = boxes[i]
-            p = entries[i]
-            src = gathered[b, entry_variant(b, p, rules)]
-            if b < N_UPPER:
-                for c in range(width):
-                    row[c] = max(row[c], src[c]) * unit
-            else:
-                for c in range(width):
-                    row[c] = max(row[c], src[c] + p) * unit
-        if ROLL_FIVE_FACE[r] >= 0 and n_flags == 2:
-            for c in range(width):
-                if cols_y[c] == 1:
-                    row[c] += rules.yahtzee_bonus
+            nm, nu, ny, bonus = next_state(m, cols_u[c], cols_y[c], b, e, rules.upper_bonus,
+                                           rules.yahtzee_box, rules.n_flags)
+            out[c] = p + bonus + values[nm, nu, ny]
 
 
 @njit(cache=True, fastmath=FAST_MATH)
-def _solve_columns(m, cols_u, cols_y, values, rules, work, gathered):
-    width = cols_u.shape[0]
-    final_roll_columns(m, cols_u, cols_y, values, rules, work, gathered)
-    for _ in range(rules.n_rerolls):
-        expect_keeps(work, width)
-        best_sub_keeps(work, width, rules.unit)
-    for c in range(width):
-        total = 0.0
-        for r in range(ROLL_PROBABILITY.shape[0]):
-            total += ROLL_PROBABILITY[r] * work[FIRST_ROLL_KEEP + r, c]
-        values[m, cols_u[c], cols_y[c]] = total
+def final_rolls(plan, succ, cols_y, rules, work):
+    """V_0 at the roll rows of ``work`` (columns ``0..W-1``, W = len(cols_y)): the best
+    option of each final roll, plus its Yahtzee bonus in the columns of flag 1."""
+    width = cols_y.shape[0]
+    for r in range(N_ROLLS):
+        w = FIRST_ROLL_KEEP + r  # (2-D indexing: a row view per roll costs two atomics)
+        for c in range(width):
+            work[w, c] = -np.inf
+        for i in range(n_options(plan, r)):
+            k, _, _, add = option(plan, r, i, rules)
+            for c in range(width):
+                work[w, c] = max(work[w, c], succ[k, c] + add) * rules.unit
+        bonus = plan_bonus(plan, r)
+        if bonus > 0:
+            for c in range(width):
+                work[w, c] += bonus * cols_y[c]
+
+
+@njit(cache=True)
+def turn(m, cols_u, cols_y, values, rules, plan, succ, work, keeps, bests):
+    """The turn of the states (m, cols_u[c], cols_y[c]) on ``work[:, :W]``, ``plan``
+    built for (m, 1): V_0 at the roll rows, then the rerolls (stages kept in ``keeps`` /
+    ``bests`` when they have rows, see :func:`~solver.kernels.turn.rerolls`)."""
+    gather(m, cols_u, cols_y, values, rules, plan, succ)
+    final_rolls(plan, succ, cols_y, rules, work)
+    rerolls(work, cols_u.shape[0], rules, keeps, bests, work[:0], keeps)
 
 
 @njit(cache=True)
@@ -119,27 +94,30 @@ def _solve_mask(m, values, upper_class, rules):
     cannot occur): subtotals from which the bonus can no longer be reached, or any
     subtotal once the upper section is full, share one value, computed once and copied.
     """
-    n_flags = rules.n_flags
-    n_flag_here = n_flags if (m >> rules.yahtzee_box) & 1 else 1
-    classes = upper_class[m & ((1 << N_UPPER) - 1)]
-    n_cols = 0
-    for u in range(UPPER_TARGET + 1):
-        if classes[u] == u:
-            n_cols += n_flag_here
+    n_flag_here = rules.n_flags if (m >> rules.yahtzee_box) & 1 else 1
+    classes = upper_class[m & 63]
+    reps = np.flatnonzero(classes == np.arange(UPPER_TARGET + 1))
+    n_cols = reps.shape[0] * n_flag_here
     all_u = np.empty(n_cols, dtype=np.int64)
     all_y = np.empty(n_cols, dtype=np.int64)
-    i = 0
     for y in range(n_flag_here):
-        for u in range(UPPER_TARGET + 1):
-            if classes[u] == u:
-                all_u[i] = u
-                all_y[i] = y
-                i += 1
+        all_u[y * reps.shape[0]:(y + 1) * reps.shape[0]] = reps
+        all_y[y * reps.shape[0]:(y + 1) * reps.shape[0]] = y
+    n_boxes = rules.box_scores.shape[0]
+    plan = new_plan(n_boxes)
+    plan_turn(m, 1, rules, plan)
     work = np.empty((N_KEEPS, CHUNK))
-    gathered = np.empty((rules.box_scores.shape[0], 6, CHUNK))
+    succ = np.empty((6 * n_boxes, CHUNK))
+    expected = np.empty(CHUNK)
+    no_stages = np.empty((0, N_KEEPS, 1))
     for start in range(0, n_cols, CHUNK):
         stop = min(start + CHUNK, n_cols)
-        _solve_columns(m, all_u[start:stop], all_y[start:stop], values, rules, work, gathered)
+        cols_u = all_u[start:stop]
+        cols_y = all_y[start:stop]
+        turn(m, cols_u, cols_y, values, rules, plan, succ, work, no_stages, no_stages)
+        roll_expectation(work, stop - start, expected)
+        for c in range(stop - start):
+            values[m, cols_u[c], cols_y[c]] = expected[c]
     states = 0
     for u in range(UPPER_TARGET + 1):
         rep = classes[u]
@@ -164,19 +142,11 @@ def solve_level(masks, values, upper_class, rules):
 
 @njit(cache=True)
 def turn_snapshots(m, u, y, values, rules, out):
-    """The whole turn of one state, for the advisor and the simulator.
-
-    ``out`` (n_rerolls + 1, 462): ``out[0, roll rows]`` = V_0, the value of each final
-    roll; ``out[j, k]`` for j >= 1 = value of keeping ``k`` (0 to 5 dice) with j rolls left.
-    Values are points still to come from the start of this turn.
-    """
-    cols_u = np.array([u], dtype=np.int64)
-    cols_y = np.array([y], dtype=np.int64)
-    work = np.empty((N_KEEPS, 1))
-    gathered = np.empty((rules.box_scores.shape[0], 6, 1))
-    final_roll_columns(m, cols_u, cols_y, values, rules, work, gathered)
-    out[0, :] = work[:, 0]
-    for j in range(1, rules.n_rerolls + 1):
-        expect_keeps(work, 1)
-        out[j, :] = work[:, 0]
-        best_sub_keeps(work, 1, rules.unit)
+    """The whole turn of one state, for the advisor: ``out`` (R + 1, 462, 1) gets
+    ``out[0]`` = V_0 at the roll rows and ``out[j]`` = K_j, the value of each keep with
+    ``j`` rolls left. Values are points still to come from the start of this turn."""
+    n_boxes = rules.box_scores.shape[0]
+    plan = new_plan(n_boxes)
+    plan_turn(m, 1, rules, plan)
+    turn(m, np.full(1, u), np.full(1, y), values, rules, plan, np.empty((6 * n_boxes, 1)),
+         np.empty((N_KEEPS, 1)), out, out[:0])

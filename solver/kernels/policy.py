@@ -1,194 +1,150 @@
-"""numba kernels of one turn played by a fixed policy, shared by the stats and the simulator.
+"""numba kernels of one turn played by a fixed policy (the statistics and the simulator).
 
-A policy is given by ``gain[b, e]``: what entering ``e`` points in box ``b`` is worth,
-the Yahtzee bonus apart; for a lower box other than the Yahtzee box it must be
-``e + gain[b, 0]``. For the optimal policy that is the entry, the upper bonus it
-earns and ``E`` of the next state; the simple strategies use other gains. With it, for
-the 252 final rolls ``r`` and the keeps ``k`` (as in ``kernels.expected``):
+A fixed policy is data for the expected-score turn (:mod:`solver.kernels.expected`): a
+table ``values`` of what each next state is worth and ``par[b]``, what filling box ``b``
+costs. The value of an option is
 
-    V_0(r) = max over allowed boxes b of  gain[b, e(r, b)] + yahtzee_bonus(r)
-    K_j(k) = (1/6) sum_f K_j(k + f)   (|k| < 5),      K_j(r) = V_{j-1}(r)
-    V_j(r) = max over sub-keeps k of r of K_j(k)
+    G(o) = points + upper bonus + values[next state] - par[b]
 
-Ties: a choice whose value is within ``TIE_TOLERANCE`` of the best counts as equally good
-(mathematically equal values may differ in their last bits); among equally good choices
-the first in a fixed order wins: boxes in scorecard order (lowest index first), keeps
-in ``dice`` keep order: the fewest dice first (rerolling more), then lexicographic.
-This order gives SD 59.6079 for the official rules; most dice first gives 59.6076.
+- ``optimal``: the solved table, no par;
+- ``greedy-turn``: a table of zeros (only this turn's points count), no par;
+- ``heuristic``: a table of zeros and each box's par;
+- ``greedy``: as ``greedy-turn`` for the box, with keeps of its own (the simulator's).
+
+Every choice follows the one order of :mod:`solver.game.ties`: the first option, in
+rank order, whose value is within ``EV_TIE`` of the best (keeps by keep index, keeping
+all five dice last, then boxes in scorecard order).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from .. import _jit_cache
+from ..game import ties as _ties
 from ..game.dice import (
     FIRST_ROLL_KEEP,
-    KEEP_CHILD,
-    KEEP_SUB_COUNT,
-    KEEP_SUB_LIST,
+    KEEP_SIZE,
     N_KEEPS,
     N_ROLLS,
-    ROLL_FIVE_FACE,
     ROLL_SUB_KEEP_START,
     ROLL_SUB_KEEPS,
-    YAHTZEE_ROLLS,
 )
-from ..game.rules import N_UPPER
-from .basics import SIXTH, joker_lowest_tier, next_state, placement_entry, roll_bonus
+from ..game.ties import EV_TIE
+from .expected import final_rolls, gather
+from .turn import n_options, new_plan, option, plan_turn, rerolls
 
 _jit_cache.check()  # before any cached kernel is loaded
 
-TIE_TOLERANCE = 1e-9
-"""Values closer than this (points) are equally good; the fixed order decides."""
-MAX_ENTRY = 51
-"""Entries are 0..50 points: the width of ``gain``."""
+best_of = njit(cache=True)(_ties.best)
+"""Compiled :func:`solver.game.ties.best`."""
+
+
+class PolicyTurn(NamedTuple):
+    """The turns of up to W states of one mask under a fixed policy, one column each
+    (see :func:`new_turn`)."""
+
+    plan: tuple
+    """The mask's :class:`~solver.kernels.turn.TurnPlan` (built for flag 1)."""
+    cols: np.ndarray
+    """(2, W) int64: the states' upper subtotals and flags."""
+    succ: np.ndarray
+    """(6 n_boxes, W): each successor's value (:func:`~solver.kernels.expected.gather`)
+    less the par of its box."""
+    work: np.ndarray
+    """(462, W)."""
+    keeps: np.ndarray
+    """(R + 1, 462, W): ``keeps[0]`` = V_0 at the roll rows, ``keeps[j]`` = K_j."""
+    bests: np.ndarray
+    """(R + 1, 462, W): B_j (at the roll rows V_j)."""
+    choice: np.ndarray
+    """(252,) int64: the option each final roll of one column goes to (:func:`best_boxes`)."""
 
 
 @njit(cache=True)
-def optimal_gain(m, u, y, values, rules, gain):
-    """Fill ``gain`` (n_boxes, 51) for the optimal policy of state (m, u, y): entry + upper
-    bonus it earns + E(next state). Only the rows of open boxes and reachable entries are
-    set."""
-    n_boxes = gain.shape[0]
-    upper_bonus = rules.upper_bonus
-    yahtzee_box = rules.yahtzee_box
-    n_flags = rules.n_flags
-    for b in range(n_boxes):
-        if m >> b & 1:
-            continue
-        if b < N_UPPER:
-            for k in range(6):
-                e = k * (b + 1)
-                nm, nu, ny, bonus = next_state(m, u, y, b, e, upper_bonus, yahtzee_box, n_flags)
-                gain[b, e] = e + bonus + values[nm, nu, ny]
-        else:
-            nm, nu, ny, _ = next_state(m, u, y, b, 0, upper_bonus, yahtzee_box, n_flags)
-            gain[b, 0] = values[nm, nu, ny]
-            nm, nu, ny, _ = next_state(m, u, y, b, 1, upper_bonus, yahtzee_box, n_flags)
-            for e in range(1, MAX_ENTRY):
-                gain[b, e] = e + values[nm, nu, ny]
-    return 0
+def new_turn(n_boxes, n_rerolls, width):
+    """An empty :class:`PolicyTurn` of ``width`` columns."""
+    stages = (n_rerolls + 1, N_KEEPS, width)
+    return PolicyTurn(new_plan(n_boxes), np.zeros((2, width), dtype=np.int64),
+                      np.zeros((6 * n_boxes, width)), np.empty((N_KEEPS, width)),
+                      np.empty(stages), np.empty(stages), np.zeros(N_ROLLS, dtype=np.int64))
 
 
 @njit(cache=True)
-def best_box(r, m, y, gain, rules):
-    """(box, entry, value) of the first best placement of final roll ``r``: value =
-    ``gain[box, entry]`` + the Yahtzee bonus."""
-    n_boxes = rules.box_scores.shape[0]
-    f = ROLL_FIVE_FACE[r]
-    low = joker_lowest_tier(f, m, rules.joker_tier) if f >= 0 else 1 << 30
-    bonus = roll_bonus(r, y, rules)
-    best = -np.inf
-    for b in range(n_boxes):
-        if m >> b & 1:
-            continue
-        e = placement_entry(r, b, m, rules, low)
-        if e >= 0:
-            best = max(best, gain[b, e])
-    for b in range(n_boxes):
-        if m >> b & 1:
-            continue
-        e = placement_entry(r, b, m, rules, low)
-        if e >= 0 and gain[b, e] >= best - TIE_TOLERANCE:
-            return b, e, best + bonus
-    return -1, -1, best + bonus
+def play_turns(m, width, values, par, rules, t, keeps):
+    """Fill ``t`` for the states (m, t.cols[0, c], t.cols[1, c]), c < ``width``, under
+    the policy (``values``, ``par``): the successors' values, and with ``keeps`` the
+    final rolls and the rerolls too (the expected-score turn on other data)."""
+    plan = t.plan
+    plan_turn(m, 1, rules, plan)
+    cols_u, cols_y = t.cols[0, :width], t.cols[1, :width]
+    gather(m, cols_u, cols_y, values, rules, plan, t.succ)
+    for i in range(plan.size[0]):
+        b = plan.succ_box[i]
+        if par[b] != 0.0:
+            for c in range(width):
+                t.succ[plan.succ_row[i], c] -= par[b]
+    if keeps:
+        final_rolls(plan, t.succ, cols_y, rules, t.work)
+        rerolls(t.work, width, rules, t.keeps, t.bests, t.work[:0], t.keeps)
 
 
 @njit(cache=True)
-def final_roll_best(m, y, gain, rules, final_value):
-    """``final_value[r]`` = V_0(r) for the 252 rolls (best placement, see :func:`best_box`)."""
-    scores = rules.box_scores
-    n_boxes = scores.shape[0]
-    final_value[:] = -np.inf
-    for b in range(n_boxes):
-        if m >> b & 1:
-            continue
-        row = gain[b]
-        entries = scores[b]
-        if b >= N_UPPER and b != rules.yahtzee_box:
-            # gain is entry + a constant for these boxes: no gather, vectorises
-            base = row[0]
-            for r in range(N_ROLLS):
-                final_value[r] = max(final_value[r], entries[r] + base)
-        else:
-            for r in range(N_ROLLS):
-                final_value[r] = max(final_value[r], row[entries[r]])
-    for r in YAHTZEE_ROLLS:
-        final_value[r] = best_box(r, m, y, gain, rules)[2]
+def play_turn(m, u, y, values, par, rules, t, keeps):
+    """:func:`play_turns` of the one state (m, u, y), in column 0."""
+    t.cols[0, 0] = u
+    t.cols[1, 0] = y
+    play_turns(m, 1, values, par, rules, t, keeps)
 
 
 @njit(cache=True)
-def final_roll_boxes(m, y, gain, rules, final_value, box, entry):
-    """``box[r]``, ``entry[r]``: the first best placement of each of the 252 final rolls
-    (see :func:`best_box`), given ``final_value`` from :func:`final_roll_best`."""
-    scores = rules.box_scores
-    n_boxes = scores.shape[0]
-    box[:] = -1
-    for b in range(n_boxes):
-        if m >> b & 1:
-            continue
-        row = gain[b]
-        entries = scores[b]
-        for r in range(N_ROLLS):
-            if box[r] < 0 and row[entries[r]] >= final_value[r] - TIE_TOLERANCE:
-                box[r] = b
-                entry[r] = entries[r]
-    for r in YAHTZEE_ROLLS:
-        b, e, _ = best_box(r, m, y, gain, rules)
-        box[r] = b
-        entry[r] = e
+def best_boxes(succ, c, plan, rules, first, last, out):
+    """``out[r]``, for the final rolls ``first <= r < last``: the best option (index) of
+    each in column ``c``, the first in box order within ``EV_TIE`` of the largest value,
+    the Yahtzee bonus apart."""
+    for r in range(first, last):
+        top = -np.inf
+        for i in range(n_options(plan, r)):
+            k, _, _, add = option(plan, r, i, rules)
+            top = max(top, succ[k, c] + add)
+        out[r] = 0
+        for i in range(n_options(plan, r)):
+            k, _, _, add = option(plan, r, i, rules)
+            if top - (succ[k, c] + add) <= EV_TIE:
+                out[r] = i
+                break
 
 
-@njit(cache=True)
-def keep_values(final_value, n_rerolls, keep_value, roll_best, last_best=True):
-    """K_j and V_j of a turn, for j = 1..n_rerolls.
-
-    ``keep_value[j, k]`` (n_rerolls + 1, 462) = K_j(k) for every keep (its row 0 gets V_0
-    at the roll rows); ``roll_best[j, k]`` (same shape) = max of K_j over the sub-keeps of
-    keep ``k``, so at the roll rows V_j(r). ``last_best=False`` skips ``roll_best`` of
-    j = n_rerolls (the simulator needs it for one roll only).
-    """
-    for r in range(N_ROLLS):
-        keep_value[0, FIRST_ROLL_KEEP + r] = final_value[r]
-        roll_best[0, FIRST_ROLL_KEEP + r] = final_value[r]
-    for j in range(1, n_rerolls + 1):
-        row = keep_value[j]
-        below = roll_best[j - 1]
-        for r in range(FIRST_ROLL_KEEP, N_KEEPS):
-            row[r] = below[r]
-        for k in range(FIRST_ROLL_KEEP - 1, -1, -1):
-            total = 0.0
-            for f in range(6):
-                total += row[KEEP_CHILD[k, f]]
-            row[k] = total * SIXTH
-        if j == n_rerolls and not last_best:
-            break
-        best = roll_best[j]
-        for k in range(N_KEEPS):
-            best[k] = row[k]
-        for k in range(1, N_KEEPS):
-            for i in range(KEEP_SUB_COUNT[k]):
-                best[k] = max(best[k], best[KEEP_SUB_LIST[k, i]])
-
-
-@njit(cache=True)
-def first_keep_within(r, keep_row, best):
-    """The first keep of roll ``r`` (tie-break order) whose K_j is within the tolerance of
-    ``best`` (= V_j(r))."""
+@njit(cache=True, inline="always")
+def first_keep(r, keeps, j, c, best):
+    """The first keep of roll ``r`` in rank order (0 to 5 dice) whose K_j
+    (``keeps[j, k, c]``) is within ``EV_TIE`` of ``best`` (= V_j(r)); a keep of all five
+    dice is scoring now."""
     start = ROLL_SUB_KEEP_START[r]
-    stop = ROLL_SUB_KEEP_START[r + 1]
-    for i in range(start, stop):
-        if keep_row[ROLL_SUB_KEEPS[i]] >= best - TIE_TOLERANCE:
+    for i in range(start, ROLL_SUB_KEEP_START[r + 1]):
+        if best - keeps[j, ROLL_SUB_KEEPS[i], c] <= EV_TIE:
             return ROLL_SUB_KEEPS[i]
     return ROLL_SUB_KEEPS[start]
 
 
+@njit(cache=True, inline="always")
+def choose_keep(r, j, c, keeps, bests):
+    """The keep (index) of roll ``r`` with ``j`` rolls left in column ``c`` (``keeps`` and
+    ``bests`` of a :class:`PolicyTurn`): :func:`first_keep`."""
+    return first_keep(r, keeps, j, c, bests[j, FIRST_ROLL_KEEP + r, c])
+
+
 @njit(cache=True)
-def best_keep(r, keep_row):
-    """The first best keep (index 0..461) of roll ``r`` given K_j in ``keep_row``."""
-    best = -np.inf
-    for i in range(ROLL_SUB_KEEP_START[r], ROLL_SUB_KEEP_START[r + 1]):
-        best = max(best, keep_row[ROLL_SUB_KEEPS[i]])
-    return first_keep_within(r, keep_row, best)
+def choose(r, j, succ, keeps, bests, rules, t):
+    """The policy's move for roll ``r`` with ``j`` rolls left (column 0): (keep, -1) to
+    reroll, or (-1, i) to score now in option ``i`` of the roll (of ``t.plan``, see
+    ``turn.option``): with no roll left, or when keeping all five dice is best."""
+    if j > 0:
+        k = choose_keep(r, j, 0, keeps, bests)
+        if KEEP_SIZE[k] < 5:
+            return k, -1
+    best_boxes(succ, 0, t.plan, rules, r, r + 1, t.choice)
+    return -1, t.choice[r]

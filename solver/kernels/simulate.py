@@ -5,28 +5,24 @@ Dice come from one counter-based stream per game: game ``g`` of seed ``s`` start
 so a game's dice do not depend on which thread plays it or on the batch it is in.
 Rerolled dice are drawn one at a time, in the order the kept dice are completed.
 
-Strategies (``STRATEGY_*``) differ only in the ``gain`` of a placement (see
-``kernels.policy``) and, for greedy, in the keeps.
+The built-in strategies are fixed policies (:mod:`solver.kernels.policy`: a table of
+values and a par per box); greedy keeps dice of its own.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange
 
 from .. import _jit_cache
-from ..game.dice import (
-    FIRST_ROLL_KEEP,
-    KEEP_CHILD,
-    KEEP_COUNTS,
-    KEEP_SIZE,
-    N_KEEPS,
-    N_ROLLS,
-    ROLL_FIVE_FACE,
-)
+from ..game.dice import FIRST_ROLL_KEEP, KEEP_CHILD, KEEP_COUNTS, KEEP_SIZE, ROLL_FIVE_FACE
 from ..game.rules import N_UPPER, UPPER_TARGET
-from . import policy as tp
-from .basics import next_state
+from .basics import next_state, roll_bonus
+from .policy import choose, new_turn, play_turn
+from .turn import option, plan_turn
 
 _jit_cache.check()  # before any cached kernel is loaded
 
@@ -35,9 +31,53 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _SIX = np.uint64(6)
 
-STRATEGY_OPTIMAL = 0
-STRATEGY_GREEDY = 1
-STRATEGY_HEURISTIC = 2
+
+class TurnCache(NamedTuple):
+    """Prepared turns of the states most games pass (see :func:`prepare_turns`)."""
+
+    slot: np.ndarray
+    """(n_masks, 64, flags) int32: a state's index below, or -1."""
+    succ: np.ndarray
+    """(n, 6 n_boxes, 1): ``PolicyTurn.succ`` of each."""
+    keeps: np.ndarray
+    """(n, R + 1, 462, 1): ``PolicyTurn.keeps``."""
+    bests: np.ndarray
+    """(n, R + 1, 462, 1): ``PolicyTurn.bests``."""
+
+
+class Games(NamedTuple):
+    """Per-game results, one row per game."""
+
+    scores: np.ndarray
+    """(n,) int64 final score."""
+    upper_bonus: np.ndarray
+    """(n,) int8: 1 when the upper bonus was earned."""
+    fives: np.ndarray
+    """(n,) int8 turns ending five alike."""
+    bonuses: np.ndarray
+    """(n,) int8 Yahtzee bonuses."""
+    entries: np.ndarray
+    """(n, n_boxes) int8 the entry of each box."""
+    traces: np.ndarray
+    """(n, n_boxes, 2 R + 2) int16 the moves of each game (see :func:`play_game`), or
+    (0, n_boxes, 2 R + 2) when they are not wanted."""
+
+
+def play_in_batches(games: int, n_boxes: int, traces: np.ndarray, batch: int,
+                    play: Callable[[int, Games], None],
+                    progress: Callable[[int, int], None] | None) -> tuple[np.ndarray, ...]:
+    """(scores, upper bonus, fives, bonuses, entries) of ``games`` games played by
+    ``play(first game, out)`` in batches of ``batch`` (``traces`` filled when it has a row
+    per game), calling ``progress(games done, games)`` after each batch."""
+    out = Games(np.empty(games, dtype=np.int64), np.empty(games, dtype=np.int8),
+                np.empty(games, dtype=np.int8), np.empty(games, dtype=np.int8),
+                np.empty((games, n_boxes), dtype=np.int8), traces)
+    for first in range(0, games, batch):
+        stop = min(games, first + batch)
+        play(first, Games(*(a[first:stop] for a in out)))
+        if progress is not None:
+            progress(stop, games)
+    return tuple(out[:5])
 
 
 @njit(cache=True)
@@ -79,167 +119,119 @@ def most_common_face_keep(roll_keep):
     return k
 
 
-@njit(cache=True)
-def simple_gain(m, u, rules, par, gain):
-    """``gain[b, e]`` = e + upper bonus the entry earns - ``par[b]`` (greedy: par = 0)."""
-    n_boxes = gain.shape[0]
-    for b in range(n_boxes):
-        if m >> b & 1:
-            continue
-        for e in range(tp.MAX_ENTRY):
-            bonus = next_state(m, u, 0, b, e, rules.upper_bonus, rules.yahtzee_box,
-                               rules.n_flags)[3]
-            gain[b, e] = e + bonus - par[b]
-
-
-@njit(cache=True)
-def prepare_turn(strategy, m, u, y, values, rules, par, gain, final_value, keep_value,
-                 roll_best):
-    """Fill ``gain`` and (but for greedy) ``keep_value``/``roll_best`` of state (m, u, y)."""
-    if strategy == STRATEGY_OPTIMAL:
-        tp.optimal_gain(m, u, y, values, rules, gain)
-    else:
-        simple_gain(m, u, rules, par, gain)
-    if strategy != STRATEGY_GREEDY:
-        tp.final_roll_best(m, y, gain, rules, final_value)
-        tp.keep_values(final_value, rules.n_rerolls, keep_value, roll_best, False)
-
-
 @njit(cache=True, parallel=True)
-def prepare_turns(strategy, level_m, level_u, level_y, values, rules, par, cache):
-    """:func:`prepare_turn` for many states, into ``cache`` = (slot, gains, keep values,
-    roll bests): ``gains`` (n, n_boxes, 51), ``keep values`` and ``roll bests``
-    (n, n_rerolls + 1, 462), the common early turns (``slot`` is not read here)."""
-    _, gains, keep_values, roll_bests = cache
-    for i in prange(level_m.shape[0]):
-        final_value = np.empty(N_ROLLS)
-        prepare_turn(strategy, level_m[i], level_u[i], level_y[i], values, rules, par,
-                     gains[i], final_value, keep_values[i], roll_bests[i])
+def prepare_turns(m, u, y, values, par, rules, cache):
+    """:func:`~solver.kernels.policy.play_turn` of the states (m[i], u[i], y[i]) into
+    ``cache`` row ``i`` (``cache.slot`` is not read here)."""
+    for i in prange(m.shape[0]):
+        _prepare_turn(i, m[i], u[i], y[i], values, par, rules, cache)
 
 
 @njit(cache=True)
-def bin_count(m):
-    """Number of set bits of ``m`` (filled boxes)."""
-    n = 0
-    while m:
-        m &= m - 1
-        n += 1
-    return n
+def _prepare_turn(i, m, u, y, values, par, rules, cache):
+    # (in a function: numba drops a prange body's own writes through a tuple's arrays)
+    t = new_turn(rules.box_scores.shape[0], rules.n_rerolls, 1)
+    play_turn(m, u, y, values, par, rules, t, True)
+    cache.succ[i] = t.succ
+    cache.keeps[i] = t.keeps
+    cache.bests[i] = t.bests
 
 
 @njit(cache=True)
-def play_game(strategy, stream, values, rules, par, cache, entries, scratch_gain, final_value,
-              scratch_keep, scratch_best, trace):
-    """Play one game; fills ``entries`` (n_boxes,) and ``trace`` (n_boxes, 2 * n_rerolls
-    + 2) and returns (score, upper bonus earned 0/1, turns ending five alike, Yahtzee
-    bonuses). ``cache`` = (slot, gains, keep values, roll bests): states with
-    ``slot[m, u, y] >= 0`` use the prepared turn at that index (see :func:`prepare_turns`).
+def score_box(m, u, y, r, b, e, rules, tally):
+    """Enter ``e`` points in box ``b`` after final roll ``r`` in state (m, u, y): the
+    next state; ``tally`` (4,) int64 adds the points (score), the upper entry (upper
+    sum), a turn ending five alike and a Yahtzee bonus."""
+    bonus = roll_bonus(r, y, rules)
+    nm, nu, ny, upper_points = next_state(m, u, y, b, e, rules.upper_bonus, rules.yahtzee_box,
+                                          rules.n_flags)
+    tally[0] += e + int(upper_points) + bonus
+    tally[1] += e if b < N_UPPER else 0
+    tally[2] += ROLL_FIVE_FACE[r] >= 0
+    tally[3] += bonus > 0
+    return nm, nu, ny
+
+
+@njit(cache=True)
+def play_game(greedy, stream, values, par, rules, cache, t, entries, trace):
+    """Play one game; fills ``entries`` (n_boxes,) and ``trace`` (n_boxes, 2 R + 2) and
+    returns the ``tally`` of :func:`score_box`. States with ``cache.slot[m, u, y] >= 0``
+    use the prepared turn there; the others are played into ``t`` (a ``PolicyTurn``).
 
     ``trace[t]`` is turn ``t`` as keep indices: roll, keep, roll, ..., keep, roll, then the
     box; a keep of all five dice stops the turn (the slots after it are -1)."""
-    cache_slot, cache_gain, cache_keep, cache_best = cache
-    n_boxes = rules.box_scores.shape[0]
-    n_flags = rules.n_flags
     n_rerolls = rules.n_rerolls
-    m = 0
-    u = 0
-    y = 0
-    upper_sum = 0
-    score = 0.0
-    fives = 0
-    bonuses = 0
-    for _ in range(n_boxes):
-        c = cache_slot[m, u, y]
+    tally = np.zeros(4, dtype=np.int64)
+    m = u = y = 0
+    for turn in range(rules.box_scores.shape[0]):
+        c = cache.slot[m, u, y]
         if c >= 0:
-            gain = cache_gain[c]
-            keep_value = cache_keep[c]
-            roll_best = cache_best[c]
+            plan_turn(m, 1, rules, t.plan)
+            succ, keeps, bests = cache.succ[c], cache.keeps[c], cache.bests[c]
         else:
-            gain = scratch_gain
-            keep_value = scratch_keep
-            roll_best = scratch_best
-            prepare_turn(strategy, m, u, y, values, rules, par, gain, final_value, keep_value,
-                         roll_best)
-        t = bin_count(m)
-        trace[t, :] = -1
+            play_turn(m, u, y, values, par, rules, t, not greedy)
+            succ, keeps, bests = t.succ, t.keeps, t.bests
+        for s in range(trace.shape[1]):
+            trace[turn, s] = -1
         roll, stream = roll_from(0, stream)
-        trace[t, 0] = roll
-        stopped = False
+        trace[turn, 0] = roll
+        i = -1
         for j in range(n_rerolls, 0, -1):
-            r = roll - FIRST_ROLL_KEEP
-            if strategy == STRATEGY_GREEDY:
+            if greedy:
                 keep = most_common_face_keep(roll)
-            elif j == n_rerolls:
-                keep = tp.best_keep(r, keep_value[j])
             else:
-                keep = tp.first_keep_within(r, keep_value[j], roll_best[j, roll])
+                keep, i = choose(roll - FIRST_ROLL_KEEP, j, succ, keeps, bests, rules, t)
+            s = 2 * (n_rerolls - j) + 1
+            if i >= 0 or KEEP_SIZE[keep] == 5:  # scores now: recorded as keeping all five
+                trace[turn, s] = roll
+                break
             roll, stream = roll_from(keep, stream)
-            if not stopped:
-                slot = 2 * (n_rerolls - j) + 1
-                trace[t, slot] = keep
-                if KEEP_SIZE[keep] == 5:
-                    stopped = True
-                else:
-                    trace[t, slot + 1] = roll
+            trace[turn, s] = keep
+            trace[turn, s + 1] = roll
         r = roll - FIRST_ROLL_KEEP
-        b, e, _ = tp.best_box(r, m, y, gain, rules)
-        trace[t, 2 * n_rerolls + 1] = b
-        five = ROLL_FIVE_FACE[r] >= 0
-        if five:
-            fives += 1
-            if n_flags == 2 and y == 1 and rules.yahtzee_bonus > 0:
-                bonuses += 1
-                score += rules.yahtzee_bonus
+        if i < 0:
+            i = choose(r, 0, succ, keeps, bests, rules, t)[1]
+        _, b, e, _ = option(t.plan, r, i, rules)
+        trace[turn, 2 * n_rerolls + 1] = b
         entries[b] = e
-        if b < N_UPPER:
-            upper_sum += e
-        m, u, y, upper_points = next_state(m, u, y, b, e, rules.upper_bonus, rules.yahtzee_box,
-                                           n_flags)
-        score += e + upper_points
-    return score, 1 if upper_sum >= UPPER_TARGET else 0, fives, bonuses
+        m, u, y = score_box(m, u, y, r, b, e, rules, tally)
+    return tally
 
 
 @njit(cache=True, parallel=True)
-def play_games(strategy, seed, first_game, values, rules, par, cache, scores,
-               upper_bonus_earned, fives, bonuses, entries, traces):
-    """Play games ``first_game .. first_game + len(scores) - 1`` of ``seed`` (uint64s).
-
-    Writes per game: ``scores`` (n,) int64 final score, ``upper_bonus_earned`` (n,) int8,
-    ``fives`` (n,) int8 turns ending five alike, ``bonuses`` (n,) int8 Yahtzee bonuses,
-    ``entries`` (n, n_boxes) int8 the entry of each box; ``traces`` (n, n_boxes,
-    2 * n_rerolls + 2) int16 the moves of each game (see :func:`play_game`), or an empty
-    array (0, n_boxes, 2 * n_rerolls + 2) when they are not wanted. ``cache``: prepared
-    turns (see :func:`prepare_turns` and :func:`play_game`).
-    """
-    n = scores.shape[0]
-    n_boxes = rules.box_scores.shape[0]
-    n_rerolls = rules.n_rerolls
+def play_games(greedy, seed, first_game, values, par, rules, cache, out):
+    """Play games ``first_game .. first_game + n - 1`` of ``seed`` (uint64s) into ``out``
+    (:class:`Games`); ``cache``: prepared turns (:func:`prepare_turns`)."""
+    n = out.scores.shape[0]
     chunk = 256
     for c in prange((n + chunk - 1) // chunk):
-        gain = np.zeros((n_boxes, tp.MAX_ENTRY))
-        final_value = np.empty(N_ROLLS)
-        keep_value = np.empty((n_rerolls + 1, N_KEEPS))
-        roll_best = np.empty((n_rerolls + 1, N_KEEPS))
-        row = np.empty(n_boxes, dtype=np.int64)
-        trace = np.empty((n_boxes, 2 * n_rerolls + 2), dtype=np.int16)
-        for i in range(c * chunk, min(n, (c + 1) * chunk)):
-            stream = game_stream(seed, first_game + np.uint64(i))
-            result = play_game(strategy, stream, values, rules, par, cache, row, gain,
-                               final_value, keep_value, roll_best, trace)
-            store_game(i, result, row, trace, scores, upper_bonus_earned, fives, bonuses,
-                       entries, traces)
+        _play_chunk(range(c * chunk, min(n, (c + 1) * chunk)), greedy, seed, first_game, values,
+                    par, rules, cache, out)
 
 
 @njit(cache=True)
-def store_game(i, result, row, trace, scores, upper_bonus_earned, fives, bonuses, entries,
-               traces):
-    """Write game ``i``'s ``result`` (score, upper bonus earned, turns five alike, Yahtzee
-    bonuses), its entries ``row`` and, when ``traces`` has a row per game, its ``trace``."""
-    total, ub, f, yb = result
-    scores[i] = int(total)
-    upper_bonus_earned[i] = ub
-    fives[i] = f
-    bonuses[i] = yb
-    entries[i, :] = row
-    if traces.shape[0] == scores.shape[0]:
-        traces[i] = trace
+def _play_chunk(games, greedy, seed, first_game, values, par, rules, cache, out):
+    n_boxes = rules.box_scores.shape[0]
+    t = new_turn(n_boxes, rules.n_rerolls, 1)
+    row = np.empty(n_boxes, dtype=np.int64)
+    trace = np.empty((n_boxes, 2 * rules.n_rerolls + 2), dtype=np.int16)
+    for i in games:
+        stream = game_stream(seed, first_game + np.uint64(i))
+        tally = play_game(greedy, stream, values, par, rules, cache, t, row, trace)
+        store_game(i, tally, row, trace, out)
+
+
+@njit(cache=True)
+def store_game(i, tally, row, trace, out):
+    """Write game ``i``'s ``tally`` (see :func:`score_box`), its entries ``row`` and, when
+    ``out.traces`` has a row per game, its ``trace``."""
+    out.scores[i] = tally[0]
+    out.upper_bonus[i] = 1 if tally[1] >= UPPER_TARGET else 0
+    out.fives[i] = tally[2]
+    out.bonuses[i] = tally[3]
+    for b in range(row.shape[0]):
+        out.entries[i, b] = row[b]
+    if out.traces.shape[0] == out.scores.shape[0]:
+        for k in range(trace.shape[0]):
+            for s in range(trace.shape[1]):
+                out.traces[i, k, s] = trace[k, s]

@@ -1,16 +1,17 @@
 """numba kernels of the exact statistics of optimal play. Plain arrays in, nothing checked.
 
-For each turn-start state ``s`` the optimal policy (``kernels.policy``, with its tie-break)
-gives the probability ``q_s(r)`` that the turn ends with final roll ``r``: probability
-mass is pushed through the chosen keeps one die at a time (the transpose of the keep
-averages). Each final roll goes to one box, so the turn has a few dozen outcomes
-``o = (box b, entry e, bonus c)`` of probability ``w_o``, each with its points ``p_o`` and
-next state ``s'_o``. Then, backwards from full cards:
+For each turn-start state ``s`` the optimal policy (:mod:`solver.kernels.policy`, with
+the tie order of :mod:`solver.game.ties`) gives the probability ``q_s(r)`` that the turn
+ends with final roll ``r``: probability mass is pushed through the chosen keeps one die
+at a time (the transpose of the keep averages). Each final roll goes to one box, so the
+turn has a few dozen outcomes ``o = (box b, entry e, bonus c)`` of probability ``w_o``,
+each with its points ``p_o`` and next state ``s'_o``. Then, backwards from full cards:
 
     D_s(t) = sum_o w_o D_{s'_o}(t - p_o)          (points still to come: distribution)
     F_s    = sum_o w_o (f_o + F_{s'_o})           (expected counts: entries, zeros, bonuses)
 
-``D_s`` is stored on 0..maxpoints(s) (a bound from the open boxes), level by level.
+``D_s`` is stored on 0..maxpoints(s) (a bound from the open boxes) in a
+:class:`~solver.kernels.level.LevelStore`, ``F_s`` in its ``extra``, level by level.
 """
 
 from __future__ import annotations
@@ -29,62 +30,33 @@ from ..game.dice import (
     ROLL_FIVE_FACE,
     ROLL_PROBABILITY,
 )
-from . import policy as tp
 from .basics import SIXTH, next_state
+from .policy import best_boxes, choose_keep, new_turn, play_turns
+from .turn import option, plan_bonus
 
 _jit_cache.check()  # before any cached kernel is loaded
 
-CHUNK = 64  # states per parallel task (scratch arrays are allocated once per task)
+CHUNK = 32
+"""States of one mask played together (the columns of the expected-score turn)."""
+MAX_ENTRY = 51
+"""Entries are 0..50 points."""
 
 
-class LevelDistributions(NamedTuple):
-    """The figures of every state of one level: state ``i`` owns
-    ``dist[start[i]:start[i + 1]]`` (distribution of the points still to come, from 0) and
-    ``extra[i]`` (2 * n_boxes + 3 expected counts, see :func:`stats_level`)."""
+class Outcomes(NamedTuple):
+    """Scratch of one state's turn outcomes (one per parallel task)."""
 
-    start: np.ndarray
-    """(n + 1,) int64 CSR offsets into ``dist``."""
-    dist: np.ndarray
-    """flat float64."""
-    extra: np.ndarray
-    """(n, 2 * n_boxes + 3) float64."""
-
-
-class TurnScratch(NamedTuple):
-    """Scratch arrays of one turn (one per parallel task)."""
-
-    gain: np.ndarray
-    """(n_boxes, 51) float64, see ``kernels.policy``."""
-    final_value: np.ndarray
-    """(252,) float64: V_0."""
-    keep_value: np.ndarray
-    """(n_rerolls + 1, 462) float64: K_j."""
-    roll_best: np.ndarray
-    """(n_rerolls + 1, 462) float64: best K_j over sub-keeps."""
     mass: np.ndarray
     """(252,) float64: probability of each final roll."""
     keep_mass: np.ndarray
     """(462,) float64."""
-    box: np.ndarray
-    """(252,) int64: box of each final roll."""
-    entry: np.ndarray
-    """(252,) int64: its entry."""
     grid: np.ndarray
     """(n_boxes, 51, 2) float64: probability of each turn outcome (box, entry, bonus)."""
 
 
 @njit(cache=True)
-def _new_scratch(n_boxes, n_rerolls):
-    return TurnScratch(np.zeros((n_boxes, tp.MAX_ENTRY)), np.empty(N_ROLLS),
-                       np.empty((n_rerolls + 1, N_KEEPS)), np.empty((n_rerolls + 1, N_KEEPS)),
-                       np.empty(N_ROLLS), np.empty(N_KEEPS), np.empty(N_ROLLS, dtype=np.int64),
-                       np.empty(N_ROLLS, dtype=np.int64), np.empty((n_boxes, tp.MAX_ENTRY, 2)))
-
-
-@njit(cache=True)
-def final_roll_mass(keep_value, roll_best, n_rerolls, mass, keep_mass):
-    """``mass[r]`` = probability that the turn ends with final roll r (policy: first best
-    keep of each roll, see ``kernels.policy``), from a first roll of all five dice;
+def final_roll_mass(keeps, bests, c, n_rerolls, mass, keep_mass):
+    """``mass[r]`` = probability that the turn of column ``c`` (``keeps`` and ``bests``
+    of a ``PolicyTurn``) ends with final roll r, from a first roll of all five dice;
     ``keep_mass`` (462,) is scratch."""
     for r in range(N_ROLLS):
         mass[r] = ROLL_PROBABILITY[r]
@@ -92,8 +64,7 @@ def final_roll_mass(keep_value, roll_best, n_rerolls, mass, keep_mass):
         keep_mass[:] = 0.0
         for r in range(N_ROLLS):
             if mass[r] > 0.0:
-                best = roll_best[j, FIRST_ROLL_KEEP + r]
-                keep_mass[tp.first_keep_within(r, keep_value[j], best)] += mass[r]
+                keep_mass[choose_keep(r, j, c, keeps, bests)] += mass[r]
         for k in range(FIRST_ROLL_KEEP):
             share = keep_mass[k] * SIXTH
             if share > 0.0:
@@ -104,46 +75,50 @@ def final_roll_mass(keep_value, roll_best, n_rerolls, mass, keep_mass):
 
 
 @njit(cache=True)
-def _state_outcomes(m, u, y, values, rules, t):
-    """Fill ``t.grid[b, e, c]`` with the probability of each turn outcome of state
-    (m, u, y) (``t`` a :class:`TurnScratch`); returns the probability that the turn ends
-    with five alike."""
-    tp.optimal_gain(m, u, y, values, rules, t.gain)
-    tp.final_roll_best(m, y, t.gain, rules, t.final_value)
-    tp.keep_values(t.final_value, rules.n_rerolls, t.keep_value, t.roll_best)
-    final_roll_mass(t.keep_value, t.roll_best, rules.n_rerolls, t.mass, t.keep_mass)
-    tp.final_roll_boxes(m, y, t.gain, rules, t.final_value, t.box, t.entry)
-    grid = t.grid
+def state_outcomes(c, y, rules, t, o):
+    """Fill ``o.grid[b, e, c]`` with the probability of each turn outcome of the state in
+    column ``c`` of ``t`` (a played ``PolicyTurn``, flag ``y``); returns the probability
+    that the turn ends with five alike."""
+    final_roll_mass(t.keeps, t.bests, c, rules.n_rerolls, o.mass, o.keep_mass)
+    best_boxes(t.succ, c, t.plan, rules, 0, N_ROLLS, t.choice)
+    return outcome_grid(t.plan, t.choice, o.mass, y, rules, o.grid)
+
+
+@njit(cache=True)
+def outcome_grid(plan, choice, mass, y, rules, grid):
+    """``grid[b, e, c]`` = the probability of each outcome (box, entry, bonus) from the
+    final rolls' ``mass`` and ``choice`` (their options); returns P(five alike). (Arrays
+    as arguments: read from a tuple inside a loop with branches, numba counts their
+    references at every read.)"""
     grid[:] = 0.0
     five_alike = 0.0
-    bonus_possible = rules.n_flags == 2 and y == 1 and rules.yahtzee_bonus > 0
     for r in range(N_ROLLS):
-        if t.mass[r] == 0.0:
-            continue
-        five = ROLL_FIVE_FACE[r] >= 0
-        c = 1 if (five and bonus_possible) else 0
-        grid[t.box[r], t.entry[r], c] += t.mass[r]
-        if five:
-            five_alike += t.mass[r]
+        w = mass[r]
+        _, b, e, _ = option(plan, r, choice[r], rules)
+        c = plan_bonus(plan, r) * y
+        grid[b, e, 1 if c > 0 else 0] += w
+        if ROLL_FIVE_FACE[r] >= 0:
+            five_alike += w
     return five_alike
 
 
 @njit(cache=True)
-def _solve_state(i, level_m, level_u, level_y, values, rules, slot, below, here, t):
-    m = level_m[i]
-    u = level_u[i]
-    y = level_y[i]
+def _solve_state(i, col, here, below, slot, rules, t, o):
+    """The distribution and counts of state ``i`` of ``here``, played in column ``col``."""
+    m = here.m[i]
+    u = here.u[i]
+    y = here.y[i]
     n_boxes = rules.box_scores.shape[0]
-    five = _state_outcomes(m, u, y, values, rules, t)
-    out = here.dist[here.start[i]:here.start[i + 1]]
+    five = state_outcomes(col, y, rules, t, o)
+    out = here.vals[here.start[i]:here.start[i + 1]]
     extra = here.extra[i]
     extra[2 * n_boxes + 1] += five
     for b in range(n_boxes):
         if m >> b & 1:
             continue
-        for e in range(tp.MAX_ENTRY):
+        for e in range(MAX_ENTRY):
             for c in range(2):
-                w = t.grid[b, e, c]
+                w = o.grid[b, e, c]
                 if w == 0.0:
                     continue
                 nm, nu, ny, upper_points = next_state(m, u, y, b, e, rules.upper_bonus,
@@ -152,7 +127,7 @@ def _solve_state(i, level_m, level_u, level_y, values, rules, slot, below, here,
                 if upper_points > 0:
                     extra[2 * n_boxes] += w
                 j = slot[nm, nu, ny]
-                src = below.dist[below.start[j]:below.start[j + 1]]
+                src = below.vals[below.start[j]:below.start[j + 1]]
                 shift = int(points)
                 for x in range(src.shape[0]):
                     out[shift + x] += w * src[x]
@@ -166,18 +141,33 @@ def _solve_state(i, level_m, level_u, level_y, values, rules, slot, below, here,
 
 
 @njit(cache=True, parallel=True)
-def stats_level(level_m, level_u, level_y, values, rules, slot, below, here):
-    """Fill ``here`` (zeroed :class:`LevelDistributions`) for every state of one level
-    from ``below``, the level with one more box filled.
+def stats_level(tasks, here, below, slot, values, rules):
+    """Fill ``here`` (a zeroed ``LevelStore`` of one level's states) from ``below``, the
+    level with one more box filled; ``slot[m, u, y]`` is a state's index in its level.
+    A task (row of ``tasks``: first state, number of states) is up to ``CHUNK`` states of
+    one mask, played together, one column each.
 
-    ``level_m/u/y`` (n,) list the level's states; ``slot[m, u, y]`` is a state's index in
-    its own level; ``extra`` per state: mean entry per box, P(zero) per box, P(upper
-    bonus), E(turns ending five alike), E(Yahtzee bonuses) over the rest of the game.
+    ``extra`` per state: mean entry per box, P(zero) per box, P(upper bonus),
+    E(turns ending five alike), E(Yahtzee bonuses) over the rest of the game.
     """
+    n_tasks = tasks.shape[0]
+    n_blocks = min(n_tasks, 256)
+    for blk in prange(n_blocks):
+        _solve_tasks(tasks[blk * n_tasks // n_blocks:(blk + 1) * n_tasks // n_blocks], here,
+                     below, slot, values, rules)
+
+
+@njit(cache=True)
+def _solve_tasks(tasks, here, below, slot, values, rules):
     n_boxes = rules.box_scores.shape[0]
-    n = level_m.shape[0]
-    n_chunks = (n + CHUNK - 1) // CHUNK
-    for chunk in prange(n_chunks):
-        t = _new_scratch(n_boxes, rules.n_rerolls)
-        for i in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
-            _solve_state(i, level_m, level_u, level_y, values, rules, slot, below, here, t)
+    t = new_turn(n_boxes, rules.n_rerolls, CHUNK)
+    o = Outcomes(np.empty(N_ROLLS), np.empty(N_KEEPS), np.empty((n_boxes, MAX_ENTRY, 2)))
+    par = np.zeros(n_boxes)
+    for task in range(tasks.shape[0]):
+        first, n = tasks[task, 0], tasks[task, 1]
+        for c in range(n):
+            t.cols[0, c] = here.u[first + c]
+            t.cols[1, c] = here.y[first + c]
+        play_turns(here.m[first], n, values, par, rules, t, True)
+        for c in range(n):
+            _solve_state(first + c, c, here, below, slot, rules, t, o)

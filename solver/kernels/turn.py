@@ -1,0 +1,261 @@
+"""The turn engine: one turn of one state, whatever is maximised over it.
+
+A turn of state ``s = (m, u, y)`` (filled mask, capped upper subtotal, Yahtzee box holds
+50) over the 462 keeps ``k`` (the rolls ``r`` are the keeps of five dice):
+
+    V_0(r) = max over the options o of roll r of  G(o) + Yahtzee bonus of r
+    K_j(k) = (1/6) sum_f K_j(k + f)   for |k| < 5,     K_j(r) = V_{j-1}(r)
+    V_j(r) = max over the sub-keeps k of r of K_j(k)   (B(k) = max(K_j(k), max_f B(k - f)))
+    value  = sum_r P(r) V_R(r),   R = rolls per turn - 1
+
+Everything but ``G`` is shared and lives here:
+
+- the plan (:func:`plan_turn`), the same for every column of a state ``(m, y)``: the
+  *successors* of the open boxes (an upper box has six, 0 to 5 dice of its face; the
+  Yahtzee box of a rule set that pays bonuses two, a 0 and a 50; any other box one) in
+  rows ``6 b + k``, and for each final roll its *options*: the boxes the rules allow (the
+  forced Joker applied), each with its successor row and entry, and the roll's Yahtzee
+  bonus (:func:`~solver.kernels.basics.roll_bonus`);
+- the reroll steps :func:`expect_keeps` and :func:`best_sub_keeps` and their driver
+  :func:`rerolls`, on a work array ``work`` (462, >= width) holding one value per keep
+  and *column*, and the first roll's :func:`roll_expectation`.
+
+``G``, the value of an option, is the objective's gather: the expected score adds the
+entry to the successor's value (``kernels.expected``); the target and win DP reads the
+successor's vector shifted by the entry (``kernels.target``). A new objective is a new
+gather; a new fixed policy is new data for the expected-score gather (``kernels.policy``).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from .. import _jit_cache
+from ..game.dice import (
+    FIRST_ROLL_KEEP,
+    KEEP_CHILD,
+    KEEP_SUB_COUNT,
+    KEEP_SUB_LIST,
+    N_KEEPS,
+    N_ROLLS,
+    ROLL_COUNTS,
+    ROLL_FIVE_FACE,
+    ROLL_PROBABILITY,
+    YAHTZEE_ROLLS,
+)
+from ..game.rules import N_UPPER
+from .basics import FAST_MATH, SIXTH, roll_bonus, roll_entries
+
+_jit_cache.check()  # before any cached kernel is loaded
+
+
+class TurnPlan(NamedTuple):
+    """What the turn of a state ``(m, y)`` can do (see :func:`plan_turn`); arrays sized
+    for any state of the rule set (:func:`new_plan`)."""
+
+    size: np.ndarray
+    """(3,) int64: the number of successors, the number of open boxes, and the Yahtzee
+    bonus five alike earn (points)."""
+    succ_row: np.ndarray
+    """(6 n_boxes,) int64: row ``6 b + k`` of each successor, box order."""
+    succ_box: np.ndarray
+    """(6 n_boxes,) int64: its box ``b``."""
+    succ_entry: np.ndarray
+    """(6 n_boxes,) int64: the entry that leads to it: ``k`` dice of the face in an upper
+    box, 0 or 1 (any entry above 0) in another box."""
+    open_box: np.ndarray
+    """(n_boxes,) int64: the open boxes, ascending: a roll that is not five alike may go
+    in any of them at its ordinary points."""
+    five_start: np.ndarray
+    """(7,) int64: the options of five alike of face ``f + 1`` (the Joker applied) are
+    ``five_start[f] .. five_start[f + 1] - 1`` of the three arrays below."""
+    row: np.ndarray
+    """(6 n_boxes,) int64: the successor row of each option of five alike."""
+    box: np.ndarray
+    """(6 n_boxes,) int64: its box, ascending within a face."""
+    entry: np.ndarray
+    """(6 n_boxes,) int64: its entry (points)."""
+
+
+@njit(cache=True)
+def new_plan(n_boxes):
+    """An empty :class:`TurnPlan` for a rule set of ``n_boxes`` boxes."""
+    n = 6 * n_boxes
+    return TurnPlan(np.zeros(3, dtype=np.int64), np.empty(n, dtype=np.int64),
+                    np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
+                    np.empty(n_boxes, dtype=np.int64), np.empty(7, dtype=np.int64),
+                    np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
+                    np.empty(n, dtype=np.int64))
+
+
+@njit(cache=True)
+def plan_turn(m, y, rules, plan):
+    """Fill ``plan`` (a :class:`TurnPlan`) for filled mask ``m`` and flag ``y``."""
+    n = n_open = 0
+    for b in range(rules.box_scores.shape[0]):
+        if m >> b & 1:
+            continue
+        plan.open_box[n_open] = b
+        n_open += 1
+        pays = b == rules.yahtzee_box and rules.n_flags == 2
+        for k in range(6 if b < N_UPPER else (2 if pays else 1)):
+            plan.succ_row[n] = 6 * b + k
+            plan.succ_box[n] = b
+            plan.succ_entry[n] = k * (b + 1) if b < N_UPPER else k
+            n += 1
+    i = 0
+    for f in range(6):  # five alike: the Joker may apply, the rules' own list
+        plan.five_start[f] = i
+        found = roll_entries(YAHTZEE_ROLLS[f], m, rules, plan.box[i:], plan.entry[i:])
+        for o in range(i, i + found):
+            plan.row[o] = option_row(plan.box[o], plan.entry[o], rules)
+        i += found
+    plan.five_start[6] = i
+    plan.size[0] = n
+    plan.size[1] = n_open
+    plan.size[2] = roll_bonus(YAHTZEE_ROLLS[0], y, rules)
+
+
+@njit(cache=True, inline="always")
+def n_options(plan, r):
+    """The number of boxes final roll ``r`` may go in (see :func:`option`)."""
+    f = ROLL_FIVE_FACE[r]
+    return plan.size[1] if f < 0 else plan.five_start[f + 1] - plan.five_start[f]
+
+
+@njit(cache=True, inline="always")
+def option(plan, r, i, rules):
+    """Option ``i`` (box order) of final roll ``r``: (successor row, box, entry, points
+    the option adds to its successor's value: the entry of a lower box, 0 for an upper
+    box, whose successor holds it)."""
+    f = ROLL_FIVE_FACE[r]
+    if f >= 0:
+        o = plan.five_start[f] + i
+        b = plan.box[o]
+        p = plan.entry[o]
+        return plan.row[o], b, p, p - successor_points(b, p)
+    b = plan.open_box[i]
+    if b < N_UPPER:
+        return 6 * b + ROLL_COUNTS[r, b], b, rules.box_scores[b, r], 0
+    p = rules.box_scores[b, r]
+    return 6 * b, b, p, p
+
+
+@njit(cache=True, inline="always")
+def plan_bonus(plan, r):
+    """The Yahtzee bonus final roll ``r`` earns (points)."""
+    return plan.size[2] if ROLL_FIVE_FACE[r] >= 0 else 0
+
+
+@njit(cache=True, inline="always")
+def option_row(b, p, rules):
+    """The successor row ``6 b + k`` an entry of ``p`` points in box ``b`` leads to: an
+    upper box, ``k`` dice of its face; the Yahtzee box of a rule set that pays bonuses,
+    ``k = 1`` for an entry above 0 (the flag is set); any other entry, ``k = 0``."""
+    if b < N_UPPER:
+        return 6 * b + p // (b + 1)
+    return 6 * b + (1 if (b == rules.yahtzee_box and p > 0 and rules.n_flags == 2) else 0)
+
+
+@njit(cache=True, inline="always")
+def successor_points(b, e):
+    """The points a successor's own value holds: its entry for an upper box (the entry
+    fixes the successor), none for another box (its options add their entries)."""
+    return e if b < N_UPPER else 0
+
+
+@njit(cache=True, fastmath=FAST_MATH)
+def expect_keeps(work, width):
+    """K(k) = mean over the six faces of K(k + f), for every keep of fewer than five dice,
+    in columns ``0..width-1`` of ``work`` (462, >= width); the roll rows are read.
+    (Indexed in two dimensions: a row view per keep would cost two atomics.)"""
+    for k in range(FIRST_ROLL_KEEP - 1, -1, -1):
+        k0, k1, k2 = KEEP_CHILD[k, 0], KEEP_CHILD[k, 1], KEEP_CHILD[k, 2]
+        k3, k4, k5 = KEEP_CHILD[k, 3], KEEP_CHILD[k, 4], KEEP_CHILD[k, 5]
+        for c in range(width):
+            work[k, c] = (work[k0, c] + work[k1, c] + work[k2, c] + work[k3, c] + work[k4, c]
+                          + work[k5, c]) * SIXTH
+
+
+@njit(cache=True, fastmath=FAST_MATH)
+def best_sub_keeps(work, width, unit):
+    """B(k) = max(K(k), B(k - f)) in place, smallest keeps first, in columns
+    ``0..width-1``; the roll rows become V. ``unit`` is 1.0 (see ``RuleArrays.unit``)."""
+    for k in range(1, work.shape[0]):
+        for j in range(KEEP_SUB_COUNT[k]):
+            sub = KEEP_SUB_LIST[k, j]
+            for c in range(width):
+                work[k, c] = max(work[k, c], work[sub, c]) * unit
+
+
+@njit(cache=True)
+def lexicographic_max(out, out2, one, two, width):
+    """``(out, out2) = max((out, out2), (one, two))`` entry by entry, lexicographically:
+    the secondary follows the larger primary; equal primaries keep the larger secondary."""
+    for c in range(width):
+        x = one[c]
+        x2 = two[c]
+        better = x > out[c] or (x == out[c] and x2 > out2[c])
+        out[c] = x if better else out[c]
+        out2[c] = x2 if better else out2[c]
+
+
+@njit(cache=True)
+def best_sub_keeps_pair(work, work2, width):
+    """:func:`best_sub_keeps` with lexicographic maxima of (primary, secondary)."""
+    for k in range(1, N_KEEPS):
+        for j in range(KEEP_SUB_COUNT[k]):
+            sub = KEEP_SUB_LIST[k, j]
+            lexicographic_max(work[k], work2[k], work[sub], work2[sub], width)
+
+
+@njit(cache=True)
+def _keep_stage(work, width, stages, j):
+    if stages.shape[0] > 0:
+        for k in range(N_KEEPS):
+            for c in range(width):
+                stages[j, k, c] = work[k, c]
+
+
+@njit(cache=True)
+def rerolls(work, width, rules, keeps, bests, work2, keeps2):
+    """The rerolls of a turn on ``work[:, :width]``, whose roll rows hold V_0: the roll
+    rows end as V_R.
+
+    When they have rows, ``keeps`` (R + 1, 462, >= width) gets ``keeps[0]`` = V_0 (roll
+    rows) and ``keeps[j]`` = K_j (the value of each keep with ``j`` rolls left), ``bests``
+    (same shape) ``bests[j]`` = B_j (at the roll rows V_j). Pair mode (``work2`` with
+    rows): ``work2`` is the secondary, carried along by lexicographic maxima, and
+    ``keeps2`` its K_j.
+    """
+    pair = work2.shape[0] > 0
+    for j in range(rules.n_rerolls + 1):
+        if j > 0:
+            expect_keeps(work, width)
+            if pair:
+                expect_keeps(work2, width)
+        _keep_stage(work, width, keeps, j)
+        if pair:
+            _keep_stage(work2, width, keeps2, j)
+        if j > 0:
+            if pair:
+                best_sub_keeps_pair(work, work2, width)
+            else:
+                best_sub_keeps(work, width, rules.unit)
+        _keep_stage(work, width, bests, j)
+
+
+@njit(cache=True, fastmath=FAST_MATH)
+def roll_expectation(work, width, out):
+    """``out[c] = sum_r P(r) work[roll r, c]`` for ``c < width``: the value before the
+    first roll."""
+    for c in range(width):
+        out[c] = 0.0
+    for r in range(N_ROLLS):
+        p = ROLL_PROBABILITY[r]
+        row = work[FIRST_ROLL_KEEP + r]
+        for c in range(width):
+            out[c] += p * row[c]

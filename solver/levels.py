@@ -1,0 +1,117 @@
+"""The level layer: turn-start states grouped by how many boxes are filled, solved from
+full cards back to the start.
+
+Every driver (the expected-score :mod:`~solver.builder`, :mod:`~solver.stats`,
+:mod:`~solver.target`) walks the same levels with :func:`solve_backward`; a level's
+states come from :func:`level_states`, the bound on what they can still score from
+:func:`max_points_to_come`, and their stored vectors live in one
+:class:`~solver.kernels.level.LevelStore`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+
+import numpy as np
+
+from .game.rules import N_UPPER, UPPER_TARGET, RuleSet
+from .game.states import reachable_upper_totals
+
+Progress = Callable[[int, int], None]
+"""progress(levels_done, levels_total), called after each level."""
+
+
+@cache
+def masks_by_level(n_boxes: int) -> tuple[np.ndarray, ...]:
+    """Masks grouped by number of filled boxes: ``levels[n]`` (int64 array, read-only)."""
+    masks = np.arange(1 << n_boxes, dtype=np.int64)
+    filled = np.array([bin(m).count("1") for m in range(1 << n_boxes)])
+    levels = tuple(masks[filled == n] for n in range(n_boxes + 1))
+    for level in levels:
+        level.flags.writeable = False
+    return levels
+
+
+def upper_classes(reach: np.ndarray | None = None) -> np.ndarray:
+    """(64, 64) int64: ``[upper mask, u]`` -> the subtotal whose value ``u`` shares, or -1.
+
+    Subtotals from which 63 can no longer be reached (even with five of each open face)
+    all have the same values, and so do all subtotals once the upper section is full:
+    each such class is solved once, at its smallest member.
+    """
+    reach = reachable_upper_totals() if reach is None else reach
+    classes = np.full(reach.shape, -1, dtype=np.int64)
+    for upper_mask in range(reach.shape[0]):
+        remaining = sum(5 * (f + 1) for f in range(N_UPPER) if not upper_mask >> f & 1)
+        totals = np.flatnonzero(reach[upper_mask])
+        hopeless = totals[totals + remaining < UPPER_TARGET]
+        for u in totals:
+            if remaining == 0:
+                classes[upper_mask, u] = totals[0]
+            elif u + remaining < UPPER_TARGET:
+                classes[upper_mask, u] = hopeless[0]
+            else:
+                classes[upper_mask, u] = u
+    return classes
+
+
+def level_states(values: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, ...]:
+    """(m, u, y) int64 arrays: the states of ``masks`` that can occur (finite in the
+    table ``values``), by mask, then subtotal, then flag."""
+    i, u, y = np.nonzero(~np.isnan(values[masks]))
+    return masks[i].astype(np.int64), u.astype(np.int64), y.astype(np.int64)
+
+
+def mask_runs(m: np.ndarray, most: int) -> np.ndarray:
+    """(n_tasks, 2) int64: (first index, length) of the runs of equal masks in ``m``
+    (states by mask), each cut into pieces of at most ``most`` states."""
+    first = np.flatnonzero(np.diff(m, prepend=-1) != 0)
+    lengths = np.diff(np.append(first, m.shape[0]))
+    pieces = -(-lengths // most)
+    start = np.repeat(first, pieces) + most * (np.arange(pieces.sum()) -
+                                               np.repeat(np.cumsum(pieces) - pieces, pieces))
+    return np.stack([start, np.minimum(most, np.repeat(first + lengths, pieces) - start)],
+                    axis=1).astype(np.int64)
+
+
+def max_entries(rules: RuleSet) -> np.ndarray:
+    """(n_boxes,) int64: the largest entry each box can hold (the Joker included)."""
+    most = rules.scores.max(axis=0)
+    if rules.has_joker:
+        most = np.maximum(most, rules.joker_points.max(axis=(0, 1)))
+    return most.astype(np.int64)
+
+
+def max_points_to_come(rules: RuleSet, m: np.ndarray, u: np.ndarray,
+                        y: np.ndarray) -> np.ndarray:
+    """An upper bound of the points still to come from states (m, u, y) (int64 arrays):
+    the largest entry of every open box, the upper bonus while it is open, and a Yahtzee
+    bonus for every turn that can earn one."""
+    bits = (m[:, None] >> np.arange(rules.n_boxes)[None, :]) & 1
+    open_boxes = 1 - bits
+    total = open_boxes @ max_entries(rules)
+    upper_open = open_boxes[:, :N_UPPER].any(axis=1)
+    total += np.where(upper_open & (u < UPPER_TARGET), rules.upper_bonus, 0)
+    if rules.n_flags == 2:
+        remaining = open_boxes.sum(axis=1)
+        yz_open = open_boxes[:, rules.yahtzee_box] == 1
+        turns = np.where(y == 1, remaining, np.where(yz_open, np.maximum(remaining - 1, 0), 0))
+        total += rules.yahtzee_bonus * turns
+    return total.astype(np.int64)
+
+
+def most_points_per_turn(rules: RuleSet) -> int:
+    """The most points one turn can add: an entry, the upper bonus and a Yahtzee bonus."""
+    return int(max_entries(rules).max() + rules.upper_bonus + rules.yahtzee_bonus)
+
+
+def solve_backward(rules: RuleSet, first: int, step: Callable[[int], None],
+                   progress: Progress | None = None) -> None:
+    """``step(n)`` for the levels ``n = n_boxes - 1`` down to ``first`` (the full cards
+    of level ``n_boxes`` are the caller's start), then ``progress(done, total)``."""
+    total = rules.n_boxes - first
+    for done, n in enumerate(range(rules.n_boxes - 1, first - 1, -1), start=1):
+        step(n)
+        if progress is not None:
+            progress(done, total)
