@@ -11,33 +11,25 @@ class LevelStore(NamedTuple):
     """The values stored for the states of one level (or of several, one after the
     other); ``slot[m, u, y]`` (a table beside it) is a state's index ``i``.
 
-    State ``i`` holds a vector over a column ``a`` (points so far for the target DP,
-    points still to come for the statistics) on ``lo[i] <= a <= hi[i]``, at
-    ``vals[start[i] + a - lo[i]]``; outside, the reader knows the value (0 below, the
-    utility's top above). Where the container ends, a state may be an empty placeholder
-    (``lo > hi``).
+    State ``i`` = (``m[i]``, ``u[i]``, ``y[i]``) (int64 (n,): filled mask, capped upper
+    subtotal, flag) holds a vector over a column ``a`` (points so far for the target DP,
+    points still to come for the statistics) on ``lo[i] <= a <= hi[i]`` at
+    ``vals[start[i] + a - lo[i]]`` (``start`` (n + 2,), ``lo``, ``hi`` (n + 1,) int64;
+    ``vals`` flat float64); outside, the reader knows the value (0 below, the utility's
+    top above). State ``n`` is an empty placeholder (``lo > hi``). ``vals2``: a secondary
+    vector at the same offsets (the win objective's P(tie)) or empty; ``extra`` (n, k):
+    ``k`` figures per state (the statistics' expected counts), or (n, 0).
     """
 
     m: np.ndarray
-    """(n,) int64 filled mask of each state."""
     u: np.ndarray
-    """(n,) int64 capped upper subtotal."""
     y: np.ndarray
-    """(n,) int64 flag (the Yahtzee box holds 50)."""
     start: np.ndarray
-    """(n + 2,) int64 offsets into ``vals``."""
     lo: np.ndarray
-    """(n + 1,) int64 first column stored."""
     hi: np.ndarray
-    """(n + 1,) int64 last column stored."""
     vals: np.ndarray
-    """flat float64: the primary values."""
     vals2: np.ndarray
-    """flat float64: the secondary values (win objective: P(tie)), at the same offsets,
-    or empty."""
     extra: np.ndarray
-    """(n, k) float64: ``k`` figures per state (the statistics' expected counts), or
-    (n, 0)."""
 
 
 def new_store(m: np.ndarray, u: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np.ndarray, *,

@@ -45,23 +45,20 @@ best_of = njit(cache=True)(_ties.best)
 
 class PolicyTurn(NamedTuple):
     """The turns of up to W states of one mask under a fixed policy, one column each
-    (see :func:`new_turn`)."""
+    (:func:`new_turn`): the mask's ``plan`` (built for flag 1); ``cols`` (2, W) int64, the
+    states' upper subtotals and flags; ``succ`` (6 n_boxes, W), each successor's value
+    (:func:`~solver.kernels.expected.gather`) less the par of its box; ``work`` (462, W);
+    the stages ``keeps`` and ``bests`` (R + 1, 462, W): V_0 at the roll rows and K_j,
+    and B_j (at the roll rows V_j); ``choice`` (252,) int64, the option each final roll of
+    one column goes to (:func:`best_boxes`)."""
 
     plan: tuple
-    """The mask's :class:`~solver.kernels.turn.TurnPlan` (built for flag 1)."""
     cols: np.ndarray
-    """(2, W) int64: the states' upper subtotals and flags."""
     succ: np.ndarray
-    """(6 n_boxes, W): each successor's value (:func:`~solver.kernels.expected.gather`)
-    less the par of its box."""
     work: np.ndarray
-    """(462, W)."""
     keeps: np.ndarray
-    """(R + 1, 462, W): ``keeps[0]`` = V_0 at the roll rows, ``keeps[j]`` = K_j."""
     bests: np.ndarray
-    """(R + 1, 462, W): B_j (at the roll rows V_j)."""
     choice: np.ndarray
-    """(252,) int64: the option each final roll of one column goes to (:func:`best_boxes`)."""
 
 
 @njit(cache=True)

@@ -33,34 +33,28 @@ _SIX = np.uint64(6)
 
 
 class TurnCache(NamedTuple):
-    """Prepared turns of the states most games pass (see :func:`prepare_turns`)."""
+    """Prepared turns of the states most games pass (:func:`prepare_turns`): ``slot``
+    (n_masks, 64, flags) int32, a state's index below or -1; per prepared state the
+    ``succ``, ``keeps`` and ``bests`` of its ``PolicyTurn`` (one column)."""
 
     slot: np.ndarray
-    """(n_masks, 64, flags) int32: a state's index below, or -1."""
     succ: np.ndarray
-    """(n, 6 n_boxes, 1): ``PolicyTurn.succ`` of each."""
     keeps: np.ndarray
-    """(n, R + 1, 462, 1): ``PolicyTurn.keeps``."""
     bests: np.ndarray
-    """(n, R + 1, 462, 1): ``PolicyTurn.bests``."""
 
 
 class Games(NamedTuple):
-    """Per-game results, one row per game."""
+    """Per-game results, one row per game: ``scores`` int64, ``upper_bonus`` int8 (1 when
+    earned), ``fives`` int8 (turns ending five alike), ``bonuses`` int8 (Yahtzee
+    bonuses), ``entries`` (n, n_boxes) int8; ``traces`` (n, n_boxes, 2 R + 2) int16, the
+    moves of each game (:func:`play_game`), or no rows when they are not wanted."""
 
     scores: np.ndarray
-    """(n,) int64 final score."""
     upper_bonus: np.ndarray
-    """(n,) int8: 1 when the upper bonus was earned."""
     fives: np.ndarray
-    """(n,) int8 turns ending five alike."""
     bonuses: np.ndarray
-    """(n,) int8 Yahtzee bonuses."""
     entries: np.ndarray
-    """(n, n_boxes) int8 the entry of each box."""
     traces: np.ndarray
-    """(n, n_boxes, 2 R + 2) int16 the moves of each game (see :func:`play_game`), or
-    (0, n_boxes, 2 R + 2) when they are not wanted."""
 
 
 def play_in_batches(games: int, n_boxes: int, traces: np.ndarray, batch: int,

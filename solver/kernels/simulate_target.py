@@ -35,21 +35,19 @@ _jit_cache.check()  # before any cached kernel is loaded
 
 
 class TargetTurn(NamedTuple):
-    """One turn under the target objective (see :func:`new_turn`)."""
+    """One turn under the target objective (:func:`new_turn`): ``vec``, the target DP's
+    scratch of one column (``kernels.target.Scratch``, with the plan); ``keeps`` (R + 1,
+    462, 1), P of each keep with ``j`` rolls left (K_j); ``ev`` (the same shape), the
+    expected-score turn, valid when ``ev_ready[0]``; ``value`` (3, 32 + n_boxes) float64
+    and ``move`` (2, 32 + n_boxes) int64: per option of one decision its probability,
+    expected final score and rank, and its keep (or -1) and roll option (or -1)."""
 
     vec: tuple
-    """The target DP's scratch of one column (``kernels.target.Scratch``, its plan)."""
     keeps: np.ndarray
-    """(R + 1, 462, 1): P of each keep with ``j`` rolls left (K_j)."""
     ev: np.ndarray
-    """(R + 1, 462, 1): the expected-score turn (points still to come)."""
     ev_ready: np.ndarray
-    """(1,) bool: ``ev`` holds this turn's."""
     value: np.ndarray
-    """(3, 32 + n_boxes) float64: per option of one decision, its probability, expected
-    final score and rank."""
     move: np.ndarray
-    """(2, 32 + n_boxes) int64: per option, its keep (or -1) and plan option (or -1)."""
 
 
 @njit(cache=True)
@@ -118,12 +116,11 @@ def choose(r, j, m, u, y, a, tt, opts, values, rules):
 
 
 class TargetStore(NamedTuple):
-    """The vectors the target strategy reads: every level in one store."""
+    """The vectors the target strategy reads: every level in one ``LevelStore``
+    (``vectors``), a state's index there at ``slot[m, u, y]``."""
 
     slot: np.ndarray
-    """(n_masks, 64, flags) int64: a state's index in ``vectors``."""
     vectors: tuple
-    """The :class:`~solver.kernels.level.LevelStore` of every level."""
 
 
 @njit(cache=True)

@@ -43,14 +43,13 @@ MAX_ENTRY = 51
 
 
 class Outcomes(NamedTuple):
-    """Scratch of one state's turn outcomes (one per parallel task)."""
+    """Scratch of one state's turn outcomes: ``mass`` (252,), the probability of each
+    final roll; ``keep_mass`` (462,); ``grid`` (n_boxes, 51, 2), the probability of each
+    outcome (box, entry, bonus)."""
 
     mass: np.ndarray
-    """(252,) float64: probability of each final roll."""
     keep_mass: np.ndarray
-    """(462,) float64."""
     grid: np.ndarray
-    """(n_boxes, 51, 2) float64: probability of each turn outcome (box, entry, bonus)."""
 
 
 @njit(cache=True)

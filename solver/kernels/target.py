@@ -57,31 +57,29 @@ STEP = 16
 
 
 class Spec(NamedTuple):
-    """The utility's values above the stored ranges and the shape of a turn's reads."""
+    """The utility's value above the stored ranges (``above``: 1 for a target;
+    ``above2``: the secondary's, in ``pair`` mode) and ``pmax``, the most points one turn
+    adds (the gather reads that far past a column)."""
 
     above: float
-    """V above a state's range (1 for a target)."""
     above2: float
-    """The secondary above the range (pair mode)."""
     pair: bool
     pmax: int
-    """The most points one turn adds (the gather reads up to this far past a column)."""
 
 
 class Scratch(NamedTuple):
-    """Work arrays of one task (one per parallel block), see :func:`new_scratch`."""
+    """Work arrays of one task (:func:`new_scratch`): the state's ``plan``; ``bufs`` (6
+    n_boxes, width + pmax + 1), each successor's vector shifted (:func:`gather`), and
+    ``bufs2`` the secondary's (pair mode, else 1 + pmax + 1 columns); ``work`` (462,
+    width) and ``work2`` (the same in pair mode, else no rows); ``value`` (2, width): V
+    of the state and its secondary."""
 
     plan: tuple
     bufs: np.ndarray
-    """(6 n_boxes, width + pmax + 1): each successor's vector, shifted (:func:`gather`)."""
     bufs2: np.ndarray
-    """The same for the secondary (pair mode), else (6 n_boxes, 1 + pmax + 1)."""
     work: np.ndarray
-    """(462, width)."""
     work2: np.ndarray
-    """(462, width) in pair mode, else (0, 1)."""
     value: np.ndarray
-    """(2, width): V of the state (row 0) and its secondary (row 1)."""
 
 
 @njit(cache=True)

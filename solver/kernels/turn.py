@@ -53,31 +53,30 @@ _jit_cache.check()  # before any cached kernel is loaded
 
 
 class TurnPlan(NamedTuple):
-    """What the turn of a state ``(m, y)`` can do (see :func:`plan_turn`); arrays sized
-    for any state of the rule set (:func:`new_plan`)."""
+    """What the turn of a state ``(m, y)`` can do (:func:`plan_turn`): int64 arrays sized
+    for any state of the rule set (:func:`new_plan`).
+
+    - ``size`` (3,): the number of successors, the number of open boxes, the Yahtzee
+      bonus five alike earn (points);
+    - ``succ_row``, ``succ_box``, ``succ_entry`` (6 n_boxes,): each successor's row
+      ``6 b + k`` (box order), its box, the entry leading to it (``k`` dice of the face in
+      an upper box; 0, or 1 for any entry above 0, in another box);
+    - ``open_box`` (n_boxes,): the open boxes, ascending: a roll that is not five alike
+      may go in any of them at its ordinary points;
+    - ``five_start`` (7,): the options of five alike of face ``f + 1`` (the Joker
+      applied) are ``five_start[f] .. five_start[f + 1] - 1`` of ``row``, ``box`` and
+      ``entry`` (6 n_boxes,): successor row, box (ascending), entry.
+    """
 
     size: np.ndarray
-    """(3,) int64: the number of successors, the number of open boxes, and the Yahtzee
-    bonus five alike earn (points)."""
     succ_row: np.ndarray
-    """(6 n_boxes,) int64: row ``6 b + k`` of each successor, box order."""
     succ_box: np.ndarray
-    """(6 n_boxes,) int64: its box ``b``."""
     succ_entry: np.ndarray
-    """(6 n_boxes,) int64: the entry that leads to it: ``k`` dice of the face in an upper
-    box, 0 or 1 (any entry above 0) in another box."""
     open_box: np.ndarray
-    """(n_boxes,) int64: the open boxes, ascending: a roll that is not five alike may go
-    in any of them at its ordinary points."""
     five_start: np.ndarray
-    """(7,) int64: the options of five alike of face ``f + 1`` (the Joker applied) are
-    ``five_start[f] .. five_start[f + 1] - 1`` of the three arrays below."""
     row: np.ndarray
-    """(6 n_boxes,) int64: the successor row of each option of five alike."""
     box: np.ndarray
-    """(6 n_boxes,) int64: its box, ascending within a face."""
     entry: np.ndarray
-    """(6 n_boxes,) int64: its entry (points)."""
 
 
 @njit(cache=True)
