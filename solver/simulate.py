@@ -286,8 +286,8 @@ def _pars(rules: RuleSet) -> np.ndarray:
     turn = pk.new_turn(rules.n_boxes, arrays.n_rerolls, 1)
     par = np.array([3.0 * (b + 1) for b in range(N_UPPER)] + [0.0] * (rules.n_boxes - N_UPPER))
     for b in range(N_UPPER, rules.n_boxes):
-        pk.play_turn(rules.full_mask & ~(1 << b), 0, 0, zeros, np.zeros(rules.n_boxes), arrays,
-                     turn, True)
+        pk.play_turns(rules.full_mask & ~(1 << b), 1, zeros, np.zeros(rules.n_boxes), arrays,
+                      turn, 2)
         par[b] = float(ROLL_PROBABILITY @ turn.bests[arrays.n_rerolls, FIRST_ROLL_KEEP:, 0])
     return par
 

@@ -256,30 +256,29 @@ def solve_vectors(table: Table, utility: Utility, *, start: tuple[int, int, int]
     first_level = bin(start[0]).count("1") + 1
     last = utility.full_cards(rules.full_mask)
     kept = {rules.n_boxes: last} if rules.n_boxes in keep or first_level == rules.n_boxes else {}
-    work = {"entries": 0, "operations": 0.0, "keep": keep}
+    entries, operations = 0, 0.0
 
     def step(n: int) -> None:
-        nonlocal last, kept
+        nonlocal last, kept, keep, entries, operations
         here = new_store(*plan.level_states(levels[n]), step=STEP, pair=spec.pair)
         _point_slots(slot, plan, here, levels[n])
         tasks = _tasks(here)
         columns = int(tasks[:, 2].sum())
-        work["entries"] += columns
-        work["operations"] += float(task_operations(rules, np.array([rules.n_boxes - n]))[0]
-                                    * columns)
+        entries += columns
+        operations += float(task_operations(rules, np.array([rules.n_boxes - n]))[0]) * columns
         if tasks.shape[0]:
             tk.vector_level(tasks, here, slot, last, spec, rules.arrays)
-        if n in work["keep"] or n == first_level:
+        if n in keep or n == first_level:
             kept[n] = here
             if keep_bytes is not None and sum(level.vals.nbytes + level.vals2.nbytes
                                               for level in kept.values()) > keep_bytes:
                 kept = {n: here} if n == first_level else {}
-                work["keep"] = ()
+                keep = ()
         last = here
 
     solve_backward(rules, first_level, step, progress)
-    return Vectors(rules, utility, kept, slot, time.perf_counter() - began,
-                   work["entries"], work["operations"])
+    return Vectors(rules, utility, kept, slot, time.perf_counter() - began, entries,
+                   operations)
 
 
 @dataclass(frozen=True, eq=False)

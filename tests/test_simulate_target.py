@@ -104,7 +104,7 @@ def test_kernel_choices_equal_advise_on_late_cards(table_of, rules_name, card_te
             o, keep = st.choose(r, j, card.mask, card.upper, card.flag, card.total, turn, turn,
                                 values, arrays)
             mine = ("keep", faces_of(KEEP_COUNTS[keep])) if keep >= 0 else \
-                ("score", rules.boxes[int(option(turn.vec.plan, r, o, arrays)[1])].name)
+                ("score", rules.boxes[int(option(turn.vec.plan, r, o, arrays.box_scores)[1])].name)
             assert mine == _best_move(advisor, dice, j), (str(dice), j)
             open_ended += 0 < advisor.advise(dice, j).best.p_target < 1
     assert open_ended > N_ROLLS  # the probabilities decided, not only the tie-break

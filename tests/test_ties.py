@@ -44,11 +44,17 @@ def _tied(advice, tie: float, value) -> bool:
     return len(advice.options) > 1 and value(advice.options[0]) - value(advice.options[1]) <= tie
 
 
+def _box_name(rules, option) -> str:
+    """The name of the box of a plan option (``turn.option``: row, box, entry, add)."""
+    return rules.boxes[int(option[1])].name
+
+
 def _policy_turn(table, card):
     rules = table.rules
     turn = pk.new_turn(rules.n_boxes, rules.rolls_per_turn - 1, 1)
-    pk.play_turn(card.mask, card.upper, card.flag, np.ascontiguousarray(table.values),
-                 np.zeros(rules.n_boxes), rules.arrays, turn, True)
+    turn.cols[:, 0] = card.upper, card.flag
+    pk.play_turns(card.mask, 1, np.ascontiguousarray(table.values), np.zeros(rules.n_boxes),
+                  rules.arrays, turn, 1)
     return turn
 
 
@@ -80,7 +86,7 @@ def test_the_simulator_moves_as_advise_ranks(table_of):
             for j in range(rules.rolls_per_turn):
                 keep, i = pk.choose(r, j, turn.succ, turn.keeps, turn.bests, rules.arrays, turn)
                 mine = ("keep", faces_of(KEEP_COUNTS[keep])) if keep >= 0 else \
-                    ("score", rules.boxes[int(option(turn.plan, r, i, rules.arrays)[1])].name)
+                    ("score", _box_name(rules, option(turn.plan, r, i, rules.arrays.box_scores)))
                 advice = advisor.advise(dice, j)
                 assert mine == _move(advice.best), (rules_name, card_text, str(dice), j)
                 tied += _tied(advice, ties.EV_TIE, lambda o: o.expected_final)
@@ -112,7 +118,8 @@ def test_the_target_strategy_moves_as_advise_target_ranks(table_of):
                 o, keep = st.choose(r, j, card.mask, card.upper, card.flag, card.total, turn,
                                     turn, values, rules.arrays)
                 mine = ("keep", faces_of(KEEP_COUNTS[keep])) if keep >= 0 else \
-                    ("score", rules.boxes[int(option(turn.vec.plan, r, o, rules.arrays)[1])].name)
+                    ("score", _box_name(rules, option(turn.vec.plan, r, o,
+                                                     rules.arrays.box_scores)))
                 advice = advisor.advise(dice, j)
                 assert mine == _move(advice.best), (rules_name, card_text, str(dice), j)
                 tied += _tied(advice, ties.P_TIE, lambda o: o.p_target)

@@ -19,8 +19,8 @@ import numpy as np
 from numba import njit, prange
 
 from .. import _jit_cache
-from ..game.dice import FIRST_ROLL_KEEP, N_KEEPS, N_ROLLS
-from ..game.rules import UPPER_TARGET
+from ..game.dice import FIRST_ROLL_KEEP, N_KEEPS, N_ROLLS, ROLL_COUNTS, YAHTZEE_ROLLS
+from ..game.rules import N_UPPER, UPPER_TARGET
 from .basics import FAST_MATH, next_state
 from .turn import (
     n_options,
@@ -35,6 +35,9 @@ from .turn import (
 
 _jit_cache.check()  # before any cached kernel is loaded
 
+_FACE_COUNTS = np.ascontiguousarray(ROLL_COUNTS.T)
+"""(6, 252) int64: dice of face ``f + 1`` in each roll."""
+
 CHUNK = 32  # columns per pass: 462 x 32 float64 = 118 KB of work, kept in L2
 # ``rules.unit`` (1.0, read at run time) multiplies every in-place running maximum: LLVM
 # turns ``a[c] = max(a[c], x)`` into a conditional store, which does not vectorise; the
@@ -42,32 +45,37 @@ CHUNK = 32  # columns per pass: 462 x 32 float64 = 118 KB of work, kept in L2
 
 
 @njit(cache=True, fastmath=FAST_MATH)
-def gather(m, cols_u, cols_y, values, rules, plan, succ):
-    """``succ[row, c]`` = points + upper bonus + E of the next state, for every successor
-    row of ``plan`` and the states (m, cols_u[c], cols_y[c])."""
+def gather(m, cols_u, cols_y, values, par, rules, plan, succ):
+    """``succ[row, c]`` = points + upper bonus + ``values`` of the next state, less the
+    box's ``par`` (0 but for a fixed policy), for every successor row of ``plan`` and the
+    states (m, cols_u[c], cols_y[c])."""
     width = cols_u.shape[0]
     for i in range(plan.size[0]):
         b = plan.succ_box[i]
         e = plan.succ_entry[i]
         p = successor_points(b, e)
         out = succ[plan.succ_row[i]]
+        cost = par[b]
         for c in range(width):
             nm, nu, ny, bonus = next_state(m, cols_u[c], cols_y[c], b, e, rules.upper_bonus,
                                            rules.yahtzee_box, rules.n_flags)
-            out[c] = p + bonus + values[nm, nu, ny]
+            out[c] = p + bonus + values[nm, nu, ny] - cost
 
 
 @njit(cache=True, fastmath=FAST_MATH)
 def final_rolls(plan, succ, cols_y, rules, work):
     """V_0 at the roll rows of ``work`` (columns ``0..W-1``, W = len(cols_y)): the best
     option of each final roll, plus its Yahtzee bonus in the columns of flag 1."""
+    scores = rules.box_scores
     width = cols_y.shape[0]
+    if work.shape[1] == 1:  # arrays of one column (one state)
+        return final_rolls_one(plan, succ, cols_y[0], rules, work)
     for r in range(N_ROLLS):
         w = FIRST_ROLL_KEEP + r  # (2-D indexing: a row view per roll costs two atomics)
         for c in range(width):
             work[w, c] = -np.inf
         for i in range(n_options(plan, r)):
-            k, _, _, add = option(plan, r, i, rules)
+            k, _, _, add = option(plan, r, i, scores)
             for c in range(width):
                 work[w, c] = max(work[w, c], succ[k, c] + add) * rules.unit
         bonus = plan_bonus(plan, r)
@@ -76,14 +84,46 @@ def final_rolls(plan, succ, cols_y, rules, work):
                 work[w, c] += bonus * cols_y[c]
 
 
+@njit(cache=True, fastmath=FAST_MATH)
+def final_rolls_one(plan, succ, y, rules, work):
+    """:func:`final_rolls` on arrays of one column (``work`` (462, 1), ``succ`` (6 n_boxes,
+    1)), box by box over the rolls (a loop over the rolls vectorises where one over a
+    single column cannot): the options of a roll that is not five alike are every open
+    box at its ordinary points (``turn.option``); five alike are then redone from the
+    plan's own options (the Joker), with their bonus."""
+    scores = rules.box_scores
+    v = work.reshape(-1)[FIRST_ROLL_KEEP:]
+    s = succ.reshape(-1)
+    for r in range(N_ROLLS):
+        v[r] = -np.inf
+    for i in range(plan.size[1]):
+        b = plan.open_box[i]
+        points = scores[b]
+        if b < N_UPPER:
+            counts = _FACE_COUNTS[b]
+            for r in range(N_ROLLS):
+                v[r] = max(v[r], s[6 * b + counts[r]]) * rules.unit
+        else:
+            base = s[6 * b]
+            for r in range(N_ROLLS):
+                v[r] = max(v[r], base + points[r]) * rules.unit
+    for f in range(6):
+        r = YAHTZEE_ROLLS[f]
+        v[r] = -np.inf
+        for i in range(n_options(plan, r)):
+            k, _, _, add = option(plan, r, i, scores)
+            v[r] = max(v[r], s[k] + add) * rules.unit
+        v[r] += plan_bonus(plan, r) * y
+
+
 @njit(cache=True)
-def turn(m, cols_u, cols_y, values, rules, plan, succ, work, keeps, bests):
+def turn(m, cols_u, cols_y, values, par, rules, plan, succ, work, keeps, bests, last):
     """The turn of the states (m, cols_u[c], cols_y[c]) on ``work[:, :W]``, ``plan``
     built for (m, 1): V_0 at the roll rows, then the rerolls (stages kept in ``keeps`` /
-    ``bests`` when they have rows, see :func:`~solver.kernels.turn.rerolls`)."""
-    gather(m, cols_u, cols_y, values, rules, plan, succ)
+    ``bests`` when they have rows, ``last``: see :func:`~solver.kernels.turn.rerolls`)."""
+    gather(m, cols_u, cols_y, values, par, rules, plan, succ)
     final_rolls(plan, succ, cols_y, rules, work)
-    rerolls(work, cols_u.shape[0], rules, keeps, bests, work[:0], keeps)
+    rerolls(work, cols_u.shape[0], rules, keeps, bests, work[:0], keeps, last)
 
 
 @njit(cache=True)
@@ -110,11 +150,13 @@ def _solve_mask(m, values, upper_class, rules):
     succ = np.empty((6 * n_boxes, CHUNK))
     expected = np.empty(CHUNK)
     no_stages = np.empty((0, N_KEEPS, 1))
+    no_par = np.zeros(n_boxes)
     for start in range(0, n_cols, CHUNK):
         stop = min(start + CHUNK, n_cols)
         cols_u = all_u[start:stop]
         cols_y = all_y[start:stop]
-        turn(m, cols_u, cols_y, values, rules, plan, succ, work, no_stages, no_stages)
+        turn(m, cols_u, cols_y, values, no_par, rules, plan, succ, work, no_stages, no_stages,
+             True)
         roll_expectation(work, stop - start, expected)
         for c in range(stop - start):
             values[m, cols_u[c], cols_y[c]] = expected[c]
@@ -148,5 +190,5 @@ def turn_snapshots(m, u, y, values, rules, out):
     n_boxes = rules.box_scores.shape[0]
     plan = new_plan(n_boxes)
     plan_turn(m, 1, rules, plan)
-    turn(m, np.full(1, u), np.full(1, y), values, rules, plan, np.empty((6 * n_boxes, 1)),
-         np.empty((N_KEEPS, 1)), out, out[:0])
+    turn(m, np.full(1, u), np.full(1, y), values, np.zeros(n_boxes), rules, plan,
+         np.empty((6 * n_boxes, 1)), np.empty((N_KEEPS, 1)), out, out[:0], True)

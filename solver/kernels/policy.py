@@ -71,30 +71,17 @@ def new_turn(n_boxes, n_rerolls, width):
 
 
 @njit(cache=True)
-def play_turns(m, width, values, par, rules, t, keeps):
+def play_turns(m, width, values, par, rules, t, depth):
     """Fill ``t`` for the states (m, t.cols[0, c], t.cols[1, c]), c < ``width``, under
-    the policy (``values``, ``par``): the successors' values, and with ``keeps`` the
-    final rolls and the rerolls too (the expected-score turn on other data)."""
-    plan = t.plan
-    plan_turn(m, 1, rules, plan)
+    the policy (``values``, ``par``): the successors' values; with ``depth`` 1 the final
+    rolls and rerolls too (the expected-score turn, on the policy's data) but
+    ``bests[R]``; with 2 all (see :func:`choose_keep`)."""
+    plan_turn(m, 1, rules, t.plan)
     cols_u, cols_y = t.cols[0, :width], t.cols[1, :width]
-    gather(m, cols_u, cols_y, values, rules, plan, t.succ)
-    for i in range(plan.size[0]):
-        b = plan.succ_box[i]
-        if par[b] != 0.0:
-            for c in range(width):
-                t.succ[plan.succ_row[i], c] -= par[b]
-    if keeps:
-        final_rolls(plan, t.succ, cols_y, rules, t.work)
-        rerolls(t.work, width, rules, t.keeps, t.bests, t.work[:0], t.keeps)
-
-
-@njit(cache=True)
-def play_turn(m, u, y, values, par, rules, t, keeps):
-    """:func:`play_turns` of the one state (m, u, y), in column 0."""
-    t.cols[0, 0] = u
-    t.cols[1, 0] = y
-    play_turns(m, 1, values, par, rules, t, keeps)
+    gather(m, cols_u, cols_y, values, par, rules, t.plan, t.succ)
+    if depth > 0:
+        final_rolls(t.plan, t.succ, cols_y, rules, t.work)
+        rerolls(t.work, width, rules, t.keeps, t.bests, t.work[:0], t.keeps, depth > 1)
 
 
 @njit(cache=True)
@@ -102,14 +89,15 @@ def best_boxes(succ, c, plan, rules, first, last, out):
     """``out[r]``, for the final rolls ``first <= r < last``: the best option (index) of
     each in column ``c``, the first in box order within ``EV_TIE`` of the largest value,
     the Yahtzee bonus apart."""
+    scores = rules.box_scores
     for r in range(first, last):
         top = -np.inf
         for i in range(n_options(plan, r)):
-            k, _, _, add = option(plan, r, i, rules)
+            k, _, _, add = option(plan, r, i, scores)
             top = max(top, succ[k, c] + add)
         out[r] = 0
         for i in range(n_options(plan, r)):
-            k, _, _, add = option(plan, r, i, rules)
+            k, _, _, add = option(plan, r, i, scores)
             if top - (succ[k, c] + add) <= EV_TIE:
                 out[r] = i
                 break
@@ -128,19 +116,26 @@ def first_keep(r, keeps, j, c, best):
 
 
 @njit(cache=True, inline="always")
-def choose_keep(r, j, c, keeps, bests):
+def choose_keep(r, j, c, keeps, bests, known):
     """The keep (index) of roll ``r`` with ``j`` rolls left in column ``c`` (``keeps`` and
-    ``bests`` of a :class:`PolicyTurn`): :func:`first_keep`."""
-    return first_keep(r, keeps, j, c, bests[j, FIRST_ROLL_KEEP + r, c])
+    ``bests`` of a :class:`PolicyTurn`): :func:`first_keep`. V_j(r) is ``bests`` when
+    ``known``, else the largest K_j of the roll's keeps (the same number)."""
+    best = bests[j, FIRST_ROLL_KEEP + r, c]
+    if not known:
+        best = -np.inf
+        for i in range(ROLL_SUB_KEEP_START[r], ROLL_SUB_KEEP_START[r + 1]):
+            best = max(best, keeps[j, ROLL_SUB_KEEPS[i], c])
+    return first_keep(r, keeps, j, c, best)
 
 
 @njit(cache=True)
 def choose(r, j, succ, keeps, bests, rules, t):
-    """The policy's move for roll ``r`` with ``j`` rolls left (column 0): (keep, -1) to
-    reroll, or (-1, i) to score now in option ``i`` of the roll (of ``t.plan``, see
-    ``turn.option``): with no roll left, or when keeping all five dice is best."""
+    """The policy's move for roll ``r`` with ``j`` rolls left (column 0, played to depth
+    1 at least, see :func:`play_turns`): (keep, -1) to reroll, or (-1, i) to score now
+    in option ``i`` of the roll (of ``t.plan``, see ``turn.option``): with no roll left,
+    or when keeping all five dice is best."""
     if j > 0:
-        k = choose_keep(r, j, 0, keeps, bests)
+        k = choose_keep(r, j, 0, keeps, bests, j < rules.n_rerolls)
         if KEEP_SIZE[k] < 5:
             return k, -1
     best_boxes(succ, 0, t.plan, rules, r, r + 1, t.choice)

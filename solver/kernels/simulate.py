@@ -21,7 +21,7 @@ from .. import _jit_cache
 from ..game.dice import FIRST_ROLL_KEEP, KEEP_CHILD, KEEP_COUNTS, KEEP_SIZE, ROLL_FIVE_FACE
 from ..game.rules import N_UPPER, UPPER_TARGET
 from .basics import next_state, roll_bonus
-from .policy import choose, new_turn, play_turn
+from .policy import PolicyTurn, choose, new_turn, play_turns
 from .turn import option, plan_turn
 
 _jit_cache.check()  # before any cached kernel is loaded
@@ -113,22 +113,18 @@ def most_common_face_keep(roll_keep):
     return k
 
 
-@njit(cache=True, parallel=True)
-def prepare_turns(m, u, y, values, par, rules, cache):
-    """:func:`~solver.kernels.policy.play_turn` of the states (m[i], u[i], y[i]) into
-    ``cache`` row ``i`` (``cache.slot`` is not read here)."""
-    for i in prange(m.shape[0]):
-        _prepare_turn(i, m[i], u[i], y[i], values, par, rules, cache)
-
-
 @njit(cache=True)
-def _prepare_turn(i, m, u, y, values, par, rules, cache):
-    # (in a function: numba drops a prange body's own writes through a tuple's arrays)
+def prepare_turns(m, u, y, values, par, rules, cache):
+    """The turns (:func:`~solver.kernels.policy.play_turns`) of the states (m[i], u[i],
+    y[i]) into ``cache`` row ``i`` (``cache.slot`` is not read here). Serial: a few
+    thousand turns take milliseconds, and a parallel loop costs seconds to compile."""
     t = new_turn(rules.box_scores.shape[0], rules.n_rerolls, 1)
-    play_turn(m, u, y, values, par, rules, t, True)
-    cache.succ[i] = t.succ
-    cache.keeps[i] = t.keeps
-    cache.bests[i] = t.bests
+    for i in range(m.shape[0]):
+        into = PolicyTurn(t.plan, t.cols, cache.succ[i], t.work, cache.keeps[i],
+                          cache.bests[i], t.choice)
+        into.cols[0, 0] = u[i]
+        into.cols[1, 0] = y[i]
+        play_turns(m[i], 1, values, par, rules, into, 1)
 
 
 @njit(cache=True)
@@ -154,6 +150,7 @@ def play_game(greedy, stream, values, par, rules, cache, t, entries, trace):
 
     ``trace[t]`` is turn ``t`` as keep indices: roll, keep, roll, ..., keep, roll, then the
     box; a keep of all five dice stops the turn (the slots after it are -1)."""
+    scores = rules.box_scores
     n_rerolls = rules.n_rerolls
     tally = np.zeros(4, dtype=np.int64)
     m = u = y = 0
@@ -163,7 +160,9 @@ def play_game(greedy, stream, values, par, rules, cache, t, entries, trace):
             plan_turn(m, 1, rules, t.plan)
             succ, keeps, bests = cache.succ[c], cache.keeps[c], cache.bests[c]
         else:
-            play_turn(m, u, y, values, par, rules, t, not greedy)
+            t.cols[0, 0] = u
+            t.cols[1, 0] = y
+            play_turns(m, 1, values, par, rules, t, 0 if greedy else 1)
             succ, keeps, bests = t.succ, t.keeps, t.bests
         for s in range(trace.shape[1]):
             trace[turn, s] = -1
@@ -185,7 +184,7 @@ def play_game(greedy, stream, values, par, rules, cache, t, entries, trace):
         r = roll - FIRST_ROLL_KEEP
         if i < 0:
             i = choose(r, 0, succ, keeps, bests, rules, t)[1]
-        _, b, e, _ = option(t.plan, r, i, rules)
+        _, b, e, _ = option(t.plan, r, i, scores)
         trace[turn, 2 * n_rerolls + 1] = b
         entries[b] = e
         m, u, y = score_box(m, u, y, r, b, e, rules, tally)
@@ -197,22 +196,16 @@ def play_games(greedy, seed, first_game, values, par, rules, cache, out):
     """Play games ``first_game .. first_game + n - 1`` of ``seed`` (uint64s) into ``out``
     (:class:`Games`); ``cache``: prepared turns (:func:`prepare_turns`)."""
     n = out.scores.shape[0]
+    n_boxes = rules.box_scores.shape[0]
     chunk = 256
     for c in prange((n + chunk - 1) // chunk):
-        _play_chunk(range(c * chunk, min(n, (c + 1) * chunk)), greedy, seed, first_game, values,
-                    par, rules, cache, out)
-
-
-@njit(cache=True)
-def _play_chunk(games, greedy, seed, first_game, values, par, rules, cache, out):
-    n_boxes = rules.box_scores.shape[0]
-    t = new_turn(n_boxes, rules.n_rerolls, 1)
-    row = np.empty(n_boxes, dtype=np.int64)
-    trace = np.empty((n_boxes, 2 * rules.n_rerolls + 2), dtype=np.int16)
-    for i in games:
-        stream = game_stream(seed, first_game + np.uint64(i))
-        tally = play_game(greedy, stream, values, par, rules, cache, t, row, trace)
-        store_game(i, tally, row, trace, out)
+        t = new_turn(n_boxes, rules.n_rerolls, 1)
+        row = np.empty(n_boxes, dtype=np.int64)
+        trace = np.empty((n_boxes, 2 * rules.n_rerolls + 2), dtype=np.int16)
+        for i in range(c * chunk, min(n, (c + 1) * chunk)):
+            stream = game_stream(seed, first_game + np.uint64(i))
+            tally = play_game(greedy, stream, values, par, rules, cache, t, row, trace)
+            store_game(i, tally, row, trace, out)
 
 
 @njit(cache=True)

@@ -72,6 +72,7 @@ def choose(r, j, m, u, y, a, tt, opts, values, rules):
     """The move for roll ``r`` with ``j`` rolls left in the turn ``tt``: (plan option,
     -1) to score now or (-1, keep) to reroll, as ``advise`` ranks the options (module
     docstring); ``opts``: the option scratch (``value`` and ``move`` of a turn)."""
+    scores = rules.box_scores
     plan = tt.vec.plan
     p, ev, order = opts.value[0], opts.value[1], opts.value[2]
     n = 0
@@ -87,7 +88,7 @@ def choose(r, j, m, u, y, a, tt, opts, values, rules):
     for o in range(n_options(plan, r)):
         k, off = option_read(plan, r, o, rules)
         p[n] = tt.vec.bufs[k, off]
-        order[n] = N_KEEPS + option(plan, r, o, rules)[1]
+        order[n] = N_KEEPS + option(plan, r, o, scores)[1]
         opts.move[0, n] = -1
         opts.move[1, n] = o
         n += 1
@@ -107,7 +108,7 @@ def choose(r, j, m, u, y, a, tt, opts, values, rules):
             if k >= 0:
                 ev[i] = a + tt.ev[j, k, 0]
             else:
-                _, b, e, _ = option(plan, r, opts.move[1, i], rules)
+                _, b, e, _ = option(plan, r, opts.move[1, i], scores)
                 nm, nu, ny, bonus = next_state(m, u, y, b, e, rules.upper_bonus,
                                                rules.yahtzee_box, rules.n_flags)
                 ev[i] = a + (float(e + int(bonus) + plan_bonus(plan, r)) + values[nm, nu, ny])
@@ -129,6 +130,7 @@ def play_game(stream, store, values, rules, spec, first, tt, entries, trace):
     ``kernels.simulate.play_game``: scoring before the last roll is recorded as a keep of
     all five dice) and returns its tally (``kernels.simulate.score_box``). ``first``: the
     first turn (the same in every game, read only); ``tt``: the other turns."""
+    scores = rules.box_scores
     n_rerolls = rules.n_rerolls
     tally = np.zeros(4, dtype=np.int64)
     m = u = y = 0
@@ -154,7 +156,7 @@ def play_game(stream, store, values, rules, spec, first, tt, entries, trace):
             roll, stream = roll_from(keep, stream)
             trace[turn, s] = keep
             trace[turn, s + 1] = roll
-        _, b, e, _ = option(now.vec.plan, roll - FIRST_ROLL_KEEP, o, rules)
+        _, b, e, _ = option(now.vec.plan, roll - FIRST_ROLL_KEEP, o, scores)
         trace[turn, 2 * n_rerolls + 1] = b
         entries[b] = e
         m, u, y = score_box(m, u, y, roll - FIRST_ROLL_KEEP, b, e, rules, tally)

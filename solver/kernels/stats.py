@@ -63,7 +63,7 @@ def final_roll_mass(keeps, bests, c, n_rerolls, mass, keep_mass):
         keep_mass[:] = 0.0
         for r in range(N_ROLLS):
             if mass[r] > 0.0:
-                keep_mass[choose_keep(r, j, c, keeps, bests)] += mass[r]
+                keep_mass[choose_keep(r, j, c, keeps, bests, True)] += mass[r]
         for k in range(FIRST_ROLL_KEEP):
             share = keep_mass[k] * SIXTH
             if share > 0.0:
@@ -89,11 +89,12 @@ def outcome_grid(plan, choice, mass, y, rules, grid):
     final rolls' ``mass`` and ``choice`` (their options); returns P(five alike). (Arrays
     as arguments: read from a tuple inside a loop with branches, numba counts their
     references at every read.)"""
+    scores = rules.box_scores
     grid[:] = 0.0
     five_alike = 0.0
     for r in range(N_ROLLS):
         w = mass[r]
-        _, b, e, _ = option(plan, r, choice[r], rules)
+        _, b, e, _ = option(plan, r, choice[r], scores)
         c = plan_bonus(plan, r) * y
         grid[b, e, 1 if c > 0 else 0] += w
         if ROLL_FIVE_FACE[r] >= 0:
@@ -167,6 +168,6 @@ def _solve_tasks(tasks, here, below, slot, values, rules):
         for c in range(n):
             t.cols[0, c] = here.u[first + c]
             t.cols[1, c] = here.y[first + c]
-        play_turns(here.m[first], n, values, par, rules, t, True)
+        play_turns(here.m[first], n, values, par, rules, t, 2)
         for c in range(n):
             _solve_state(first + c, c, here, below, slot, rules, t, o)

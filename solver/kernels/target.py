@@ -122,7 +122,8 @@ def gather(m, u, y, c0, width, rules, plan, slot, nxt, vals, above, bufs, pmax):
 def option_read(plan, r, i, rules):
     """(successor row, first column) option ``i`` of final roll ``r`` reads in ``bufs``:
     shifted by its entry (a lower box) and the roll's Yahtzee bonus."""
-    k, _, _, add = option(plan, r, i, rules)
+    scores = rules.box_scores
+    k, _, _, add = option(plan, r, i, scores)
     return k, add + plan_bonus(plan, r)
 
 

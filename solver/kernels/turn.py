@@ -92,30 +92,45 @@ def new_plan(n_boxes):
 
 @njit(cache=True)
 def plan_turn(m, y, rules, plan):
-    """Fill ``plan`` (a :class:`TurnPlan`) for filled mask ``m`` and flag ``y``."""
+    """Fill ``plan`` (a :class:`TurnPlan`) for filled mask ``m`` and flag ``y``. (The
+    work is done on the plan's arrays as arguments: read from the tuple inside a loop
+    with branches, numba counts their references at every read, ten times slower.)"""
+    n, n_open = _successors(m, rules, plan.succ_row, plan.succ_box, plan.succ_entry,
+                            plan.open_box)
+    _five_alike(m, rules, plan.five_start, plan.row, plan.box, plan.entry)
+    plan.size[0] = n
+    plan.size[1] = n_open
+    plan.size[2] = roll_bonus(YAHTZEE_ROLLS[0], y, rules)
+
+
+@njit(cache=True)
+def _successors(m, rules, succ_row, succ_box, succ_entry, open_box):
     n = n_open = 0
     for b in range(rules.box_scores.shape[0]):
         if m >> b & 1:
             continue
-        plan.open_box[n_open] = b
+        open_box[n_open] = b
         n_open += 1
         pays = b == rules.yahtzee_box and rules.n_flags == 2
         for k in range(6 if b < N_UPPER else (2 if pays else 1)):
-            plan.succ_row[n] = 6 * b + k
-            plan.succ_box[n] = b
-            plan.succ_entry[n] = k * (b + 1) if b < N_UPPER else k
+            succ_row[n] = 6 * b + k
+            succ_box[n] = b
+            succ_entry[n] = k * (b + 1) if b < N_UPPER else k
             n += 1
+    return n, n_open
+
+
+@njit(cache=True)
+def _five_alike(m, rules, five_start, row, box, entry):
+    pays = rules.yahtzee_box if rules.n_flags == 2 else -1
     i = 0
-    for f in range(6):  # five alike: the Joker may apply, the rules' own list
-        plan.five_start[f] = i
-        found = roll_entries(YAHTZEE_ROLLS[f], m, rules, plan.box[i:], plan.entry[i:])
+    for f in range(6):  # the Joker may apply: the rules' own list
+        five_start[f] = i
+        found = roll_entries(YAHTZEE_ROLLS[f], m, rules, box[i:], entry[i:])
         for o in range(i, i + found):
-            plan.row[o] = option_row(plan.box[o], plan.entry[o], rules)
+            row[o] = option_row(box[o], entry[o], pays)
         i += found
-    plan.five_start[6] = i
-    plan.size[0] = n
-    plan.size[1] = n_open
-    plan.size[2] = roll_bonus(YAHTZEE_ROLLS[0], y, rules)
+    five_start[6] = i
 
 
 @njit(cache=True, inline="always")
@@ -126,10 +141,11 @@ def n_options(plan, r):
 
 
 @njit(cache=True, inline="always")
-def option(plan, r, i, rules):
+def option(plan, r, i, scores):
     """Option ``i`` (box order) of final roll ``r``: (successor row, box, entry, points
     the option adds to its successor's value: the entry of a lower box, 0 for an upper
-    box, whose successor holds it)."""
+    box, whose successor holds it). ``scores``: ``RuleArrays.box_scores`` (an array, not
+    the tuple: a tuple read in a loop costs numba reference counts)."""
     f = ROLL_FIVE_FACE[r]
     if f >= 0:
         o = plan.five_start[f] + i
@@ -138,8 +154,8 @@ def option(plan, r, i, rules):
         return plan.row[o], b, p, p - successor_points(b, p)
     b = plan.open_box[i]
     if b < N_UPPER:
-        return 6 * b + ROLL_COUNTS[r, b], b, rules.box_scores[b, r], 0
-    p = rules.box_scores[b, r]
+        return 6 * b + ROLL_COUNTS[r, b], b, scores[b, r], 0
+    p = scores[b, r]
     return 6 * b, b, p, p
 
 
@@ -150,13 +166,14 @@ def plan_bonus(plan, r):
 
 
 @njit(cache=True, inline="always")
-def option_row(b, p, rules):
+def option_row(b, p, pays):
     """The successor row ``6 b + k`` an entry of ``p`` points in box ``b`` leads to: an
-    upper box, ``k`` dice of its face; the Yahtzee box of a rule set that pays bonuses,
-    ``k = 1`` for an entry above 0 (the flag is set); any other entry, ``k = 0``."""
+    upper box, ``k`` dice of its face; the Yahtzee box of a rule set that pays bonuses
+    (``pays``, else -1), ``k = 1`` for an entry above 0 (the flag is set); any other
+    entry, ``k = 0``."""
     if b < N_UPPER:
         return 6 * b + p // (b + 1)
-    return 6 * b + (1 if (b == rules.yahtzee_box and p > 0 and rules.n_flags == 2) else 0)
+    return 6 * b + (1 if (b == pays and p > 0) else 0)
 
 
 @njit(cache=True, inline="always")
@@ -220,9 +237,9 @@ def _keep_stage(work, width, stages, j):
 
 
 @njit(cache=True)
-def rerolls(work, width, rules, keeps, bests, work2, keeps2):
+def rerolls(work, width, rules, keeps, bests, work2, keeps2, last=True):
     """The rerolls of a turn on ``work[:, :width]``, whose roll rows hold V_0: the roll
-    rows end as V_R.
+    rows end as V_R (with ``last``; else as K_R, and ``bests[R]`` is not set).
 
     When they have rows, ``keeps`` (R + 1, 462, >= width) gets ``keeps[0]`` = V_0 (roll
     rows) and ``keeps[j]`` = K_j (the value of each keep with ``j`` rolls left), ``bests``
@@ -239,6 +256,8 @@ def rerolls(work, width, rules, keeps, bests, work2, keeps2):
         _keep_stage(work, width, keeps, j)
         if pair:
             _keep_stage(work2, width, keeps2, j)
+        if j == rules.n_rerolls and not last:
+            break
         if j > 0:
             if pair:
                 best_sub_keeps_pair(work, work2, width)
