@@ -104,9 +104,9 @@ MUTATIONS: tuple[Mutation, ...] = (
              ("tests/test_target.py::test_vectors_match_the_twin",)),
     Mutation("target-first-box-only", "kernel", "solver/kernels/target.py",
              "        for i in range(n_options(plan, r)):\n"
-             "            k, off = option_read(plan, r, i, rules)\n            src = ",
+             "            k, off = option_read(plan, r, i, scores)\n            src = ",
              "        for i in range(min(1, n_options(plan, r))):\n"
-             "            k, off = option_read(plan, r, i, rules)\n            src = ",
+             "            k, off = option_read(plan, r, i, scores)\n            src = ",
              "target DP: a final roll goes in the first allowed box, not the best one",
              ("tests/test_target.py::test_vectors_match_the_twin",)),
     Mutation("policy-keeps-most-dice-first", "kernel", "solver/kernels/policy.py",

@@ -86,7 +86,7 @@ def choose(r, j, m, u, y, a, tt, opts, values, rules):
                 opts.move[1, n] = -1
                 n += 1
     for o in range(n_options(plan, r)):
-        k, off = option_read(plan, r, o, rules)
+        k, off = option_read(plan, r, o, scores)
         p[n] = tt.vec.bufs[k, off]
         order[n] = N_KEEPS + option(plan, r, o, scores)[1]
         opts.move[0, n] = -1

@@ -119,10 +119,10 @@ def gather(m, u, y, c0, width, rules, plan, slot, nxt, vals, above, bufs, pmax):
 
 
 @njit(cache=True, inline="always")
-def option_read(plan, r, i, rules):
+def option_read(plan, r, i, scores):
     """(successor row, first column) option ``i`` of final roll ``r`` reads in ``bufs``:
-    shifted by its entry (a lower box) and the roll's Yahtzee bonus."""
-    scores = rules.box_scores
+    shifted by its entry (a lower box) and the roll's Yahtzee bonus (``scores``:
+    ``RuleArrays.box_scores``)."""
     k, _, _, add = option(plan, r, i, scores)
     return k, add + plan_bonus(plan, r)
 
@@ -131,20 +131,22 @@ def option_read(plan, r, i, rules):
 def final_rolls(plan, bufs, rules, work, width):
     """V_0 at the roll rows of ``work`` (columns ``0..width-1``): the best option per
     column."""
+    scores, unit = rules.box_scores, rules.unit
     for r in range(N_ROLLS):
         row = work[FIRST_ROLL_KEEP + r]
         for c in range(width):
             row[c] = -np.inf
         for i in range(n_options(plan, r)):
-            k, off = option_read(plan, r, i, rules)
+            k, off = option_read(plan, r, i, scores)
             src = bufs[k, off:off + width]
             for c in range(width):
-                row[c] = max(row[c], src[c]) * rules.unit
+                row[c] = max(row[c], src[c]) * unit
 
 
 @njit(cache=True)
 def final_rolls_pair(plan, bufs, bufs2, rules, work, work2, width):
     """As :func:`final_rolls`, carrying the secondary vector of the chosen option."""
+    scores = rules.box_scores
     for r in range(N_ROLLS):
         row = work[FIRST_ROLL_KEEP + r]
         row2 = work2[FIRST_ROLL_KEEP + r]
@@ -152,7 +154,7 @@ def final_rolls_pair(plan, bufs, bufs2, rules, work, work2, width):
             row[c] = -1.0
             row2[c] = -1.0
         for i in range(n_options(plan, r)):
-            k, off = option_read(plan, r, i, rules)
+            k, off = option_read(plan, r, i, scores)
             lexicographic_max(row, row2, bufs[k, off:off + width], bufs2[k, off:off + width],
                               width)
 
