@@ -34,11 +34,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .game.rules import UPPER_TARGET, RuleSet
+from .levels import Progress
 
 if TYPE_CHECKING:
     from .table import Table
 
-Progress = Callable[[int, int], None]
 
 FIELDS = ("upper_bonus", "yahtzee_50", "bonuses", "variance")
 UPPER_BONUS, YAHTZEE_50, BONUSES, VARIANCE = range(len(FIELDS))
@@ -65,25 +65,35 @@ def compute_moments(table: Table, progress: Progress | None = None, *,
     """The figures of every state of the table's rule set: one backward pass, level by
     level from full cards (``progress(levels_done, levels_total)`` after each). With
     ``open_boxes`` only the states with at most that many open boxes (the others NaN)."""
-    from .builder import masks_by_level
-    from .kernels import moments as km
+    from .kernels import stats as sk
+    from .kernels.level import new_store
+    from .levels import level_states, mask_runs, masks_by_level, solve_backward
 
     rules = table.rules
     values = np.ascontiguousarray(table.values)
     figures = np.full((*values.shape, len(FIELDS)), np.nan)
+    slot = np.full(values.shape, -1, dtype=np.int64)
     levels = masks_by_level(rules.n_boxes)
-    full = figures[rules.full_mask]
-    full[...] = 0.0
-    full[UPPER_TARGET, :, UPPER_BONUS] = 1.0
-    full[np.isnan(values[rules.full_mask])] = np.nan
-    last = 0 if open_boxes is None else max(rules.n_boxes - open_boxes, 0)
-    for done, level in enumerate(range(rules.n_boxes - 1, last - 1, -1), start=1):
-        masks = levels[level]
-        i, u, y = np.nonzero(~np.isnan(values[masks]))
-        km.moments_level(masks[i].astype(np.int64), u.astype(np.int64), y.astype(np.int64),
-                         values, rules.arrays, figures)
-        if progress is not None:
-            progress(done, rules.n_boxes - last)
+
+    def level(n: int):  # noqa: ANN202  (a LevelStore of level n, its states' slots set)
+        m, u, y = level_states(values, levels[n])
+        slot[m, u, y] = np.arange(len(m))
+        return new_store(m, u, y, 0 * m, 0 * m - 1, n_extra=len(FIELDS))
+
+    below = level(rules.n_boxes)
+    below.extra[below.u == UPPER_TARGET, UPPER_BONUS] = 1.0
+    figures[below.m, below.u, below.y] = below.extra
+
+    def step(n: int) -> None:
+        nonlocal below
+        here = level(n)
+        sk.stats_level(mask_runs(here.m, sk.CHUNK), here, below, slot, values, rules.arrays,
+                       sk.MOMENTS)
+        figures[here.m, here.u, here.y] = here.extra
+        below = here
+
+    first = 0 if open_boxes is None else max(rules.n_boxes - open_boxes, 0)
+    solve_backward(rules, first, step, progress)
     figures.flags.writeable = False
     return StateMoments(rules, figures)
 

@@ -170,7 +170,8 @@ def optimal_stats(table: Table, progress: Progress | None = None, *,
         nonlocal below
         m, u, y = states(n)
         here = new_store(m, u, y, 0 * m, max_points_to_come(rules, m, u, y), n_extra=n_extra)
-        sk.stats_level(mask_runs(m, sk.CHUNK), here, below, slot, values, rules.arrays)
+        sk.stats_level(mask_runs(m, sk.CHUNK), here, below, slot, values, rules.arrays,
+                       sk.DISTRIBUTION)
         below = here
 
     solve_backward(rules, first_level, step, progress)

@@ -1,21 +1,18 @@
 """numba kernel of the per-state figures of the "why" (:mod:`solver.moments`). Plain
 arrays in, nothing checked.
 
-One fixed-policy evaluation of the optimal policy: each state's turn outcomes
-(box, entry, bonus; probability ``w``) come from the statistics' turn
-(``kernels.stats``: the policy's mass pushed through the keeps, with its tie order),
-and are combined with the figures of the next states, already known (one more box
-filled), as the module docstring of :mod:`solver.moments` writes it.
+One fixed-policy evaluation of the optimal policy on the statistics' turn
+(:func:`solver.kernels.stats.stats_level` with ``MOMENTS``: the policy's mass pushed
+through the keeps, in the one tie order): each state's turn outcomes (box, entry,
+bonus; probability ``w``) are combined with the figures of the next states, already
+known (one more box filled), as the module docstring of :mod:`solver.moments` writes it.
 """
 
 from __future__ import annotations
 
-from numba import njit, prange
+from numba import njit
 
 from .. import _jit_cache
-from . import policy as tp
-from .basics import next_state
-from .stats import CHUNK, _new_scratch, _state_outcomes
 
 _jit_cache.check()  # before any cached kernel is loaded
 
@@ -23,44 +20,26 @@ UPPER_BONUS, YAHTZEE_50, BONUSES, VARIANCE = 0, 1, 2, 3
 
 
 @njit(cache=True)
-def _solve_state(m, u, y, values, rules, figures, t):
-    n_boxes = rules.box_scores.shape[0]
-    _state_outcomes(m, u, y, values, rules, t)
-    here = values[m, u, y]
+def state_moments(i, n, o, here, below, slot, values, rules):
+    """``here.extra[i]`` (4,): the figures of state ``i`` of ``here`` from its ``n``
+    listed turn outcomes ``o`` (``kernels.stats.Outcomes``) and the figures of the next
+    states in ``below.extra`` (their index ``slot[m, u, y]``); ``values`` is the table."""
+    here_value = values[here.m[i], here.u[i], here.y[i]]
     p_upper = p_fifty = bonuses = spread = shift = 0.0
-    for b in range(n_boxes):
-        if m >> b & 1:
-            continue
-        for e in range(tp.MAX_ENTRY):
-            for c in range(2):
-                w = t.grid[b, e, c]
-                if w == 0.0:
-                    continue
-                nm, nu, ny, upper_points = next_state(m, u, y, b, e, rules.upper_bonus,
-                                                      rules.yahtzee_box, rules.n_flags)
-                after = figures[nm, nu, ny]
-                d = e + c * rules.yahtzee_bonus + upper_points + values[nm, nu, ny] - here
-                p_upper += w * after[UPPER_BONUS]
-                fifty = 1.0 if (b == rules.yahtzee_box and e == 50) else after[YAHTZEE_50]
-                p_fifty += w * fifty
-                bonuses += w * (c + after[BONUSES])
-                spread += w * (after[VARIANCE] + d * d)
-                shift += w * d
-    out = figures[m, u, y]
+    for k in range(n):
+        w = o.w[k]
+        move = o.moves[k]
+        b, e, c = move[0], move[1], move[2]
+        after = below.extra[slot[move[3], move[4], move[5]]]
+        d = o.points[k] + values[move[3], move[4], move[5]] - here_value
+        p_upper += w * after[UPPER_BONUS]
+        fifty = 1.0 if (b == rules.yahtzee_box and e == 50) else after[YAHTZEE_50]
+        p_fifty += w * fifty
+        bonuses += w * (c + after[BONUSES])
+        spread += w * (after[VARIANCE] + d * d)
+        shift += w * d
+    out = here.extra[i]
     out[UPPER_BONUS] = p_upper
     out[YAHTZEE_50] = p_fifty
     out[BONUSES] = bonuses
     out[VARIANCE] = spread - shift * shift
-
-
-@njit(cache=True, parallel=True)
-def moments_level(level_m, level_u, level_y, values, rules, figures):
-    """Fill ``figures[m, u, y]`` (4,) for the states of one level (``level_m/u/y``, (n,)
-    int64) from the figures of the states with one more box filled, already in
-    ``figures`` (table shape + (4,) float64)."""
-    n_boxes = rules.box_scores.shape[0]
-    n = level_m.shape[0]
-    for chunk in prange((n + CHUNK - 1) // CHUNK):
-        t = _new_scratch(n_boxes, rules.n_rerolls)
-        for i in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
-            _solve_state(level_m[i], level_u[i], level_y[i], values, rules, figures, t)

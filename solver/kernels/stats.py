@@ -31,6 +31,7 @@ from ..game.dice import (
     ROLL_PROBABILITY,
 )
 from .basics import SIXTH, next_state
+from .moments import state_moments
 from .policy import best_boxes, choose_keep, new_turn, play_turns
 from .turn import option, plan_bonus
 
@@ -40,16 +41,32 @@ CHUNK = 32
 """States of one mask played together (the columns of the expected-score turn)."""
 MAX_ENTRY = 51
 """Entries are 0..50 points."""
+DISTRIBUTION, MOMENTS = 0, 1
+"""What :func:`stats_level` stores."""
 
 
 class Outcomes(NamedTuple):
     """Scratch of one state's turn outcomes: ``mass`` (252,), the probability of each
     final roll; ``keep_mass`` (462,); ``grid`` (n_boxes, 51, 2), the probability of each
-    outcome (box, entry, bonus)."""
+    outcome (box, entry, bonus); the outcomes of nonzero probability as a list
+    (:func:`list_outcomes`): ``w`` (252,) their probabilities, ``points`` (252,) the points
+    each adds (entry, Yahtzee bonus, upper bonus), ``moves`` (252, 7) int64 each one's
+    box, entry, bonus (0 or 1), next state (mask, capped subtotal, flag) and the upper
+    bonus it earns."""
 
     mass: np.ndarray
     keep_mass: np.ndarray
     grid: np.ndarray
+    w: np.ndarray
+    points: np.ndarray
+    moves: np.ndarray
+
+
+@njit(cache=True)
+def new_outcomes(n_boxes):
+    """An empty :class:`Outcomes` for a rule set of ``n_boxes`` boxes."""
+    return Outcomes(np.empty(N_ROLLS), np.empty(N_KEEPS), np.empty((n_boxes, MAX_ENTRY, 2)),
+                    np.empty(N_ROLLS), np.empty(N_ROLLS), np.empty((N_ROLLS, 7), dtype=np.int64))
 
 
 @njit(cache=True)
@@ -103,65 +120,81 @@ def outcome_grid(plan, choice, mass, y, rules, grid):
 
 
 @njit(cache=True)
-def _solve_state(i, col, here, below, slot, rules, t, o):
-    """The distribution and counts of state ``i`` of ``here``, played in column ``col``."""
-    m = here.m[i]
-    u = here.u[i]
-    y = here.y[i]
-    n_boxes = rules.box_scores.shape[0]
-    five = state_outcomes(col, y, rules, t, o)
-    out = here.vals[here.start[i]:here.start[i + 1]]
-    extra = here.extra[i]
-    extra[2 * n_boxes + 1] += five
-    for b in range(n_boxes):
+def list_outcomes(m, u, y, grid, rules, w, points, moves):
+    """The outcomes of nonzero probability in ``grid`` (see :func:`outcome_grid`) of the
+    turn of state (m, u, y), by box, entry and bonus, into ``w``, ``points`` and ``moves``
+    (see :class:`Outcomes`); returns how many."""
+    n = 0
+    for b in range(rules.box_scores.shape[0]):
         if m >> b & 1:
             continue
         for e in range(MAX_ENTRY):
             for c in range(2):
-                w = o.grid[b, e, c]
-                if w == 0.0:
+                if grid[b, e, c] == 0.0:
                     continue
                 nm, nu, ny, upper_points = next_state(m, u, y, b, e, rules.upper_bonus,
                                                       rules.yahtzee_box, rules.n_flags)
-                points = e + c * rules.yahtzee_bonus + upper_points
-                if upper_points > 0:
-                    extra[2 * n_boxes] += w
-                j = slot[nm, nu, ny]
-                src = below.vals[below.start[j]:below.start[j + 1]]
-                shift = int(points)
-                for x in range(src.shape[0]):
-                    out[shift + x] += w * src[x]
-                for x in range(extra.shape[0]):
-                    extra[x] += w * below.extra[j, x]
-                extra[b] += w * e
-                if e == 0:
-                    extra[n_boxes + b] += w
-                if c == 1:
-                    extra[2 * n_boxes + 2] += w
+                w[n] = grid[b, e, c]
+                points[n] = e + c * rules.yahtzee_bonus + upper_points
+                row = moves[n]
+                row[0], row[1], row[2], row[3], row[4], row[5] = b, e, c, nm, nu, ny
+                row[6] = 1 if upper_points > 0 else 0
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def _state_distribution(i, n, o, here, below, slot, rules):
+    """The distribution and counts of state ``i`` of ``here`` from its ``n`` listed
+    outcomes ``o`` (see ``extra`` in :func:`stats_level`)."""
+    n_boxes = rules.box_scores.shape[0]
+    out = here.vals[here.start[i]:here.start[i + 1]]
+    extra = here.extra[i]
+    for k in range(n):
+        w = o.w[k]
+        move = o.moves[k]
+        b, e = move[0], move[1]
+        if move[6]:
+            extra[2 * n_boxes] += w
+        j = slot[move[3], move[4], move[5]]
+        src = below.vals[below.start[j]:below.start[j + 1]]
+        shift = int(o.points[k])
+        for x in range(src.shape[0]):
+            out[shift + x] += w * src[x]
+        for x in range(extra.shape[0]):
+            extra[x] += w * below.extra[j, x]
+        extra[b] += w * e
+        if e == 0:
+            extra[n_boxes + b] += w
+        if move[2] == 1:
+            extra[2 * n_boxes + 2] += w
 
 
 @njit(cache=True, parallel=True)
-def stats_level(tasks, here, below, slot, values, rules):
+def stats_level(tasks, here, below, slot, values, rules, figures):
     """Fill ``here`` (a zeroed ``LevelStore`` of one level's states) from ``below``, the
     level with one more box filled; ``slot[m, u, y]`` is a state's index in its level.
     A task (row of ``tasks``: first state, number of states) is up to ``CHUNK`` states of
     one mask, played together, one column each.
 
-    ``extra`` per state: mean entry per box, P(zero) per box, P(upper bonus),
-    E(turns ending five alike), E(Yahtzee bonuses) over the rest of the game.
+    ``figures`` says what is stored. :data:`DISTRIBUTION`: the distribution of the points
+    still to come in ``vals``, and in ``extra`` per state: mean entry per box, P(zero)
+    per box, P(upper bonus), E(turns ending five alike), E(Yahtzee bonuses) over the rest
+    of the game. :data:`MOMENTS`: the why's four figures in ``extra``
+    (:func:`solver.kernels.moments.state_moments`).
     """
     n_tasks = tasks.shape[0]
     n_blocks = min(n_tasks, 256)
     for blk in prange(n_blocks):
         _solve_tasks(tasks[blk * n_tasks // n_blocks:(blk + 1) * n_tasks // n_blocks], here,
-                     below, slot, values, rules)
+                     below, slot, values, rules, figures)
 
 
 @njit(cache=True)
-def _solve_tasks(tasks, here, below, slot, values, rules):
+def _solve_tasks(tasks, here, below, slot, values, rules, figures):
     n_boxes = rules.box_scores.shape[0]
     t = new_turn(n_boxes, rules.n_rerolls, CHUNK)
-    o = Outcomes(np.empty(N_ROLLS), np.empty(N_KEEPS), np.empty((n_boxes, MAX_ENTRY, 2)))
+    o = new_outcomes(n_boxes)
     par = np.zeros(n_boxes)
     for task in range(tasks.shape[0]):
         first, n = tasks[task, 0], tasks[task, 1]
@@ -170,4 +203,12 @@ def _solve_tasks(tasks, here, below, slot, values, rules):
             t.cols[1, c] = here.y[first + c]
         play_turns(here.m[first], n, values, par, rules, t, 2)
         for c in range(n):
-            _solve_state(first + c, c, here, below, slot, rules, t, o)
+            i = first + c
+            five = state_outcomes(c, here.y[i], rules, t, o)
+            found = list_outcomes(here.m[i], here.u[i], here.y[i], o.grid, rules, o.w,
+                                  o.points, o.moves)
+            if figures == MOMENTS:
+                state_moments(i, found, o, here, below, slot, values, rules)
+            else:
+                here.extra[i, 2 * n_boxes + 1] += five
+                _state_distribution(i, found, o, here, below, slot, rules)
