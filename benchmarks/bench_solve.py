@@ -47,9 +47,9 @@ def operation_count(rules_name: str) -> tuple[int, float]:
     and a max plus the exact ``* unit`` per (keep, sub-keep) pair (1,260 pairs); the
     final expectation is 252 multiply-adds.
     """
-    from solver.builder import masks_by_level, upper_classes
     from solver.game.dice import FIRST_ROLL_KEEP, KEEP_SUB_COUNT, N_ROLLS
     from solver.game.rules import N_UPPER, get_rules
+    from solver.levels import masks_by_level, upper_classes
 
     rules = get_rules(rules_name)
     classes = upper_classes()

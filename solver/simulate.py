@@ -273,6 +273,7 @@ def _policy(table: Table, name: str) -> tuple[bool, np.ndarray, np.ndarray]:
     values = np.ascontiguousarray(table.values)
     if name != "optimal":
         values = np.where(np.isnan(values), np.nan, 0.0)
+        values.flags.writeable = False  # as the table's: one compiled game loop for all
     par = _pars(rules) if name == "heuristic" else np.zeros(rules.n_boxes)
     return name == "greedy", values, par
 
@@ -283,6 +284,7 @@ def _pars(rules: RuleSet) -> np.ndarray:
     # one turn aimed at box b alone: no Yahtzee bonus, no Joker; the box scores its entry
     arrays = rules.arrays._replace(yahtzee_bonus=0.0, has_joker=False, n_flags=1)
     zeros = np.zeros(rules.table_shape)
+    zeros.flags.writeable = False  # read-only, as a table's values: one compiled turn
     turn = pk.new_turn(rules.n_boxes, arrays.n_rerolls, 1)
     par = np.array([3.0 * (b + 1) for b in range(N_UPPER)] + [0.0] * (rules.n_boxes - N_UPPER))
     for b in range(N_UPPER, rules.n_boxes):

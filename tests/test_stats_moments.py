@@ -17,7 +17,6 @@ import pytest
 from independent_scorer import RULE_BOOKS, joker_choices, ordinary_score
 from numba import njit, prange
 
-from solver.builder import masks_by_level, upper_classes
 from solver.game.dice import (
     KEEP_CHILD,
     N_KEEPS,
@@ -27,6 +26,7 @@ from solver.game.dice import (
     ROLLS,
     sub_keeps,
 )
+from solver.levels import masks_by_level, upper_classes
 
 TIE = 1e-9
 FIRST = int(ROLL_KEEP[0])

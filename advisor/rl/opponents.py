@@ -33,7 +33,7 @@ def seat_seed(seed: int, seat: int, block: int) -> int:
 
 def check_strategies(strategies: Sequence[str]) -> tuple[str, ...]:
     """The built-in strategy names of the other seats, checked."""
-    from solver.simulate import STRATEGIES, strategy_code
+    from solver.simulate import STRATEGIES, strategy_name
 
     if isinstance(strategies, str):
         strategies = (strategies,)
@@ -42,8 +42,7 @@ def check_strategies(strategies: Sequence[str]) -> tuple[str, ...]:
         if not isinstance(name, str):
             raise UnknownStrategyError(f"opponents are built-in strategy names "
                                        f"({', '.join(STRATEGIES)}), not {name!r}")
-        strategy_code(name)
-        names.append(name.strip().lower())
+        names.append(strategy_name(name))
     return tuple(names)
 
 

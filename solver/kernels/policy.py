@@ -75,7 +75,9 @@ def play_turns(m, width, values, par, rules, t, depth):
     """Fill ``t`` for the states (m, t.cols[0, c], t.cols[1, c]), c < ``width``, under
     the policy (``values``, ``par``): the successors' values; with ``depth`` 1 the final
     rolls and rerolls too (the expected-score turn, on the policy's data) but
-    ``bests[R]``; with 2 all (see :func:`choose_keep`)."""
+    ``bests[R]``; with 2 all (see :func:`choose_keep`). Kernels pass ``width`` and
+    ``depth`` as int64 variables (``np.int64(1)``), not literals: numba compiles a callee
+    once more for every literal argument value it is called with."""
     plan_turn(m, 1, rules, t.plan)
     cols_u, cols_y = t.cols[0, :width], t.cols[1, :width]
     gather(m, cols_u, cols_y, values, par, rules, t.plan, t.succ)

@@ -118,13 +118,14 @@ def prepare_turns(m, u, y, values, par, rules, cache):
     """The turns (:func:`~solver.kernels.policy.play_turns`) of the states (m[i], u[i],
     y[i]) into ``cache`` row ``i`` (``cache.slot`` is not read here). Serial: a few
     thousand turns take milliseconds, and a parallel loop costs seconds to compile."""
-    t = new_turn(rules.box_scores.shape[0], rules.n_rerolls, 1)
+    one = np.int64(1)  # not literals (see play_turns)
+    t = new_turn(rules.box_scores.shape[0], rules.n_rerolls, one)
     for i in range(m.shape[0]):
         into = PolicyTurn(t.plan, t.cols, cache.succ[i], t.work, cache.keeps[i],
                           cache.bests[i], t.choice)
         into.cols[0, 0] = u[i]
         into.cols[1, 0] = y[i]
-        play_turns(m[i], 1, values, par, rules, into, 1)
+        play_turns(m[i], one, values, par, rules, into, one)
 
 
 @njit(cache=True)
@@ -153,7 +154,8 @@ def play_game(greedy, stream, values, par, rules, cache, t, entries, trace):
     scores = rules.box_scores
     n_rerolls = rules.n_rerolls
     tally = np.zeros(4, dtype=np.int64)
-    m = u = y = 0
+    m = u = y = no_roll = np.int64(0)  # not literals (see policy.play_turns)
+    one = np.int64(1)
     for turn in range(rules.box_scores.shape[0]):
         c = cache.slot[m, u, y]
         if c >= 0:
@@ -162,7 +164,7 @@ def play_game(greedy, stream, values, par, rules, cache, t, entries, trace):
         else:
             t.cols[0, 0] = u
             t.cols[1, 0] = y
-            play_turns(m, 1, values, par, rules, t, 0 if greedy else 1)
+            play_turns(m, one, values, par, rules, t, no_roll if greedy else one)
             succ, keeps, bests = t.succ, t.keeps, t.bests
         for s in range(trace.shape[1]):
             trace[turn, s] = -1
@@ -183,7 +185,7 @@ def play_game(greedy, stream, values, par, rules, cache, t, entries, trace):
             trace[turn, s + 1] = roll
         r = roll - FIRST_ROLL_KEEP
         if i < 0:
-            i = choose(r, 0, succ, keeps, bests, rules, t)[1]
+            i = choose(r, no_roll, succ, keeps, bests, rules, t)[1]
         _, b, e, _ = option(t.plan, r, i, scores)
         trace[turn, 2 * n_rerolls + 1] = b
         entries[b] = e
@@ -199,7 +201,7 @@ def play_games(greedy, seed, first_game, values, par, rules, cache, out):
     n_boxes = rules.box_scores.shape[0]
     chunk = 256
     for c in prange((n + chunk - 1) // chunk):
-        t = new_turn(n_boxes, rules.n_rerolls, 1)
+        t = new_turn(n_boxes, rules.n_rerolls, np.int64(1))
         row = np.empty(n_boxes, dtype=np.int64)
         trace = np.empty((n_boxes, 2 * rules.n_rerolls + 2), dtype=np.int16)
         for i in range(c * chunk, min(n, (c + 1) * chunk)):

@@ -201,7 +201,7 @@ def _solve_tasks(tasks, here, below, slot, values, rules, figures):
         for c in range(n):
             t.cols[0, c] = here.u[first + c]
             t.cols[1, c] = here.y[first + c]
-        play_turns(here.m[first], n, values, par, rules, t, 2)
+        play_turns(here.m[first], n, values, par, rules, t, np.int64(2))  # no literal
         for c in range(n):
             i = first + c
             five = state_outcomes(c, here.y[i], rules, t, o)
