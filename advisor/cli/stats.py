@@ -14,7 +14,7 @@ import click
 from solver.errors import shown_path
 
 from ..request.params import options
-from ._base import cli, emit_json, load_table, progress_bar
+from ._base import cli, emit_json, load_table, note_targets, progress_bar
 
 HISTOGRAM_BIN = 20
 HISTOGRAM_WIDTH = 50
@@ -56,6 +56,10 @@ def stats(card_text: str, target: str | None, rules_name: str, table_path: str |
     question = StatsQuestion.parse(card_text=card_text, rules_name=rules_name, target=target)
     table = load_table(rules_name, table_path)
     goal = question.target
+    if goal is not None:
+        from advisor.objective import Objective
+
+        note_targets(question.card, table, Objective.for_target(goal))
     update, close = progress_bar(f"stats {rules_name}" if goal is None else f"target {goal}")
     try:
         if as_json:
