@@ -262,3 +262,15 @@ def test_the_default_covers_500_or_every_score():
     assert target_table.default_max("yatzy") == 374
     assert default_targets_path("yatzy").name == "yatzy.ytargets"
 
+
+
+def test_play_reads_a_turn_from_the_table_without_a_word(official_table, stored):
+    from advisor.play import GameSession
+    from advisor.record import parse_record
+
+    told: list[str] = []
+    session = GameSession(parse_record("rules official\nplayers Ann\n"), official_table,
+                          notify=told.append, objective=Objective.for_target(R))
+    lines = session.handle("22256")
+    assert "P(target)" in "\n".join(lines)
+    assert not any("working out" in line or "while" in line for line in told), told
