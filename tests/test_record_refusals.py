@@ -136,7 +136,7 @@ JSON_REFUSALS = [
     (turns({"rolls": ["22256", "22256"], "keeps": [], "box": "twos"}),
      "turn 1: each reroll needs the dice kept and the dice rolled (22256 twos)"),
     (turns({"rolls": ["22256"], "keeps": ["2", "2"]}),
-     "turn 1: each reroll needs the dice kept and the dice rolled (22256)"),
+     "turn 1: each reroll needs the dice kept and the dice rolled (22256 2 2)"),
     (turns({"rolls": [], "box": "twos"}), "turn 1: a turn starts with the dice of the first "
                                           "roll"),
     (json.dumps({"players": ["Ann"], "turns": [{"player": "Bob", "rolls": ["22256"]}]}),
