@@ -32,6 +32,13 @@ score now; with ``rolls_left == 0`` it returns a box name (any alias). It may al
 a :class:`~solver.move.Move`. An illegal answer
 raises :class:`IllegalStrategyMoveError` naming the move and the state.
 
+Every game is also judged against optimal play, decision by decision, as ``analyze``
+judges a record (the same loss, :mod:`solver.kernels.judge`). Since ``total - E(new game)
+= luck - total loss`` in every game and the luck of each roll has mean 0, ``E(new game) -
+mean total loss`` (:attr:`SimulationResult.corrected_mean`) estimates the strategy's
+expected score without the dice's luck: far closer than the plain mean for the same
+games when the strategy is near optimal (docs/simulate.md).
+
 Same seed, same games: game ``g`` draws its dice from its own splitmix64 stream (see
 ``kernels.simulate``), whatever the thread count, batch size or strategy.
 """
@@ -44,7 +51,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -70,6 +77,7 @@ from .game.dice import (
 )
 from .game.move import Move
 from .game.rules import N_UPPER, UPPER_TARGET, Placement, RuleSet, filled_mask, upper_subtotal
+from .kernels import judge as jk
 from .kernels import policy as tp
 from .kernels import simulate as sim
 from .stats import PERCENTILES
@@ -84,11 +92,13 @@ STRATEGIES: dict[str, int] = {
 MYOPIC = frozenset({"greedy-turn"})
 """Strategies played by the optimal policy as if nothing came after this turn."""
 BATCH = 20_000
+PYTHON_JUDGE_BATCH = 1_000
+"""Games of a Python strategy judged at once."""
 CACHED_LEVELS = 3
 MAX_SEED = 2**64 - 1
 MAX_GAMES = 10_000_000
-"""Most games one simulation plays: 24 bytes of results per game (240 MB at the most);
-about 7 minutes for the optimal strategy at 25,000 games/s."""
+"""Most games one simulation plays: 40 bytes of results per game (400 MB at the most);
+about 15 minutes for the optimal strategy at 12,000 games/s (judged)."""
 
 Progress = Callable[[int, int], None]
 """progress(games_done, games_total), called after each batch."""
@@ -139,6 +149,19 @@ class Decision:
 UserStrategy = Callable[[Decision], Any]
 
 
+class Losses(NamedTuple):
+    """What the decisions gave up against optimal play, in expected points (each judged
+    as ``analyze`` judges it): ``per_game`` (games, 2) float64, each game's loss of its
+    keeps and of its boxes; ``decisions`` (2,) int64, the keep and box decisions of all
+    games; ``by_turn`` and ``by_box`` (n_boxes,) float64, summed over the games: the loss
+    of turn 1, 2, ... and of the turn that filled each box."""
+
+    per_game: np.ndarray
+    decisions: np.ndarray
+    by_turn: np.ndarray
+    by_box: np.ndarray
+
+
 @dataclass(frozen=True, eq=False)
 class SimulationResult:
     """Per-game outcomes of a simulation and the figures drawn from them."""
@@ -167,6 +190,69 @@ class SimulationResult:
     """With ``record=True``: (games, n_boxes, 2 * rerolls + 2) int16, each game's turns in
     playing order as keep indices (``dice.KEEP_COUNTS``): roll, keep, roll, ..., box;
     -1 where a turn stopped early (see :func:`turn_moves`)."""
+    new_game: float | None = None
+    """E(new game): the exact expected score of optimal play (the table's)."""
+    losses: Losses | None = None
+    """Every decision judged against optimal play (None when not judged)."""
+
+    # ------------------------------------------------------------- the corrected estimate
+    @property
+    def total_loss(self) -> np.ndarray | None:
+        """(games,) float64: each game's expected points given up against optimal play."""
+        return None if self.losses is None else self.losses.per_game.sum(axis=1)
+
+    @property
+    def corrected_mean(self) -> float | None:
+        """``E(new game) - mean total loss``: the strategy's expected score without the
+        dice's luck (unbiased: each game's total is ``E(new game) + luck - loss``, and
+        the luck of every roll has mean 0 whatever came before it)."""
+        loss = self.total_loss
+        if loss is None or self.new_game is None:
+            return None
+        return self.new_game - float(loss.mean())
+
+    @property
+    def corrected_stderr(self) -> float | None:
+        """The standard error of :attr:`corrected_mean`: the sample standard deviation of
+        the games' total losses over sqrt(games) (0 for optimal play)."""
+        loss = self.total_loss
+        if loss is None:
+            return None
+        return float(loss.std(ddof=1)) / float(np.sqrt(self.games)) if self.games > 1 else 0.0
+
+    def mean_loss_per_decision(self) -> dict[str, float | None] | None:
+        """The mean loss of a decision: ``keep``, ``box`` and ``all`` (None for a kind
+        with no decision)."""
+        if self.losses is None:
+            return None
+        totals = self.losses.per_game.sum(axis=0)
+        counts = self.losses.decisions
+        pairs = (("keep", totals[0], counts[0]), ("box", totals[1], counts[1]),
+                 ("all", totals.sum(), counts.sum()))
+        return {kind: float(total / n) if n else None for kind, total, n in pairs}
+
+    @property
+    def loss_by_turn(self) -> np.ndarray | None:
+        """(n_boxes,) the mean loss per game of turn 1, 2, ... (its keeps and its box)."""
+        return None if self.losses is None else self.losses.by_turn / self.games
+
+    @property
+    def loss_by_box(self) -> dict[str, float] | None:
+        """Box name -> the mean loss per game of the turn that filled the box."""
+        if self.losses is None:
+            return None
+        return {box.name: float(self.losses.by_box[b] / self.games)
+                for b, box in enumerate(self.rules.boxes)}
+
+    @property
+    def plain_games_needed(self) -> float | None:
+        """The games the plain mean would need for the standard error of the corrected
+        estimate: ``games (stderr / corrected_stderr)^2`` (None when that is 0: no number
+        of games is enough, or when not judged)."""
+        corrected = self.corrected_stderr
+        if not corrected:
+            return None
+        return self.games * (self.stderr / corrected) ** 2
 
     @property
     def games(self) -> int:
@@ -234,10 +320,27 @@ class SimulationResult:
             "yahtzee_bonuses_per_game": float(self.yahtzee_bonuses.mean()),
             "box_means": {box.name: float(self.entries[:, b].mean())
                           for b, box in enumerate(self.rules.boxes)},
+            **self._corrected_json(),
             **extra,
             "seconds": self.seconds,
             "games_per_second": rate,
         }
+
+    def _corrected_json(self) -> dict[str, Any]:
+        """The keys of the luck-corrected estimate (docs/json.md)."""
+        if self.losses is None:
+            return {}
+        loss = self.total_loss
+        assert loss is not None and self.loss_by_turn is not None
+        return {"new_game": self.new_game, "corrected_mean": self.corrected_mean,
+                "corrected_stderr": self.corrected_stderr,
+                "mean_loss_per_game": float(loss.mean()),
+                "mean_loss_per_decision": self.mean_loss_per_decision(),
+                "decisions_per_game": {"keep": float(self.losses.decisions[0] / self.games),
+                                       "box": float(self.losses.decisions[1] / self.games)},
+                "loss_by_turn": [float(x) for x in self.loss_by_turn],
+                "loss_by_box": self.loss_by_box,
+                "plain_games_needed": self.plain_games_needed}
 
 
 def comparison_json(table: Table, results: list[SimulationResult]) -> dict[str, Any]:
@@ -300,11 +403,14 @@ def _pars(rules: RuleSet) -> np.ndarray:
 def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int = 10_000,
              seed: int = 0, *, progress: Progress | None = None,
              name: str | None = None, record: bool = False,
-             solve_progress: Progress | None = None) -> SimulationResult:
+             solve_progress: Progress | None = None, judged: bool = True
+             ) -> SimulationResult:
     """Play ``games`` games of the table's rule set with ``strategy`` (a built-in name,
     ``target:X`` or a :data:`UserStrategy` callable) from seed ``seed``; with ``record``
     keep every game's moves in ``traces`` (same games either way). ``target:X`` first
-    solves its vectors, reporting ``solve_progress(levels_done, levels_total)``."""
+    solves its vectors, reporting ``solve_progress(levels_done, levels_total)``. With
+    ``judged`` (the default) every decision is judged against optimal play (``losses``
+    and the corrected estimate; about as long again as playing a built-in strategy)."""
     from . import simulate_target as stg
 
     games = check_games(games)
@@ -316,26 +422,76 @@ def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int 
     rules = table.rules
     traces = np.full((games if record else 0, rules.n_boxes, 2 * rules.rolls_per_turn),
                      -1, dtype=np.int16)
+    judge = _Judge(table, games) if judged else None
     if target is not None:
         plan = stg.target_plan(table, target, solve_progress)
-        out = stg.play_target(table, plan, games, seed, progress, traces)
+        out = stg.play_target(table, plan, games, seed, progress, traces,
+                              None if judge is None else judge.add)
         scores, upper, fives, bonuses, entries = out
         return SimulationResult(rules, f"{stg.PREFIX}{target}", seed, scores, upper, fives,
                                 bonuses, entries, seconds=time.perf_counter() - start,
                                 target=target, p_target=plan.p_target,
                                 solve_seconds=plan.seconds,
-                                traces=traces if record else None)
+                                traces=traces if record else None,
+                                new_game=table.expected_score,
+                                losses=None if judge is None else judge.losses())
     if callable(strategy):
         label = str(name or getattr(strategy, "__name__", "custom"))
-        out = _simulate_python(rules, strategy, label, games, seed, progress, traces)
+        out = _simulate_python(rules, strategy, label, games, seed, progress, traces, judge)
     else:
         label = strategy.strip().lower()
         out = _simulate_builtin(table, strategy_code(strategy), games, seed, progress,
-                                traces, myopic=label in MYOPIC)
+                                traces, judge, myopic=label in MYOPIC)
     scores, upper, fives, bonuses, entries = out
     return SimulationResult(rules, label, seed, scores, upper, fives, bonuses, entries,
                             seconds=time.perf_counter() - start,
-                            traces=traces if record else None)
+                            traces=traces if record else None,
+                            new_game=table.expected_score,
+                            losses=None if judge is None else judge.losses())
+
+
+Judge = Callable[[int, np.ndarray], None]
+"""judge(first, traces): judge games ``first .. first + len(traces) - 1`` (their traces)."""
+
+
+class _Judge:
+    """Judges the games of one simulation batch by batch (:mod:`solver.kernels.judge`)
+    and keeps their :class:`Losses`."""
+
+    def __init__(self, table: Table, games: int) -> None:
+        rules = table.rules
+        self.rules = rules
+        self.values = np.ascontiguousarray(table.values)
+        self.cache = _early_turns(sim.STRATEGY_OPTIMAL, rules, self.values,
+                                  np.zeros(rules.n_boxes))
+        self.per_game = np.zeros((games, 2))
+        self.decisions = np.zeros(2, dtype=np.int64)
+        self.by_turn = np.zeros(rules.n_boxes)
+        self.by_box = np.zeros(rules.n_boxes)
+
+    def add(self, first: int, traces: np.ndarray) -> None:
+        """Judge games ``first ..`` from their ``traces`` (n, n_boxes, 2 R + 2)."""
+        n, n_boxes = traces.shape[0], self.rules.n_boxes
+        counts = np.empty((n, 2), dtype=np.int64)
+        turn_loss = np.empty((n, n_boxes))
+        box_loss = np.empty((n, n_boxes))
+        jk.judge_games(traces, self.values, self.rules.arrays, self.cache,
+                       self.per_game[first:first + n], counts, turn_loss, box_loss)
+        self.decisions += counts.sum(axis=0)
+        self.by_turn += turn_loss.sum(axis=0)
+        self.by_box += box_loss.sum(axis=0)
+
+    def losses(self) -> Losses:
+        return Losses(self.per_game, self.decisions, self.by_turn, self.by_box)
+
+
+def batch_traces(traces: np.ndarray, first: int, stop: int, judge: Judge | None,
+                 shape: tuple[int, int]) -> np.ndarray:
+    """Where games ``first .. stop - 1`` write their moves: the rows of the recorded
+    ``traces``, a buffer when they are only judged, else none (an empty array)."""
+    if traces.shape[0]:
+        return traces[first:stop]
+    return np.full((stop - first if judge is not None else 0, *shape), -1, dtype=np.int16)
 
 
 def turn_moves(trace_row: np.ndarray) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]],
@@ -360,8 +516,8 @@ def turn_moves(trace_row: np.ndarray) -> tuple[list[tuple[int, ...]], list[tuple
 
 
 def _simulate_builtin(table: Table, code: int, games: int, seed: int,
-                      progress: Progress | None, traces: np.ndarray, *, myopic: bool = False
-                      ) -> tuple[np.ndarray, ...]:
+                      progress: Progress | None, traces: np.ndarray, judge: _Judge | None,
+                      *, myopic: bool = False) -> tuple[np.ndarray, ...]:
     rules = table.rules
     values = np.ascontiguousarray(table.values)
     if myopic:  # nothing after this turn counts: E = 0 wherever a state can occur
@@ -372,12 +528,17 @@ def _simulate_builtin(table: Table, code: int, games: int, seed: int,
     fives = np.empty(games, dtype=np.int8)
     bonuses = np.empty(games, dtype=np.int8)
     entries = np.empty((games, rules.n_boxes), dtype=np.int8)
-    cache = _early_turns(code, rules, values, par)
+    same = judge is not None and code == sim.STRATEGY_OPTIMAL and not myopic
+    cache = judge.cache if same and judge is not None else _early_turns(code, rules, values,
+                                                                         par)
     for first in range(0, games, BATCH):
         stop = min(games, first + BATCH)
+        rows = batch_traces(traces, first, stop, judge, traces.shape[1:])
         sim.play_games(code, np.uint64(seed), np.uint64(first), values, rules.arrays, par, cache,
                        scores[first:stop], upper[first:stop], fives[first:stop],
-                       bonuses[first:stop], entries[first:stop], traces[first:stop])
+                       bonuses[first:stop], entries[first:stop], rows)
+        if judge is not None:
+            judge.add(first, rows)
         if progress is not None:
             progress(stop, games)
     return scores, upper, fives, bonuses, entries
@@ -503,9 +664,11 @@ def _placement(move: Move, decision: Decision) -> Placement | None:
 
 
 def _play_python(rules: RuleSet, strategy: UserStrategy, stream: _Stream,
-                 trace: np.ndarray | None) -> tuple[int | None, ...]:
+                 trace: np.ndarray | None, exact: np.ndarray | None = None
+                 ) -> tuple[int | None, ...]:
     """One game; its moves go to ``trace`` (n_boxes, 2 * rolls) when given (a keep of all
-    five dice is left out: it rolls nothing)."""
+    five dice is left out: it rolls nothing) and every move to ``exact`` (same shape; a
+    keep of all five followed by the same roll), the trace that is judged."""
     entries: list[int | None] = [None] * rules.n_boxes
     bonuses = fives = 0
     for turn in range(1, rules.n_boxes + 1):
@@ -514,6 +677,8 @@ def _play_python(rules: RuleSet, strategy: UserStrategy, stream: _Stream,
         slot = 0
         if trace is not None:
             trace[turn - 1, 0] = roll
+        if exact is not None:
+            exact[turn - 1, 0] = roll
         while True:
             decision = Decision(rules, tuple(int(f) for f in ROLLS[roll - FIRST_ROLL_KEEP]),
                                 rolls_left, tuple(entries), bonuses, turn)
@@ -522,6 +687,9 @@ def _play_python(rules: RuleSet, strategy: UserStrategy, stream: _Stream,
                 break
             keep = _keep_index(move.keep)
             roll = _complete(keep, stream)
+            if exact is not None:
+                s = 2 * (rules.rolls_per_turn - 1 - rolls_left) + 1
+                exact[turn - 1, s:s + 2] = keep, roll
             rolls_left -= 1
             if trace is not None and len(move.keep) < 5:
                 trace[turn - 1, slot + 1:slot + 3] = keep, roll
@@ -529,6 +697,8 @@ def _play_python(rules: RuleSet, strategy: UserStrategy, stream: _Stream,
         placement = _placement(move, decision)
         if trace is not None:
             trace[turn - 1, -1] = placement.box if placement is not None else -1
+        if exact is not None:
+            exact[turn - 1, -1] = placement.box if placement is not None else -1
         assert placement is not None  # checked by _parse_move
         entries[placement.box] = placement.points
         bonuses += placement.yahtzee_bonus > 0
@@ -538,13 +708,22 @@ def _play_python(rules: RuleSet, strategy: UserStrategy, stream: _Stream,
 
 
 def _simulate_python(rules: RuleSet, strategy: UserStrategy, label: str, games: int,
-                     seed: int, progress: Progress | None, traces: np.ndarray
-                     ) -> tuple[np.ndarray, ...]:
+                     seed: int, progress: Progress | None, traces: np.ndarray,
+                     judge: _Judge | None) -> tuple[np.ndarray, ...]:
     rows = []
     step = max(1, min(BATCH, games // 100))
+    shape = (rules.n_boxes, 2 * rules.rolls_per_turn)
+    exact = np.full((PYTHON_JUDGE_BATCH if judge is not None else 0, *shape), -1,
+                    dtype=np.int16)
     for g in range(games):
         trace = traces[g] if traces.shape[0] else None
-        rows.append(_play_python(rules, strategy, _Stream(seed, g), trace))
+        row = g % PYTHON_JUDGE_BATCH
+        mine = exact[row] if judge is not None else None
+        if mine is not None:
+            mine[:] = -1
+        rows.append(_play_python(rules, strategy, _Stream(seed, g), trace, mine))
+        if judge is not None and (row + 1 == PYTHON_JUDGE_BATCH or g + 1 == games):
+            judge.add(g - row, exact[:row + 1])
         if progress is not None and ((g + 1) % step == 0 or g + 1 == games):
             progress(g + 1, games)
     data = np.array(rows, dtype=np.int64)

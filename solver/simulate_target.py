@@ -128,10 +128,14 @@ def flatten(vectors: Vectors) -> tuple[np.ndarray, ...]:
 
 
 def play_target(table: Table, plan: TargetPlan, games: int, seed: int,
-                progress: Progress | None, traces: np.ndarray) -> tuple[np.ndarray, ...]:
+                progress: Progress | None, traces: np.ndarray,
+                judge: Callable[[int, np.ndarray], None] | None = None
+                ) -> tuple[np.ndarray, ...]:
     """(scores, upper bonus earned, turns five alike, Yahtzee bonuses, entries) of
     ``games`` games of ``seed`` played for ``plan.target``; moves into ``traces`` when it
-    has a row per game."""
+    has a row per game; ``judge(first, traces)`` is given each batch's moves."""
+    from .simulate import batch_traces
+
     rules = table.rules
     vec = plan.kernel_vectors
     values = np.ascontiguousarray(table.values)
@@ -142,10 +146,13 @@ def play_target(table: Table, plan: TargetPlan, games: int, seed: int,
     entries = np.empty((games, rules.n_boxes), dtype=np.int8)
     for first in range(0, games, BATCH):
         stop = min(games, first + BATCH)
+        rows = batch_traces(traces, first, stop, judge, traces.shape[1:])
         st.play_target_games(np.uint64(seed), np.uint64(first), vec, values, rules.arrays,
                              scores[first:stop],
                              upper[first:stop], fives[first:stop], bonuses[first:stop],
-                             entries[first:stop], traces[first:stop])
+                             entries[first:stop], rows)
+        if judge is not None:
+            judge(first, rows)
         if progress is not None:
             progress(stop, games)
     return scores, upper, fives, bonuses, entries

@@ -1,0 +1,155 @@
+"""The luck-corrected estimate of ``simulate``: every decision judged as ``analyze`` judges
+it, ``E(new game) - mean total loss`` against the exact means."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from advisor.analyze import analyze
+from advisor.record_file import records_from_traces
+from solver.game.dice import FIRST_ROLL_KEEP, KEEP_INDEX, KEEP_SIZE, N_KEEPS, N_ROLLS, counts_of
+from solver.game.rules import UPPER_TARGET
+from solver.kernels import policy as tp
+from solver.kernels import simulate as sim
+from solver.simulate import Decision, simulate
+
+GREEDY_TURN_MEAN = 217.3834
+"""The exact mean of greedy-turn (``optimal_stats`` on a table of zeros, docs)."""
+
+
+@pytest.fixture(scope="module")
+def greedy_turn(official_table):
+    return simulate(official_table, "greedy-turn", 4000, seed=0)
+
+
+def test_each_game_loses_what_analyze_says(official_table):
+    """Recorded games replayed through ``analyze``: the same total loss, keep and box
+    losses and decisions, game by game; and total - E(new game) = luck - loss."""
+    for strategy in ("greedy-turn", "heuristic", "greedy"):
+        run = simulate(official_table, strategy, 12, seed=7, record=True)
+        assert run.losses is not None
+        for g, record in enumerate(records_from_traces("official", run.traces)):
+            player = analyze(record, table=official_table).players[0]
+            keeps, keep_loss = player.split("keep")
+            boxes, box_loss = player.split("box")
+            assert run.losses.per_game[g, 0] == pytest.approx(keep_loss, abs=1e-8)
+            assert run.losses.per_game[g, 1] == pytest.approx(box_loss, abs=1e-8)
+            assert player.total == run.scores[g]
+            assert player.total - official_table.expected_score == pytest.approx(
+                player.luck - run.total_loss[g], abs=1e-8)
+        assert run.losses.decisions.sum() > 12 * 13
+
+
+def test_greedy_turn_estimate_is_near_its_exact_mean_with_a_smaller_error(greedy_turn):
+    r = greedy_turn
+    assert abs(r.corrected_mean - GREEDY_TURN_MEAN) <= 3 * r.corrected_stderr
+    assert abs(r.mean - GREEDY_TURN_MEAN) <= 4 * r.stderr
+    # about a quarter of the plain mean's (0.25 to 0.26 over seeds 0 to 2)
+    assert r.corrected_stderr <= 0.3 * r.stderr
+    assert r.plain_games_needed == pytest.approx(4000 * (r.stderr / r.corrected_stderr) ** 2)
+    assert r.plain_games_needed > 4000 * 11
+
+
+def test_optimal_loses_nothing(official_table):
+    r = simulate(official_table, "optimal", 500, seed=3)
+    assert r.corrected_mean == official_table.expected_score
+    assert r.corrected_stderr == 0.0
+    assert r.plain_games_needed is None
+    assert r.mean_loss_per_decision() == {"keep": 0.0, "box": 0.0, "all": 0.0}
+
+
+def test_losses_add_up(greedy_turn):
+    r = greedy_turn
+    losses = r.losses
+    assert losses is not None
+    per_decision = r.mean_loss_per_decision()
+    keeps, boxes = losses.decisions
+    assert boxes == 4000 * 13
+    assert per_decision["keep"] * keeps + per_decision["box"] * boxes == pytest.approx(
+        r.total_loss.sum())
+    assert r.loss_by_turn.sum() == pytest.approx(r.total_loss.mean())
+    assert sum(r.loss_by_box.values()) == pytest.approx(r.total_loss.mean())
+    assert (losses.per_game >= 0).all()
+    data = r.to_json()
+    for key in ("new_game", "corrected_mean", "corrected_stderr", "mean_loss_per_game",
+                "mean_loss_per_decision", "decisions_per_game", "loss_by_turn",
+                "loss_by_box", "plain_games_needed"):
+        assert key in data
+    assert data["corrected_mean"] == r.corrected_mean
+    assert len(data["loss_by_turn"]) == 13
+
+
+def _greedy_turn_twin(table):
+    """greedy-turn as a Python strategy: the built-in's kernels asked turn by turn."""
+    rules = table.rules
+    zeros = np.where(np.isnan(table.values), np.nan, 0.0)
+    par = np.zeros(rules.n_boxes)
+    n_rerolls = rules.arrays.n_rerolls
+    gain = np.zeros((rules.n_boxes, tp.MAX_ENTRY))
+    final_value = np.empty(N_ROLLS)
+    keep_value = np.empty((n_rerolls + 1, N_KEEPS))
+    roll_best = np.empty((n_rerolls + 1, N_KEEPS))
+    prepared = {}
+
+    def twin(decision: Decision):
+        m = decision.filled_mask
+        u = min(UPPER_TARGET, decision.upper_total)
+        y = 1 if rules.arrays.n_flags == 2 and decision.yahtzee_holds_50 else 0
+        if prepared.get("state") != (m, u, y):
+            sim.prepare_turn(sim.STRATEGY_OPTIMAL, m, u, y, zeros, rules.arrays, par, gain,
+                             final_value, keep_value, roll_best)
+            prepared["state"] = (m, u, y)
+        roll = KEEP_INDEX[counts_of(decision.dice)]
+        r = roll - FIRST_ROLL_KEEP
+        j = decision.rolls_left
+        if j > 0:
+            keep = (tp.best_keep(r, keep_value[j]) if j == n_rerolls else
+                    tp.first_keep_within(r, keep_value[j], roll_best[j, roll]))
+            if KEEP_SIZE[keep] < 5:
+                return [f + 1 for f, c in enumerate(counts_of_keep(keep)) for _ in range(c)]
+        return rules.boxes[tp.best_box(r, m, y, gain, rules.arrays)[0]].name
+
+    return twin
+
+
+def counts_of_keep(keep: int) -> tuple[int, ...]:
+    from solver.game.dice import KEEP_COUNTS
+
+    return tuple(int(c) for c in KEEP_COUNTS[keep])
+
+
+def test_a_python_strategy_is_judged_like_the_built_in(official_table, greedy_turn):
+    """A Python twin of greedy-turn plays the same games and loses the same, game by game;
+    its estimate is as near the exact mean."""
+    twin = simulate(official_table, _greedy_turn_twin(official_table), 4000, seed=0)
+    assert np.array_equal(twin.scores, greedy_turn.scores)
+    assert np.allclose(twin.losses.per_game, greedy_turn.losses.per_game, atol=1e-9)
+    assert np.array_equal(twin.losses.decisions, greedy_turn.losses.decisions)
+    assert abs(twin.corrected_mean - GREEDY_TURN_MEAN) <= 3 * twin.corrected_stderr
+
+
+def test_a_keep_of_five_that_rolls_nothing_is_a_keep(official_table):
+    """A Python strategy keeping all five dice uses a roll: judged as a keep worth V_(j-1)
+    (no loss when rerolling nothing is best), and the game still adds up."""
+    def keep_all_then_score(decision: Decision):
+        return list(decision.dice) if decision.rolls_left else decision.open_boxes[0]
+
+    run = simulate(official_table, keep_all_then_score, 30, seed=5)
+    keeps, boxes = run.losses.decisions
+    assert keeps == 30 * 13 * 2 and boxes == 30 * 13
+    assert (run.losses.per_game[:, 0] >= 0).all()
+    assert run.corrected_mean < run.new_game
+
+
+def test_target_strategies_are_judged(official_table):
+    run = simulate(official_table, "target:150", 300, seed=2)
+    assert run.losses is not None and run.losses.decisions[1] == 300 * 13
+    assert run.corrected_mean < official_table.expected_score
+    assert "corrected_mean" in run.to_json()
+
+
+def test_not_judged_on_request(official_table):
+    run = simulate(official_table, "greedy", 50, seed=1, judged=False)
+    assert run.losses is None and run.corrected_mean is None
+    assert "corrected_mean" not in run.to_json()
