@@ -30,7 +30,9 @@ while ``decision.rolls_left > 0`` it returns the faces to keep (any iterable of 
 sub-multiset of ``decision.dice``; all five keeps the dice as they are) or a box name to
 score now; with ``rolls_left == 0`` it returns a box name (any alias). It may also return
 a :class:`~solver.move.Move`. An illegal answer
-raises :class:`IllegalStrategyMoveError` naming the move and the state.
+raises :class:`IllegalStrategyMoveError` naming the move and the state
+(:mod:`solver.simulate_python`). ``workers=N`` plays it in N processes, with the same
+results (:mod:`solver.simulate_workers`).
 
 Every game is also judged against optimal play, decision by decision, as ``analyze``
 judges a record (the same loss, :mod:`solver.kernels.judge`). Since ``total - E(new game)
@@ -45,43 +47,33 @@ Same seed, same games: game ``g`` draws its dice from its own splitmix64 stream 
 
 from __future__ import annotations
 
-import itertools
-import operator
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
-from .builder import masks_by_level
 from .errors import (
     IllegalStrategyMoveError,
     LimitError,
-    StrategyError,
-    Terminated,
     UnknownStrategyError,
     YahtzeeError,
     shown,
 )
-from .game.dice import (
-    FIRST_ROLL_KEEP,
-    KEEP_CHILD,
-    KEEP_SIZE,
-    N_KEEPS,
-    N_ROLLS,
-    ROLL_PROBABILITY,
-    ROLLS,
-    counts_of,
-)
-from .game.move import Move
-from .game.rules import N_UPPER, UPPER_TARGET, Placement, RuleSet, filled_mask, upper_subtotal
-from .kernels import judge as jk
+from .game.dice import FIRST_ROLL_KEEP, N_KEEPS, N_ROLLS, ROLL_PROBABILITY
+from .game.rules import N_UPPER, RuleSet
+from .judge import GameJudge, Losses, batch_traces, early_turns, losses_of
 from .kernels import policy as tp
 from .kernels import simulate as sim
+from .simulate_python import PYTHON_JUDGE_BATCH, Decision, UserStrategy, play_python
+from .simulate_workers import check_workers, play_in_workers
 from .stats import PERCENTILES
 from .table import Table
+
+__all__ = ["Decision", "IllegalStrategyMoveError", "Losses", "SimulationResult",
+           "UnknownStrategyError", "UserStrategy", "simulate", "turn_moves"]
 
 STRATEGIES: dict[str, int] = {
     "optimal": sim.STRATEGY_OPTIMAL,
@@ -92,9 +84,6 @@ STRATEGIES: dict[str, int] = {
 MYOPIC = frozenset({"greedy-turn"})
 """Strategies played by the optimal policy as if nothing came after this turn."""
 BATCH = 20_000
-PYTHON_JUDGE_BATCH = 1_000
-"""Games of a Python strategy judged at once."""
-CACHED_LEVELS = 3
 MAX_SEED = 2**64 - 1
 MAX_GAMES = 10_000_000
 """Most games one simulation plays: 40 bytes of results per game (400 MB at the most);
@@ -102,64 +91,6 @@ about 15 minutes for the optimal strategy at 12,000 games/s (judged)."""
 
 Progress = Callable[[int, int], None]
 """progress(games_done, games_total), called after each batch."""
-
-
-@dataclass(frozen=True)
-class Decision:
-    """What a user strategy sees at each decision."""
-
-    rules: RuleSet
-    dice: tuple[int, ...]
-    """The five faces showing, ascending."""
-    rolls_left: int
-    entries: tuple[int | None, ...]
-    """The entry of each box in scorecard order, None while open."""
-    yahtzee_bonuses: int
-    turn: int
-    """1 .. number of boxes."""
-
-    @property
-    def filled_mask(self) -> int:
-        return filled_mask(self.entries)
-
-    @property
-    def open_boxes(self) -> tuple[str, ...]:
-        return tuple(box.name for box, e in zip(self.rules.boxes, self.entries, strict=True)
-                     if e is None)
-
-    @property
-    def upper_total(self) -> int:
-        """Sum of the upper entries so far (not capped)."""
-        return upper_subtotal(self.entries)
-
-    @property
-    def yahtzee_holds_50(self) -> bool:
-        return bool(self.entries[self.rules.yahtzee_box])
-
-    @property
-    def total(self) -> int:
-        """The grand total so far (entries, upper bonus if earned, Yahtzee bonuses)."""
-        return self.rules.total(self.entries, self.yahtzee_bonuses)
-
-    def placements(self) -> list[Placement]:
-        """The boxes the rules allow for the dice showing, with points and bonus."""
-        return self.rules.placements(self.dice, self.filled_mask, self.yahtzee_holds_50)
-
-
-UserStrategy = Callable[[Decision], Any]
-
-
-class Losses(NamedTuple):
-    """What the decisions gave up against optimal play, in expected points (each judged
-    as ``analyze`` judges it): ``per_game`` (games, 2) float64, each game's loss of its
-    keeps and of its boxes; ``decisions`` (2,) int64, the keep and box decisions of all
-    games; ``by_turn`` and ``by_box`` (n_boxes,) float64, summed over the games: the loss
-    of turn 1, 2, ... and of the turn that filled each box."""
-
-    per_game: np.ndarray
-    decisions: np.ndarray
-    by_turn: np.ndarray
-    by_box: np.ndarray
 
 
 @dataclass(frozen=True, eq=False)
@@ -403,18 +334,21 @@ def _pars(rules: RuleSet) -> np.ndarray:
 def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int = 10_000,
              seed: int = 0, *, progress: Progress | None = None,
              name: str | None = None, record: bool = False,
-             solve_progress: Progress | None = None, judged: bool = True
-             ) -> SimulationResult:
+             solve_progress: Progress | None = None, judged: bool = True,
+             workers: int = 1) -> SimulationResult:
     """Play ``games`` games of the table's rule set with ``strategy`` (a built-in name,
     ``target:X`` or a :data:`UserStrategy` callable) from seed ``seed``; with ``record``
     keep every game's moves in ``traces`` (same games either way). ``target:X`` first
     solves its vectors, reporting ``solve_progress(levels_done, levels_total)``. With
     ``judged`` (the default) every decision is judged against optimal play (``losses``
-    and the corrected estimate; about as long again as playing a built-in strategy)."""
+    and the corrected estimate; about as long again as playing a built-in strategy).
+    ``workers`` > 1 plays a Python strategy in that many processes, with the same results
+    (:mod:`solver.simulate_workers`; built-in strategies use every core anyway)."""
     from . import simulate_target as stg
 
     games = check_games(games)
     seed = check_seed(seed)
+    workers = check_workers(workers)
     target = None
     if isinstance(strategy, str) and stg.is_target_strategy(strategy):
         target = stg.parse_target(strategy)
@@ -422,7 +356,10 @@ def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int 
     rules = table.rules
     traces = np.full((games if record else 0, rules.n_boxes, 2 * rules.rolls_per_turn),
                      -1, dtype=np.int16)
-    judge = _Judge(table, games) if judged else None
+    if callable(strategy) and workers > 1:
+        return _python_in_workers(table, strategy, games, seed, progress, name, record,
+                                  judged, workers, start)
+    judge = GameJudge(table, games) if judged else None
     if target is not None:
         plan = stg.target_plan(table, target, solve_progress)
         out = stg.play_target(table, plan, games, seed, progress, traces,
@@ -437,7 +374,7 @@ def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int 
                                 losses=None if judge is None else judge.losses())
     if callable(strategy):
         label = str(name or getattr(strategy, "__name__", "custom"))
-        out = _simulate_python(rules, strategy, label, games, seed, progress, traces, judge)
+        out = play_python(rules, strategy, games, seed, progress, traces, judge)
     else:
         label = strategy.strip().lower()
         out = _simulate_builtin(table, strategy_code(strategy), games, seed, progress,
@@ -450,48 +387,18 @@ def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int 
                             losses=None if judge is None else judge.losses())
 
 
-Judge = Callable[[int, np.ndarray], None]
-"""judge(first, traces): judge games ``first .. first + len(traces) - 1`` (their traces)."""
-
-
-class _Judge:
-    """Judges the games of one simulation batch by batch (:mod:`solver.kernels.judge`)
-    and keeps their :class:`Losses`."""
-
-    def __init__(self, table: Table, games: int) -> None:
-        rules = table.rules
-        self.rules = rules
-        self.values = np.ascontiguousarray(table.values)
-        self.cache = _early_turns(sim.STRATEGY_OPTIMAL, rules, self.values,
-                                  np.zeros(rules.n_boxes))
-        self.per_game = np.zeros((games, 2))
-        self.decisions = np.zeros(2, dtype=np.int64)
-        self.by_turn = np.zeros(rules.n_boxes)
-        self.by_box = np.zeros(rules.n_boxes)
-
-    def add(self, first: int, traces: np.ndarray) -> None:
-        """Judge games ``first ..`` from their ``traces`` (n, n_boxes, 2 R + 2)."""
-        n, n_boxes = traces.shape[0], self.rules.n_boxes
-        counts = np.empty((n, 2), dtype=np.int64)
-        turn_loss = np.empty((n, n_boxes))
-        box_loss = np.empty((n, n_boxes))
-        jk.judge_games(traces, self.values, self.rules.arrays, self.cache,
-                       self.per_game[first:first + n], counts, turn_loss, box_loss)
-        self.decisions += counts.sum(axis=0)
-        self.by_turn += turn_loss.sum(axis=0)
-        self.by_box += box_loss.sum(axis=0)
-
-    def losses(self) -> Losses:
-        return Losses(self.per_game, self.decisions, self.by_turn, self.by_box)
-
-
-def batch_traces(traces: np.ndarray, first: int, stop: int, judge: Judge | None,
-                 shape: tuple[int, int]) -> np.ndarray:
-    """Where games ``first .. stop - 1`` write their moves: the rows of the recorded
-    ``traces``, a buffer when they are only judged, else none (an empty array)."""
-    if traces.shape[0]:
-        return traces[first:stop]
-    return np.full((stop - first if judge is not None else 0, *shape), -1, dtype=np.int16)
+def _python_in_workers(table: Table, strategy: UserStrategy, games: int, seed: int,
+                       progress: Progress | None, name: str | None, record: bool,
+                       judged: bool, workers: int, start: float) -> SimulationResult:
+    out, traces, per_game, chunks = play_in_workers(
+        table, strategy, games, seed, workers, PYTHON_JUDGE_BATCH, record, judged, progress)
+    scores, upper, fives, bonuses, entries = out
+    label = str(name or getattr(strategy, "__name__", "custom"))
+    return SimulationResult(table.rules, label, seed, scores, upper, fives, bonuses, entries,
+                            seconds=time.perf_counter() - start,
+                            traces=traces if record else None,
+                            new_game=table.expected_score,
+                            losses=None if per_game is None else losses_of(per_game, chunks))
 
 
 def turn_moves(trace_row: np.ndarray) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]],
@@ -516,7 +423,7 @@ def turn_moves(trace_row: np.ndarray) -> tuple[list[tuple[int, ...]], list[tuple
 
 
 def _simulate_builtin(table: Table, code: int, games: int, seed: int,
-                      progress: Progress | None, traces: np.ndarray, judge: _Judge | None,
+                      progress: Progress | None, traces: np.ndarray, judge: GameJudge | None,
                       *, myopic: bool = False) -> tuple[np.ndarray, ...]:
     rules = table.rules
     values = np.ascontiguousarray(table.values)
@@ -529,7 +436,7 @@ def _simulate_builtin(table: Table, code: int, games: int, seed: int,
     bonuses = np.empty(games, dtype=np.int8)
     entries = np.empty((games, rules.n_boxes), dtype=np.int8)
     same = judge is not None and code == sim.STRATEGY_OPTIMAL and not myopic
-    cache = judge.cache if same and judge is not None else _early_turns(code, rules, values,
+    cache = judge.cache if same and judge is not None else early_turns(code, rules, values,
                                                                          par)
     for first in range(0, games, BATCH):
         stop = min(games, first + BATCH)
@@ -544,188 +451,3 @@ def _simulate_builtin(table: Table, code: int, games: int, seed: int,
     return scores, upper, fives, bonuses, entries
 
 
-def _early_turns(code: int, rules: RuleSet, values: np.ndarray,
-                 par: np.ndarray) -> tuple[np.ndarray, ...]:
-    """The prepared turns of every state with at most ``CACHED_LEVELS - 1`` boxes filled
-    (the same in most games): (slot[m, u, y] int32, gains, keep values, roll bests)."""
-    slot = np.full(values.shape, -1, dtype=np.int32)
-    masks = np.concatenate(masks_by_level(rules.n_boxes)[:CACHED_LEVELS])
-    m, u, y = (a.astype(np.int64) for a in np.nonzero(~np.isnan(values[masks])))
-    m = masks[m]
-    slot[m, u, y] = np.arange(len(m), dtype=np.int32)
-    n_rerolls = rules.arrays.n_rerolls
-    cache = (slot, np.zeros((len(m), rules.n_boxes, tp.MAX_ENTRY)),
-             np.empty((len(m), n_rerolls + 1, N_KEEPS)), np.empty((len(m), n_rerolls + 1, N_KEEPS)))
-    sim.prepare_turns(code, m, u, y, values, rules.arrays, par, cache)
-    return cache
-
-
-# ---------------------------------------------------------------------- user strategies
-class _Stream:
-    """Python twin of the kernels' per-game dice stream (same dice for the same seed)."""
-
-    MASK = (1 << 64) - 1
-
-    def __init__(self, seed: int, game: int) -> None:
-        self.state = _mix64((_mix64(seed) + game) & self.MASK)
-
-    def die(self) -> int:
-        self.state = (self.state + int(sim.GOLDEN)) & self.MASK
-        return _mix64(self.state) % 6 + 1
-
-
-def _mix64(z: int) -> int:
-    mask = _Stream.MASK
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-    return z ^ (z >> 31)
-
-
-def _complete(keep: int, stream: _Stream) -> int:
-    for _ in range(5 - int(KEEP_SIZE[keep])):
-        keep = int(KEEP_CHILD[keep, stream.die() - 1])
-    return keep
-
-
-def _keep_index(faces: Iterable[int]) -> int:
-    keep = 0
-    for f in faces:
-        keep = int(KEEP_CHILD[keep, f - 1])
-    return keep
-
-
-def _describe(decision: Decision) -> str:
-    card = ", ".join(f"{box.name}={e}" for box, e in zip(decision.rules.boxes,
-                                                          decision.entries, strict=True)
-                     if e is not None) or "empty"
-    dice = "".join(str(f) for f in decision.dice)
-    return (f"turn {decision.turn}, dice {dice}, rolls left {decision.rolls_left}, "
-            f"card [{card}], Yahtzee bonuses {decision.yahtzee_bonuses}")
-
-
-def _parse_move(answer: Any, decision: Decision) -> Move:
-    """The strategy's answer as a checked :class:`Move` (box names made canonical), or
-    raise IllegalStrategyMoveError. Answers: a Move, a box name, or faces to keep."""
-    def illegal(why: str) -> IllegalStrategyMoveError:
-        return IllegalStrategyMoveError(f"illegal move {shown(answer, 40)} ({why}) at "
-                                        f"{_describe(decision)}")
-
-    if isinstance(answer, str):
-        try:
-            move = Move.scoring(answer, decision.rules)
-        except YahtzeeError as exc:
-            raise illegal("not a box") from exc
-    elif isinstance(answer, Move):
-        move = answer
-        if move.box is not None:
-            try:
-                move = Move.scoring(move.box, decision.rules)
-            except YahtzeeError as exc:
-                raise illegal("not a box of these rules") from exc
-    else:
-        try:
-            given = list(itertools.islice(iter(answer), 6))
-            faces = [operator.index(f) for f in given if not isinstance(f, bool)]
-        except Exception as exc:  # noqa: BLE001  (any object a strategy may return)
-            raise illegal("neither a box name nor faces to keep") from exc
-        if len(faces) != len(given) or any(not 1 <= f <= 6 for f in faces):
-            raise illegal("faces are 1..6")
-        if len(faces) > 5:
-            raise illegal("the keep is not part of the dice showing")
-        move = Move(keep=tuple(faces))
-    if move.box is not None:
-        if _placement(move, decision) is None:
-            raise illegal("that box is filled or the Joker rule forbids it")
-        return move
-    if decision.rolls_left == 0:
-        raise illegal("no rolls are left: a box name is needed")
-    have = counts_of(decision.dice)
-    if any(c > h for c, h in zip(counts_of(move.keep or ()), have, strict=True)):
-        raise illegal("the keep is not part of the dice showing")
-    return move
-
-
-def _ask(strategy: UserStrategy, decision: Decision) -> Any:
-    """The strategy's answer; any error it raises becomes a :class:`StrategyError`."""
-    try:
-        return strategy(decision)
-    except (Exception, SystemExit) as exc:  # noqa: BLE001  (the user's code may raise anything)
-        if isinstance(exc, Terminated):  # SIGTERM while the strategy ran: not its failure
-            raise
-        name = getattr(strategy, "__name__", "the strategy")
-        raise StrategyError(f"strategy {shown(name, 40)} failed with {type(exc).__name__}: "
-                            f"{shown(exc, 60)} at {_describe(decision)}") from exc
-
-
-def _placement(move: Move, decision: Decision) -> Placement | None:
-    """The placement of a box move for the decision's dice, or None if not allowed."""
-    box = decision.rules.box_index(move.box or "")
-    return next((p for p in decision.placements() if p.box == box), None)
-
-
-def _play_python(rules: RuleSet, strategy: UserStrategy, stream: _Stream,
-                 trace: np.ndarray | None, exact: np.ndarray | None = None
-                 ) -> tuple[int | None, ...]:
-    """One game; its moves go to ``trace`` (n_boxes, 2 * rolls) when given (a keep of all
-    five dice is left out: it rolls nothing) and every move to ``exact`` (same shape; a
-    keep of all five followed by the same roll), the trace that is judged."""
-    entries: list[int | None] = [None] * rules.n_boxes
-    bonuses = fives = 0
-    for turn in range(1, rules.n_boxes + 1):
-        roll = _complete(0, stream)
-        rolls_left = rules.rolls_per_turn - 1
-        slot = 0
-        if trace is not None:
-            trace[turn - 1, 0] = roll
-        if exact is not None:
-            exact[turn - 1, 0] = roll
-        while True:
-            decision = Decision(rules, tuple(int(f) for f in ROLLS[roll - FIRST_ROLL_KEEP]),
-                                rolls_left, tuple(entries), bonuses, turn)
-            move = _parse_move(_ask(strategy, decision), decision)
-            if move.keep is None:
-                break
-            keep = _keep_index(move.keep)
-            roll = _complete(keep, stream)
-            if exact is not None:
-                s = 2 * (rules.rolls_per_turn - 1 - rolls_left) + 1
-                exact[turn - 1, s:s + 2] = keep, roll
-            rolls_left -= 1
-            if trace is not None and len(move.keep) < 5:
-                trace[turn - 1, slot + 1:slot + 3] = keep, roll
-                slot += 2
-        placement = _placement(move, decision)
-        if trace is not None:
-            trace[turn - 1, -1] = placement.box if placement is not None else -1
-        if exact is not None:
-            exact[turn - 1, -1] = placement.box if placement is not None else -1
-        assert placement is not None  # checked by _parse_move
-        entries[placement.box] = placement.points
-        bonuses += placement.yahtzee_bonus > 0
-        fives += max(decision.dice.count(f) for f in range(1, 7)) == 5
-    final = Decision(rules, decision.dice, 0, tuple(entries), bonuses, rules.n_boxes)
-    return final.total, int(final.upper_total >= UPPER_TARGET), fives, bonuses, *entries
-
-
-def _simulate_python(rules: RuleSet, strategy: UserStrategy, label: str, games: int,
-                     seed: int, progress: Progress | None, traces: np.ndarray,
-                     judge: _Judge | None) -> tuple[np.ndarray, ...]:
-    rows = []
-    step = max(1, min(BATCH, games // 100))
-    shape = (rules.n_boxes, 2 * rules.rolls_per_turn)
-    exact = np.full((PYTHON_JUDGE_BATCH if judge is not None else 0, *shape), -1,
-                    dtype=np.int16)
-    for g in range(games):
-        trace = traces[g] if traces.shape[0] else None
-        row = g % PYTHON_JUDGE_BATCH
-        mine = exact[row] if judge is not None else None
-        if mine is not None:
-            mine[:] = -1
-        rows.append(_play_python(rules, strategy, _Stream(seed, g), trace, mine))
-        if judge is not None and (row + 1 == PYTHON_JUDGE_BATCH or g + 1 == games):
-            judge.add(g - row, exact[:row + 1])
-        if progress is not None and ((g + 1) % step == 0 or g + 1 == games):
-            progress(g + 1, games)
-    data = np.array(rows, dtype=np.int64)
-    return (data[:, 0], data[:, 1].astype(np.int8), data[:, 2].astype(np.int8),
-            data[:, 3].astype(np.int8), data[:, 4:].astype(np.int8))

@@ -24,6 +24,7 @@ import numpy as np
 
 from . import stats
 from .errors import UnknownStrategyError, shown
+from .judge import batch_traces
 from .kernels import simulate_target as st
 from .numbers import MAX_DIGITS, whole_number
 from .table import Table
@@ -134,7 +135,6 @@ def play_target(table: Table, plan: TargetPlan, games: int, seed: int,
     """(scores, upper bonus earned, turns five alike, Yahtzee bonuses, entries) of
     ``games`` games of ``seed`` played for ``plan.target``; moves into ``traces`` when it
     has a row per game; ``judge(first, traces)`` is given each batch's moves."""
-    from .simulate import batch_traces
 
     rules = table.rules
     vec = plan.kernel_vectors

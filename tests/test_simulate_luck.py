@@ -142,6 +142,7 @@ def test_a_keep_of_five_that_rolls_nothing_is_a_keep(official_table):
     assert run.corrected_mean < run.new_game
 
 
+@pytest.mark.slow  # solves the target's vectors (a minute)
 def test_target_strategies_are_judged(official_table):
     run = simulate(official_table, "target:150", 300, seed=2)
     assert run.losses is not None and run.losses.decisions[1] == 300 * 13
@@ -153,3 +154,38 @@ def test_not_judged_on_request(official_table):
     run = simulate(official_table, "greedy", 50, seed=1, judged=False)
     assert run.losses is None and run.corrected_mean is None
     assert "corrected_mean" not in run.to_json()
+
+
+def most_common_face(decision: Decision):
+    """A Python strategy of the top level (workers import it by name): keep the most
+    common face twice, then the allowed box worth the most points now."""
+    if decision.rolls_left:
+        face = max(range(1, 7), key=lambda f: (decision.dice.count(f), f))
+        kept = [f for f in decision.dice if f == face]
+        if len(kept) < 5:
+            return kept
+    best = max(decision.placements(), key=lambda p: (p.points, -p.box))
+    return decision.rules.boxes[best.box].name
+
+
+def test_workers_play_the_same_games_with_the_same_figures(official_table):
+    one = simulate(official_table, most_common_face, 2300, seed=4, record=True)
+    two = simulate(official_table, most_common_face, 2300, seed=4, record=True, workers=2)
+    for name in ("scores", "upper_bonus", "yahtzees", "yahtzee_bonuses", "entries", "traces"):
+        assert np.array_equal(getattr(one, name), getattr(two, name)), name
+    assert np.array_equal(one.losses.per_game, two.losses.per_game)
+    for a, b in zip(one.losses, two.losses, strict=True):
+        assert np.array_equal(a, b)
+    drop = {"seconds", "games_per_second"}
+    assert {k: v for k, v in one.to_json().items() if k not in drop} == \
+        {k: v for k, v in two.to_json().items() if k not in drop}
+
+
+def test_workers_need_a_strategy_they_can_import(official_table):
+    from solver.errors import LimitError, StrategyError
+
+    with pytest.raises(StrategyError, match="top level of a module"):
+        simulate(official_table, lambda d: "chance", 10, workers=2)
+    for bad in (0, 65, 1.5, True):
+        with pytest.raises(LimitError, match="worker processes"):
+            simulate(official_table, most_common_face, 10, workers=bad)

@@ -155,7 +155,7 @@ def _resolve_strategy(name: str, option: str) -> str | Callable[..., Any]:
 
 
 def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
-         seed: int, *, record: bool = False) -> Any:
+         seed: int, *, record: bool = False, workers: int = 1) -> Any:
     from solver.simulate import simulate
     from solver.simulate_target import is_target_strategy
 
@@ -169,16 +169,19 @@ def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
     target = isinstance(strategy, str) and is_target_strategy(strategy)
     try:
         return simulate(table, strategy, games, seed, progress=played, name=label,
-                        record=record, solve_progress=solving[0] if target else None)
+                        record=record, solve_progress=solving[0] if target else None,
+                        workers=workers)
     finally:
         solving[1]()
         playing[1]()
 
 
 @cli.command(short_help="Play seeded games with a strategy.")
-@options("rules", "games", "strategy", "compare", "seed", "records", "table", "json")
+@options("rules", "games", "strategy", "compare", "seed", "workers", "records", "table",
+         "json")
 def simulate(rules_name: str, games: int, strategy: str | None, compare: str | None, seed: int,
-             records_dir: str | None, table_path: str | None, as_json: bool) -> None:
+             workers: int, records_dir: str | None, table_path: str | None,
+             as_json: bool) -> None:
     """Play seeded games with a strategy and report its scores (see solver/simulate.py for
     the strategies and for writing your own). target:X also reports how often the games
     reached X against the exact probability (`yahtzee help objectives`). Every decision
@@ -212,8 +215,8 @@ def simulate(rules_name: str, games: int, strategy: str | None, compare: str | N
 
         check_records_folder(records_dir)
     table = load_table(rules_name, table_path)
-    results = [_run(table, strat, name, games, seed, record=records_dir is not None)
-               for name, strat in resolved]
+    results = [_run(table, strat, name, games, seed, record=records_dir is not None,
+                    workers=workers) for name, strat in resolved]
     if records_dir is not None:
         _write_records(records_dir, table.rules.name, results[0])
     if as_json:

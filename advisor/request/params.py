@@ -221,6 +221,9 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
           "e.g. optimal,greedy or optimal,target:300."),
     Param("seed", "Seed of the dice (0..2**64-1): same seed, same games.",
           Whole(0, 2**64 - 1, "in 0..2**64-1"), 0, show_default=True),
+    Param("workers", "Processes playing a Python strategy (module:function), 1 to 64: "
+          "the same games and figures, faster on several cores. Built-in strategies use "
+          "every core anyway.", Whole(1, 64, "1 to 64"), 1, show_default=True),
     Param("positions", "Positions in the session (1 to 100).", AsciiIntRange(1, 100), 10,
           metavar="N", dest="n_positions", show_default=True),
     Param("from", "Practise the decisions of your own game records (FILE ..., as `yahtzee "
