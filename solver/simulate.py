@@ -31,7 +31,9 @@ sub-multiset of ``decision.dice``; all five keeps the dice as they are) or a box
 score now; with ``rolls_left == 0`` it returns a box name (any alias). It may also return
 a :class:`~solver.move.Move`. An illegal answer
 raises :class:`IllegalStrategyMoveError` naming the move and the state
-(:mod:`solver.simulate_python`). ``workers=N`` plays it in N processes, with the same
+(:mod:`solver.simulate_python`). Marked with :func:`batch_strategy`, it answers every
+live game's decision at once instead (numpy arrays in, actions out; fast:
+:mod:`solver.simulate_batch`). ``workers=N`` plays either in N processes, with the same
 results (:mod:`solver.simulate_workers`).
 
 Every game is also judged against optimal play, decision by decision, as ``analyze``
@@ -67,13 +69,15 @@ from .game.rules import N_UPPER, RuleSet
 from .judge import GameJudge, Losses, batch_traces, early_turns, losses_of
 from .kernels import policy as tp
 from .kernels import simulate as sim
+from .simulate_batch import DecisionBatch, batch_strategy, is_batch, play_batch
 from .simulate_python import PYTHON_JUDGE_BATCH, Decision, UserStrategy, play_python
 from .simulate_workers import check_workers, play_in_workers
 from .stats import PERCENTILES
 from .table import Table
 
-__all__ = ["Decision", "IllegalStrategyMoveError", "Losses", "SimulationResult",
-           "UnknownStrategyError", "UserStrategy", "simulate", "turn_moves"]
+__all__ = ["Decision", "DecisionBatch", "IllegalStrategyMoveError", "Losses",
+           "SimulationResult", "UnknownStrategyError", "UserStrategy", "batch_strategy",
+           "simulate", "turn_moves"]
 
 STRATEGIES: dict[str, int] = {
     "optimal": sim.STRATEGY_OPTIMAL,
@@ -374,7 +378,8 @@ def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int 
                                 losses=None if judge is None else judge.losses())
     if callable(strategy):
         label = str(name or getattr(strategy, "__name__", "custom"))
-        out = play_python(rules, strategy, games, seed, progress, traces, judge)
+        play = play_batch if is_batch(strategy) else play_python
+        out = play(rules, strategy, games, seed, progress, traces, judge)
     else:
         label = strategy.strip().lower()
         out = _simulate_builtin(table, strategy_code(strategy), games, seed, progress,

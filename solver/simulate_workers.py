@@ -14,12 +14,15 @@ from __future__ import annotations
 import multiprocessing
 import pickle
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import numpy as np
 
 from .errors import LimitError, StrategyError, shown
 from .judge import GameJudge
+from .simulate_batch import is_batch, play_batch
 from .simulate_python import play_python
 
 MAX_WORKERS = 64
@@ -34,15 +37,19 @@ def check_workers(workers: int) -> int:
     return int(workers)
 
 
+def _name(strategy: Any) -> str:
+    return shown(getattr(strategy, "__name__", type(strategy).__name__), 40)
+
+
 def check_picklable(strategy: Callable[..., Any]) -> None:
     """Raise StrategyError unless ``strategy`` can be sent to another process."""
     try:
         pickle.dumps(strategy)
     except Exception as exc:  # noqa: BLE001  (whatever pickling a user's object raises)
-        name = shown(getattr(strategy, "__name__", type(strategy).__name__), 40)
         raise StrategyError(
-            f"strategy {name} cannot be sent to worker processes ({type(exc).__name__}); "
-            "with workers, use a function defined at the top level of a module "
+            f"strategy {_name(strategy)} cannot be sent to worker processes "
+            f"({type(exc).__name__}); with workers, use a function defined at the top "
+            "level of a module "
             "(module:function), or workers=1") from None
 
 
@@ -68,8 +75,9 @@ def _block(first: int, games: int) -> tuple[Any, ...]:
     traces = np.full((games if _state["record"] else 0, rules.n_boxes,
                       2 * rules.rolls_per_turn), -1, dtype=np.int16)
     judge = GameJudge(table, games) if _state["judged"] else None
-    out = play_python(rules, _state["strategy"], games, _state["seed"], None, traces, judge,
-                      first)
+    strategy = _state["strategy"]
+    play = play_batch if is_batch(strategy) else play_python
+    out = play(rules, strategy, games, _state["seed"], None, traces, judge, first)
     if judge is None:
         return out, traces, None, None
     return out, traces, judge.per_game, judge.chunks
@@ -86,25 +94,28 @@ def play_in_workers(table: Any, strategy: Callable[..., Any], games: int, seed: 
     tasks = [(first, min(block, games - first)) for first in range(0, games, block)]
     context = multiprocessing.get_context("spawn")
     parts = []
-    with context.Pool(min(workers, len(tasks)), initializer=_start,
-                      initargs=(table.rules.name, np.asarray(table.values), strategy, seed,
-                                record, judged)) as pool:
+    with ProcessPoolExecutor(min(workers, len(tasks)), mp_context=context,
+                             initializer=_start,
+                             initargs=(table.rules.name, np.asarray(table.values), strategy,
+                                       seed, record, judged)) as pool:
+        pending = [pool.submit(_block, *task) for task in tasks]
         done = 0
-        for part in _ordered(pool, tasks):
-            parts.append(part)
-            done += part[0][0].shape[0]
-            if progress is not None:
-                progress(done, games)
+        try:
+            for future in pending:  # in game order, each as soon as it is done
+                part = future.result()
+                parts.append(part)
+                done += part[0][0].shape[0]
+                if progress is not None:
+                    progress(done, games)
+        except BrokenProcessPool as exc:
+            raise StrategyError(f"a worker process of strategy {_name(strategy)} stopped "
+                                f"({shown(exc, 80)}); try workers=1") from None
+        finally:
+            for future in pending:
+                future.cancel()
     outcomes = tuple(np.concatenate([p[0][k] for p in parts]) for k in range(5))
     traces = np.concatenate([p[1] for p in parts])
     if not judged:
         return outcomes, traces, None, []
     return (outcomes, traces, np.concatenate([p[2] for p in parts]),
             [chunk for p in parts for chunk in p[3]])
-
-
-def _ordered(pool: Any, tasks: list[tuple[int, int]]) -> Any:
-    """The tasks' results in order, each as soon as it and those before it are done."""
-    pending = [pool.apply_async(_block, task) for task in tasks]
-    for result in pending:
-        yield result.get()
