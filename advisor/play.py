@@ -24,7 +24,7 @@ from .model import Dice, Keep, Scorecard, parse_faces
 from .objective import EV, Objective
 from .play_win import Judging, WinEachTurn
 from .record import GameRecord
-from .solved_turn import solve_is_slow
+from .solved_turn import solve_is_slow, stored_vectors
 from .text import (
     advice_table,
     card_lines,
@@ -234,7 +234,11 @@ class GameSession:
 
     def _solve_turn(self, advisor: TurnAdvisor) -> TurnAdvisor:
         """The objective's DP of this turn solved now, with a note and a progress bar;
-        Ctrl-C falls back to the expected score."""
+        Ctrl-C falls back to the expected score. A turn the target table answers is read
+        at once, without a word."""
+        if stored_vectors(self.table, advisor.objective, advisor.card) is not None:
+            advisor.solve()
+            return advisor
         if self.notify is not None:
             self.notify(self._working_line(advisor))
         bar = self.progress(self._what(), "step") if self.progress is not None else None

@@ -140,8 +140,8 @@ class Turn:
         out = [str(self.rolls[0])]
         for keep, roll in zip(self.keeps, self.rolls[1:], strict=False):
             out += [str(Move(keep=keep.faces).record_token()), str(roll)]
-        if len(self.keeps) == len(self.rolls):  # a keep typed, its roll not yet
-            out.append(Move(keep=self.keeps[-1].faces).record_token())
+        for keep in self.keeps[len(self.rolls) - 1:]:  # keeps typed, their rolls not yet
+            out.append(Move(keep=keep.faces).record_token())
         if self.box is not None:
             out.append(self.box)
         return out

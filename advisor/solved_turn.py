@@ -94,6 +94,9 @@ def solve_turn(card: Scorecard, table: Table, objective: Objective, *,
     from .vector_cache import vectors_for
 
     began = time.perf_counter()
+    stored = stored_vectors(table, objective, card)
+    if stored is not None:  # the target table answers it: read, not solved
+        return turn_of(stored, card, time.perf_counter() - began)
     dp_levels = max(len(card.open_boxes()) - 1, 1)
     steps = _Steps(progress, _opponent_levels(objective, table) + dp_levels)
     utility = objective.utility(table, phase=steps.phase)
@@ -105,6 +108,51 @@ def solve_turn(card: Scorecard, table: Table, objective: Objective, *,
     solved = turn_of(vectors, card, time.perf_counter() - began)
     steps.finish()
     return solved
+
+
+def stored_vectors(table: Table, objective: Objective, card: Scorecard | None = None,
+                   note: Callable[[str], None] | None = None) -> Vectors | None:
+    """The vectors of a target objective from the rules' target table
+    (:mod:`solver.target_table`, ``yahtzee solve --targets``) when it is there and
+    holds the target (and, for a turn of ``card``, the level it reads is sound); else
+    None: the question is solved (``note`` says why when the table is unusable)."""
+    target = objective.target
+    if objective.kind != "target" or target is None:
+        return None
+    from solver.errors import TableError
+    from solver.target_table import get_targets
+
+    targets = get_targets(table, note=note)
+    if targets is None or not targets.answers(target):
+        return None
+    level = 0 if card is None else bin(card.mask).count("1") + 1  # what its turn reads
+    if 1 <= level < table.rules.n_boxes:  # (the full cards' level is not stored)
+        try:
+            targets.level_values(level)
+        except TableError as exc:
+            if note is not None:
+                note(f"note: {exc}; solving the question instead")
+            return None
+    return targets.vectors(target)
+
+
+def targets_note(card: Scorecard, table: Table, objective: Objective) -> str | None:
+    """What to tell a user whose target question is solved (slowly) because no target
+    table holds it: how to build one; None when nothing is to be said."""
+    if objective.kind != "target" or not solve_is_slow(card, table, objective):
+        return None
+    from solver.target_table import build_command, default_max, get_targets
+
+    rules = table.rules.name
+    targets = get_targets(table)
+    what = objective.describe()
+    if targets is None:
+        return (f"note: {what} is solved from this card (up to a minute or more from a new "
+                f"game); `{build_command(rules)}` stores the answers of every target up to "
+                f"{default_max(rules)} once, and target questions then answer at once")
+    return (f"note: {what} is solved from this card: the target table holds targets up to "
+            f"{targets.max_target}; `{build_command(rules, objective.target)}` rebuilds it "
+            f"for this one")
 
 
 SLOW_OPEN = {"target": 7, "win": 6}
@@ -122,7 +170,8 @@ def solve_is_slow(card: Scorecard, table: Table, objective: Objective) -> bool:
 
     if objective.is_ev or objective.is_out_of_reach(card):
         return False
-    if objective.kind == "target" and is_kept(card, table, objective):
+    if objective.kind == "target" and (is_kept(card, table, objective)
+                                       or stored_vectors(table, objective, card) is not None):
         return False
     if len(card.open_boxes()) >= SLOW_OPEN[objective.kind]:
         return True

@@ -89,7 +89,13 @@ def target_stats(table: Table, card: Scorecard, target: int,
 
     best: dict[int, float] = {x: 1.0 if x <= total else 0.0 for x in (target, *rows)}
     if top > total:
-        vectors = solve_vectors(table, Utility.target(top), start=state, progress=progress)
+        from .objective import Objective
+        from .solved_turn import stored_vectors
+
+        vectors = stored_vectors(table, Objective.for_target(top), card)
+        if vectors is None:  # no target table holds it: solved from this card
+            vectors = solve_vectors(table, Utility.target(top), start=state,
+                                    progress=progress)
         best.update({x: min(turn_at(vectors, *state, total + top - x).value, 1.0)
                      for x in (target, *rows) if total < x <= reach})
     return TargetStats(card, target, best[target], p_ev(target),

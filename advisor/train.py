@@ -99,7 +99,7 @@ def positions_of_play(table: Table, n: int, seed: int) -> list[Position]:
 
     n = check_count(n)
     seed = check_seed(seed)
-    result = simulate(table, "optimal", n, seed, record=True)
+    result = simulate(table, "optimal", n, seed, record=True, judged=False)
     rng = np.random.default_rng(seed)
     found = []
     for game, record in enumerate(records_from_traces(table.rules.name, result.traces),

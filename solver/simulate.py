@@ -30,7 +30,18 @@ while ``decision.rolls_left > 0`` it returns the faces to keep (any iterable of 
 sub-multiset of ``decision.dice``; all five keeps the dice as they are) or a box name to
 score now; with ``rolls_left == 0`` it returns a box name (any alias). It may also return
 a :class:`~solver.move.Move`. An illegal answer
-raises :class:`IllegalStrategyMoveError` naming the move and the state.
+raises :class:`IllegalStrategyMoveError` naming the move and the state
+(:mod:`solver.simulate_python`). Marked with :func:`batch_strategy`, it answers every
+live game's decision at once instead (numpy arrays in, actions out; fast:
+:mod:`solver.simulate_batch`). ``workers=N`` plays either in N processes, with the same
+results (:mod:`solver.simulate_workers`).
+
+Every game is also judged against optimal play, decision by decision, as ``analyze``
+judges a record (the same loss, :mod:`solver.kernels.judge`). Since ``total - E(new game)
+= luck - total loss`` in every game and the luck of each roll has mean 0, ``E(new game) -
+mean total loss`` (:attr:`SimulationResult.corrected_mean`) estimates the strategy's
+expected score without the dice's luck: far closer than the plain mean for the same
+games when the strategy is near optimal (docs/simulate.md).
 
 Same seed, same games: game ``g`` draws its dice from its own splitmix64 stream (see
 ``kernels.simulate``), whatever the thread count, batch size or strategy.
@@ -38,8 +49,6 @@ Same seed, same games: game ``g`` draws its dice from its own splitmix64 stream 
 
 from __future__ import annotations
 
-import itertools
-import operator
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -51,84 +60,35 @@ import numpy as np
 from .errors import (
     IllegalStrategyMoveError,
     LimitError,
-    StrategyError,
-    Terminated,
     UnknownStrategyError,
     YahtzeeError,
     shown,
 )
-from .game.dice import (
-    FIRST_ROLL_KEEP,
-    KEEP_INDEX,
-    N_KEEPS,
-    ROLL_PROBABILITY,
-    ROLLS,
-    counts_of,
-)
-from .game.move import Move
-from .game.rules import N_UPPER, UPPER_TARGET, Placement, RuleSet, filled_mask, upper_subtotal
+from .game.dice import FIRST_ROLL_KEEP, ROLL_PROBABILITY
+from .game.rules import N_UPPER, RuleSet
+from .judge import GameJudge, Losses, early_turns, losses_of
 from .kernels import policy as pk
 from .kernels import simulate as sim
-from .levels import level_states, masks_by_level
+from .simulate_batch import DecisionBatch, batch_strategy, is_batch, play_batch
+from .simulate_python import PYTHON_JUDGE_BATCH, Decision, UserStrategy, play_python
+from .simulate_workers import check_workers, play_in_workers
 from .stats import PERCENTILES
 from .table import Table
+
+__all__ = ["Decision", "DecisionBatch", "IllegalStrategyMoveError", "Losses",
+           "SimulationResult", "UnknownStrategyError", "UserStrategy", "batch_strategy",
+           "simulate", "turn_moves"]
 
 STRATEGIES = ("optimal", "greedy", "greedy-turn", "heuristic")
 """The built-in strategies: fixed policies of ``kernels.policy`` (see :func:`_policy`)."""
 BATCH = 20_000
-CACHED_LEVELS = 3
 MAX_SEED = 2**64 - 1
 MAX_GAMES = 10_000_000
-"""Most games one simulation plays: 24 bytes of results per game (240 MB at the most);
-about 7 minutes for the optimal strategy at 25,000 games/s."""
+"""Most games one simulation plays: 40 bytes of results per game (400 MB at the most);
+about 15 minutes for the optimal strategy at 12,000 games/s (judged)."""
 
 Progress = Callable[[int, int], None]
 """progress(games_done, games_total), called after each batch."""
-
-
-@dataclass(frozen=True)
-class Decision:
-    """What a user strategy sees at each decision."""
-
-    rules: RuleSet
-    dice: tuple[int, ...]
-    """The five faces showing, ascending."""
-    rolls_left: int
-    entries: tuple[int | None, ...]
-    """The entry of each box in scorecard order, None while open."""
-    yahtzee_bonuses: int
-    turn: int
-    """1 .. number of boxes."""
-
-    @property
-    def filled_mask(self) -> int:
-        return filled_mask(self.entries)
-
-    @property
-    def open_boxes(self) -> tuple[str, ...]:
-        return tuple(box.name for box, e in zip(self.rules.boxes, self.entries, strict=True)
-                     if e is None)
-
-    @property
-    def upper_total(self) -> int:
-        """Sum of the upper entries so far (not capped)."""
-        return upper_subtotal(self.entries)
-
-    @property
-    def yahtzee_holds_50(self) -> bool:
-        return bool(self.entries[self.rules.yahtzee_box])
-
-    @property
-    def total(self) -> int:
-        """The grand total so far (entries, upper bonus if earned, Yahtzee bonuses)."""
-        return self.rules.total(self.entries, self.yahtzee_bonuses)
-
-    def placements(self) -> list[Placement]:
-        """The boxes the rules allow for the dice showing, with points and bonus."""
-        return self.rules.placements(self.dice, self.filled_mask, self.yahtzee_holds_50)
-
-
-UserStrategy = Callable[[Decision], Any]
 
 
 @dataclass(frozen=True, eq=False)
@@ -159,6 +119,69 @@ class SimulationResult:
     """With ``record=True``: (games, n_boxes, 2 * rerolls + 2) int16, each game's turns in
     playing order as keep indices (``dice.KEEP_COUNTS``): roll, keep, roll, ..., box;
     -1 where a turn stopped early (see :func:`turn_moves`)."""
+    new_game: float | None = None
+    """E(new game): the exact expected score of optimal play (the table's)."""
+    losses: Losses | None = None
+    """Every decision judged against optimal play (None when not judged)."""
+
+    # ------------------------------------------------------------- the corrected estimate
+    @property
+    def total_loss(self) -> np.ndarray | None:
+        """(games,) float64: each game's expected points given up against optimal play."""
+        return None if self.losses is None else self.losses.per_game.sum(axis=1)
+
+    @property
+    def corrected_mean(self) -> float | None:
+        """``E(new game) - mean total loss``: the strategy's expected score without the
+        dice's luck (unbiased: each game's total is ``E(new game) + luck - loss``, and
+        the luck of every roll has mean 0 whatever came before it)."""
+        loss = self.total_loss
+        if loss is None or self.new_game is None:
+            return None
+        return self.new_game - float(loss.mean())
+
+    @property
+    def corrected_stderr(self) -> float | None:
+        """The standard error of :attr:`corrected_mean`: the sample standard deviation of
+        the games' total losses over sqrt(games) (0 for optimal play)."""
+        loss = self.total_loss
+        if loss is None:
+            return None
+        return float(loss.std(ddof=1)) / float(np.sqrt(self.games)) if self.games > 1 else 0.0
+
+    def mean_loss_per_decision(self) -> dict[str, float | None] | None:
+        """The mean loss of a decision: ``keep``, ``box`` and ``all`` (None for a kind
+        with no decision)."""
+        if self.losses is None:
+            return None
+        totals = self.losses.per_game.sum(axis=0)
+        counts = self.losses.decisions
+        pairs = (("keep", totals[0], counts[0]), ("box", totals[1], counts[1]),
+                 ("all", totals.sum(), counts.sum()))
+        return {kind: float(total / n) if n else None for kind, total, n in pairs}
+
+    @property
+    def loss_by_turn(self) -> np.ndarray | None:
+        """(n_boxes,) the mean loss per game of turn 1, 2, ... (its keeps and its box)."""
+        return None if self.losses is None else self.losses.by_turn / self.games
+
+    @property
+    def loss_by_box(self) -> dict[str, float] | None:
+        """Box name -> the mean loss per game of the turn that filled the box."""
+        if self.losses is None:
+            return None
+        return {box.name: float(self.losses.by_box[b] / self.games)
+                for b, box in enumerate(self.rules.boxes)}
+
+    @property
+    def plain_games_needed(self) -> float | None:
+        """The games the plain mean would need for the standard error of the corrected
+        estimate: ``games (stderr / corrected_stderr)^2`` (None when that is 0: no number
+        of games is enough, or when not judged)."""
+        corrected = self.corrected_stderr
+        if not corrected:
+            return None
+        return self.games * (self.stderr / corrected) ** 2
 
     @property
     def games(self) -> int:
@@ -226,10 +249,27 @@ class SimulationResult:
             "yahtzee_bonuses_per_game": float(self.yahtzee_bonuses.mean()),
             "box_means": {box.name: float(self.entries[:, b].mean())
                           for b, box in enumerate(self.rules.boxes)},
+            **self._corrected_json(),
             **extra,
             "seconds": self.seconds,
             "games_per_second": rate,
         }
+
+    def _corrected_json(self) -> dict[str, Any]:
+        """The keys of the luck-corrected estimate (docs/json.md)."""
+        if self.losses is None:
+            return {}
+        loss = self.total_loss
+        assert loss is not None and self.loss_by_turn is not None
+        return {"new_game": self.new_game, "corrected_mean": self.corrected_mean,
+                "corrected_stderr": self.corrected_stderr,
+                "mean_loss_per_game": float(loss.mean()),
+                "mean_loss_per_decision": self.mean_loss_per_decision(),
+                "decisions_per_game": {"keep": float(self.losses.decisions[0] / self.games),
+                                       "box": float(self.losses.decisions[1] / self.games)},
+                "loss_by_turn": [float(x) for x in self.loss_by_turn],
+                "loss_by_box": self.loss_by_box,
+                "plain_games_needed": self.plain_games_needed}
 
 
 def comparison_json(table: Table, results: list[SimulationResult]) -> dict[str, Any]:
@@ -297,15 +337,21 @@ def _pars(rules: RuleSet) -> np.ndarray:
 def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int = 10_000,
              seed: int = 0, *, progress: Progress | None = None,
              name: str | None = None, record: bool = False,
-             solve_progress: Progress | None = None) -> SimulationResult:
+             solve_progress: Progress | None = None, judged: bool = True,
+             workers: int = 1) -> SimulationResult:
     """Play ``games`` games of the table's rule set with ``strategy`` (a built-in name,
     ``target:X`` or a :data:`UserStrategy` callable) from seed ``seed``; with ``record``
     keep every game's moves in ``traces`` (same games either way). ``target:X`` first
-    solves its vectors, reporting ``solve_progress(levels_done, levels_total)``."""
+    solves its vectors, reporting ``solve_progress(levels_done, levels_total)``. With
+    ``judged`` (the default) every decision is judged against optimal play (``losses``
+    and the corrected estimate; about as long again as playing a built-in strategy).
+    ``workers`` > 1 plays a Python strategy in that many processes, with the same results
+    (:mod:`solver.simulate_workers`; built-in strategies use every core anyway)."""
     from . import simulate_target as stg
 
     games = check_games(games)
     seed = check_seed(seed)
+    workers = check_workers(workers)
     target = None
     if isinstance(strategy, str) and stg.is_target_strategy(strategy):
         target = stg.parse_target(strategy)
@@ -313,25 +359,49 @@ def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int 
     rules = table.rules
     traces = np.full((games if record else 0, rules.n_boxes, 2 * rules.rolls_per_turn),
                      -1, dtype=np.int16)
+    if callable(strategy) and workers > 1:
+        return _python_in_workers(table, strategy, games, seed, progress, name, record,
+                                  judged, workers, start)
+    judge = GameJudge(table, games) if judged else None
     if target is not None:
         plan = stg.target_plan(table, target, solve_progress)
-        out = stg.play_target(table, plan, games, seed, progress, traces)
+        out = stg.play_target(table, plan, games, seed, progress, traces,
+                              None if judge is None else judge.add)
         scores, upper, fives, bonuses, entries = out
         return SimulationResult(rules, f"{stg.PREFIX}{target}", seed, scores, upper, fives,
                                 bonuses, entries, seconds=time.perf_counter() - start,
                                 target=target, p_target=plan.p_target,
                                 solve_seconds=plan.seconds,
-                                traces=traces if record else None)
+                                traces=traces if record else None,
+                                new_game=table.expected_score,
+                                losses=None if judge is None else judge.losses())
     if callable(strategy):
         label = str(name or getattr(strategy, "__name__", "custom"))
-        out = _simulate_python(rules, strategy, label, games, seed, progress, traces)
+        play = play_batch if is_batch(strategy) else play_python
+        out = play(rules, strategy, games, seed, progress, traces, judge)
     else:
         label = strategy_name(strategy)
-        out = _simulate_builtin(table, label, games, seed, progress, traces)
+        out = _simulate_builtin(table, label, games, seed, progress, traces, judge)
     scores, upper, fives, bonuses, entries = out
     return SimulationResult(rules, label, seed, scores, upper, fives, bonuses, entries,
                             seconds=time.perf_counter() - start,
-                            traces=traces if record else None)
+                            traces=traces if record else None,
+                            new_game=table.expected_score,
+                            losses=None if judge is None else judge.losses())
+
+
+def _python_in_workers(table: Table, strategy: UserStrategy, games: int, seed: int,
+                       progress: Progress | None, name: str | None, record: bool,
+                       judged: bool, workers: int, start: float) -> SimulationResult:
+    out, traces, per_game, chunks = play_in_workers(
+        table, strategy, games, seed, workers, PYTHON_JUDGE_BATCH, record, judged, progress)
+    scores, upper, fives, bonuses, entries = out
+    label = str(name or getattr(strategy, "__name__", "custom"))
+    return SimulationResult(table.rules, label, seed, scores, upper, fives, bonuses, entries,
+                            seconds=time.perf_counter() - start,
+                            traces=traces if record else None,
+                            new_game=table.expected_score,
+                            losses=None if per_game is None else losses_of(per_game, chunks))
 
 
 def turn_moves(trace_row: np.ndarray) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]],
@@ -356,159 +426,16 @@ def turn_moves(trace_row: np.ndarray) -> tuple[list[tuple[int, ...]], list[tuple
 
 
 def _simulate_builtin(table: Table, name: str, games: int, seed: int,
-                      progress: Progress | None, traces: np.ndarray) -> tuple[np.ndarray, ...]:
+                      progress: Progress | None, traces: np.ndarray,
+                      judge: GameJudge | None) -> tuple[np.ndarray, ...]:
     rules = table.rules
     greedy, values, par = _policy(table, name)
-    cache = _early_turns(rules, values, par)
+    same = judge is not None and name == "optimal"  # the judge's own prepared turns
+    cache = judge.cache if same and judge is not None else early_turns(rules, values, par)
 
     def play(first: int, out: sim.Games) -> None:
         sim.play_games(greedy, np.uint64(seed), np.uint64(first), values, par, rules.arrays,
                        cache, out)
 
-    return sim.play_in_batches(games, rules.n_boxes, traces, BATCH, play, progress)
-
-
-def _early_turns(rules: RuleSet, values: np.ndarray, par: np.ndarray) -> sim.TurnCache:
-    """The prepared turns of every state with at most ``CACHED_LEVELS - 1`` boxes filled
-    (the same in most games)."""
-    slot = np.full(values.shape, -1, dtype=np.int32)
-    m, u, y = level_states(values, np.concatenate(masks_by_level(rules.n_boxes)[:CACHED_LEVELS]))
-    slot[m, u, y] = np.arange(len(m), dtype=np.int32)
-    stages = (len(m), rules.rolls_per_turn, N_KEEPS, 1)
-    cache = sim.TurnCache(slot, np.zeros((len(m), 6 * rules.n_boxes, 1)), np.empty(stages),
-                          np.empty(stages))
-    sim.prepare_turns(m, u, y, values, par, rules.arrays, cache)
-    return cache
-
-
-# ---------------------------------------------------------------------- user strategies
-class _Stream:
-    """A game's dice, from the kernels' own per-game stream (same seed, same dice)."""
-
-    def __init__(self, seed: int, game: int) -> None:
-        self.state = np.uint64(sim.game_stream(np.uint64(seed), np.uint64(game)))
-
-    def complete(self, keep: int) -> int:
-        """The roll (keep index) after completing ``keep`` with fresh dice."""
-        roll, state = sim.roll_from(keep, self.state)
-        self.state = np.uint64(state)
-        return int(roll)
-
-
-def _describe(decision: Decision) -> str:
-    card = ", ".join(f"{box.name}={e}" for box, e in zip(decision.rules.boxes,
-                                                          decision.entries, strict=True)
-                     if e is not None) or "empty"
-    dice = "".join(str(f) for f in decision.dice)
-    return (f"turn {decision.turn}, dice {dice}, rolls left {decision.rolls_left}, "
-            f"card [{card}], Yahtzee bonuses {decision.yahtzee_bonuses}")
-
-
-def _parse_move(answer: Any, decision: Decision) -> Move:
-    """The strategy's answer as a checked :class:`Move` (box names made canonical), or
-    raise IllegalStrategyMoveError. Answers: a Move, a box name, or faces to keep."""
-    def illegal(why: str) -> IllegalStrategyMoveError:
-        return IllegalStrategyMoveError(f"illegal move {shown(answer, 40)} ({why}) at "
-                                        f"{_describe(decision)}")
-
-    if isinstance(answer, str):
-        try:
-            move = Move.scoring(answer, decision.rules)
-        except YahtzeeError as exc:
-            raise illegal("not a box") from exc
-    elif isinstance(answer, Move):
-        move = answer
-        if move.box is not None:
-            try:
-                move = Move.scoring(move.box, decision.rules)
-            except YahtzeeError as exc:
-                raise illegal("not a box of these rules") from exc
-    else:
-        try:
-            given = list(itertools.islice(iter(answer), 6))
-            faces = [operator.index(f) for f in given if not isinstance(f, bool)]
-        except Exception as exc:  # noqa: BLE001  (any object a strategy may return)
-            raise illegal("neither a box name nor faces to keep") from exc
-        if len(faces) != len(given) or any(not 1 <= f <= 6 for f in faces):
-            raise illegal("faces are 1..6")
-        if len(faces) > 5:
-            raise illegal("the keep is not part of the dice showing")
-        move = Move(keep=tuple(faces))
-    if move.box is not None:
-        if _placement(move, decision) is None:
-            raise illegal("that box is filled or the Joker rule forbids it")
-        return move
-    if decision.rolls_left == 0:
-        raise illegal("no rolls are left: a box name is needed")
-    have = counts_of(decision.dice)
-    if any(c > h for c, h in zip(counts_of(move.keep or ()), have, strict=True)):
-        raise illegal("the keep is not part of the dice showing")
-    return move
-
-
-def _ask(strategy: UserStrategy, decision: Decision) -> Any:
-    """The strategy's answer; any error it raises becomes a :class:`StrategyError`."""
-    try:
-        return strategy(decision)
-    except (Exception, SystemExit) as exc:  # noqa: BLE001  (the user's code may raise anything)
-        if isinstance(exc, Terminated):  # SIGTERM while the strategy ran: not its failure
-            raise
-        name = getattr(strategy, "__name__", "the strategy")
-        raise StrategyError(f"strategy {shown(name, 40)} failed with {type(exc).__name__}: "
-                            f"{shown(exc, 60)} at {_describe(decision)}") from exc
-
-
-def _placement(move: Move, decision: Decision) -> Placement | None:
-    """The placement of a box move for the decision's dice, or None if not allowed."""
-    box = decision.rules.box_index(move.box or "")
-    return next((p for p in decision.placements() if p.box == box), None)
-
-
-def _play_python(rules: RuleSet, strategy: UserStrategy, stream: _Stream,
-                 trace: np.ndarray | None) -> tuple[int | None, ...]:
-    """One game; its moves go to ``trace`` (n_boxes, 2 * rolls) when given (a keep of all
-    five dice is left out: it rolls nothing)."""
-    entries: list[int | None] = [None] * rules.n_boxes
-    bonuses = fives = 0
-    for turn in range(1, rules.n_boxes + 1):
-        roll = stream.complete(0)
-        rolls_left = rules.rolls_per_turn - 1
-        slot = 0
-        if trace is not None:
-            trace[turn - 1, 0] = roll
-        while True:
-            decision = Decision(rules, tuple(int(f) for f in ROLLS[roll - FIRST_ROLL_KEEP]),
-                                rolls_left, tuple(entries), bonuses, turn)
-            move = _parse_move(_ask(strategy, decision), decision)
-            if move.keep is None:
-                break
-            keep = KEEP_INDEX[counts_of(move.keep)]
-            roll = stream.complete(keep)
-            rolls_left -= 1
-            if trace is not None and len(move.keep) < 5:
-                trace[turn - 1, slot + 1:slot + 3] = keep, roll
-                slot += 2
-        placement = _placement(move, decision)
-        if trace is not None:
-            trace[turn - 1, -1] = placement.box if placement is not None else -1
-        assert placement is not None  # checked by _parse_move
-        entries[placement.box] = placement.points
-        bonuses += placement.yahtzee_bonus > 0
-        fives += max(decision.dice.count(f) for f in range(1, 7)) == 5
-    final = Decision(rules, decision.dice, 0, tuple(entries), bonuses, rules.n_boxes)
-    return final.total, int(final.upper_total >= UPPER_TARGET), fives, bonuses, *entries
-
-
-def _simulate_python(rules: RuleSet, strategy: UserStrategy, label: str, games: int,
-                     seed: int, progress: Progress | None, traces: np.ndarray
-                     ) -> tuple[np.ndarray, ...]:
-    rows = []
-    step = max(1, min(BATCH, games // 100))
-    for g in range(games):
-        trace = traces[g] if traces.shape[0] else None
-        rows.append(_play_python(rules, strategy, _Stream(seed, g), trace))
-        if progress is not None and ((g + 1) % step == 0 or g + 1 == games):
-            progress(g + 1, games)
-    data = np.array(rows, dtype=np.int64)
-    return (data[:, 0], data[:, 1].astype(np.int8), data[:, 2].astype(np.int8),
-            data[:, 3].astype(np.int8), data[:, 4:].astype(np.int8))
+    return sim.play_in_batches(games, rules.n_boxes, traces, BATCH, play, progress,
+                               None if judge is None else judge.add)

@@ -123,10 +123,12 @@ def flatten(vectors: Vectors) -> st.TargetStore:
 
 
 def play_target(table: Table, plan: TargetPlan, games: int, seed: int,
-                progress: Progress | None, traces: np.ndarray) -> tuple[np.ndarray, ...]:
+                progress: Progress | None, traces: np.ndarray,
+                judge: Callable[[int, np.ndarray], None] | None = None
+                ) -> tuple[np.ndarray, ...]:
     """(scores, upper bonus earned, turns five alike, Yahtzee bonuses, entries) of
     ``games`` games of ``seed`` played for ``plan.target``; moves into ``traces`` when it
-    has a row per game."""
+    has a row per game; ``judge(first, traces)`` is given each batch's moves."""
     rules = table.rules
     values = np.ascontiguousarray(table.values)
     spec = Utility.target(max(plan.target, 0)).spec(rules)
@@ -135,4 +137,4 @@ def play_target(table: Table, plan: TargetPlan, games: int, seed: int,
         st.play_games(np.uint64(seed), np.uint64(first), *plan.store, values, rules.arrays,
                       spec, out)
 
-    return sim.play_in_batches(games, rules.n_boxes, traces, BATCH, play, progress)
+    return sim.play_in_batches(games, rules.n_boxes, traces, BATCH, play, progress, judge)

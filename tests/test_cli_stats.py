@@ -92,7 +92,28 @@ def test_a_python_strategy_by_module_and_name():
     assert data["mean"] < 120
 
 
+def test_the_corrected_estimate_in_text_json_and_compare_and_workers():
+    text = run("simulate", "--games", "1500", "--strategy", "greedy-turn", "--seed", "2")
+    assert text.exit_code == 0, text.output
+    assert "corrected mean" in text.stdout and "loss/decision    keep" in text.stdout
+    assert "games for the plain mean to be as precise" in text.stdout
+    compare = run("simulate", "--games", "500", "--compare", "optimal,greedy")
+    assert "corrected" in compare.stdout.splitlines()[1]
+    optimal = next(line for line in compare.stdout.splitlines()
+                   if line.split()[:1] == ["optimal"])
+    assert optimal.split()[-3:] == ["254.5877", "0.0000", "0.0000"]
+    one = run_json("simulate", "--games", "1200", "--strategy",
+                   "test_cli_stats:first_open_box")
+    two = run_json("simulate", "--games", "1200", "--strategy",
+                   "test_cli_stats:first_open_box", "--workers", "2")
+    for key in ("mean", "corrected_mean", "corrected_stderr", "mean_loss_per_decision",
+                "loss_by_turn", "loss_by_box", "box_means"):
+        assert one[key] == two[key], key
+
+
 @pytest.mark.parametrize("args, words", [
+    (("--workers", "0"), "--workers"),
+    (("--workers", "65"), "--workers"),
     (("--games", "0"), "--games"),
     (("--games", "-4"), "--games"),
     (("--games", "many"), "--games"),

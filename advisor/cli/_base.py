@@ -235,6 +235,19 @@ def note(text: str) -> None:
     click.echo(text, err=True)
 
 
+def note_targets(card: Any, table: Any, objective: Any) -> None:
+    """Before a target question: say on stderr when the target table is unusable (it is
+    then not used) or when the question is solved because no target table holds it."""
+    if objective.kind != "target":
+        return
+    from advisor.solved_turn import stored_vectors, targets_note
+
+    stored_vectors(table, objective, card, note=note)
+    text = targets_note(card, table, objective)
+    if text is not None:
+        note(text)
+
+
 def load_table(rules_name: str, table_path: str | None = None):  # noqa: ANN201
     """The table of a rule set for a command, from the one factory
     (:func:`solver.table.get_table`): an explicit ``--table`` must exist and be valid;

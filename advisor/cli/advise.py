@@ -10,7 +10,7 @@ import click
 from solver.errors import shown_path
 
 from ..request.params import OBJECTIVE_PARAMS, options
-from ._base import cli, emit_json, load_moments, load_table, progress_bar
+from ._base import cli, emit_json, load_moments, load_table, note_targets, progress_bar
 
 
 @cli.command(short_help="Rank every keep and box for one roll.")
@@ -50,6 +50,7 @@ def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
     table = load_table(rules_name, table_path)  # after the checks: no build for bad input
     if why:
         load_moments(table)
+    note_targets(question.card, table, question.objective)
     update, close = progress_bar(question.objective.describe(), unit="step")
     try:
         advice = question.solve(table, update)

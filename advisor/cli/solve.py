@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import click
 
@@ -11,17 +12,28 @@ from ._base import cli, emit_json, load_table, progress_bar
 
 
 @cli.command(short_help="Build (or load) the table of a rule set.")
-@options("rules", "table_out", "force", "json")
-def solve(rules_name: str, out: str | None, force: bool, as_json: bool) -> None:
-    """Build the table of a rule set and print the new-game expected score.
+@options("rules", "table_out", "targets", "max_target", "force", "json")
+def solve(rules_name: str, out: str | None, targets: bool, max_target: int | None,
+          force: bool, as_json: bool) -> None:
+    """Build the table of a rule set and print the new-game expected score; with
+    --targets, the target table beside it.
 
-    Example: yahtzee solve --rules yatzy
+    Example: yahtzee solve --rules yatzy; yahtzee solve --targets
     """
     from solver.formats.tablefile import check_table_target
     from solver.game.rules import get_rules
     from solver.table import SolveSummary, build_table, default_table_path
 
     rules = get_rules(rules_name)
+    if max_target is not None and not targets:
+        raise click.UsageError("--max is the largest target of --targets: give both")
+    if targets:
+        if out is not None:
+            raise click.UsageError("--out is where the expected-score table goes; the target "
+                                   "table is written where target questions read it "
+                                   "(<rules>.ytargets in the table cache)")
+        _solve_targets(rules, max_target, force, as_json)
+        return
     if out is not None:
         check_table_target(out, rules, force=force)
     else:
@@ -41,6 +53,48 @@ def solve(rules_name: str, out: str | None, force: bool, as_json: bool) -> None:
     click.echo(f"states:         {table.states:,}")
     click.echo(f"wall time:      {summary.seconds:.2f} s (solve {build_seconds:.2f} s)")
     click.echo(f"table:          {table.path}")
+
+
+def _solve_targets(rules: Any, max_target: int | None, force: bool, as_json: bool) -> None:
+    """``yahtzee solve --targets``: the target DP for every target up to R, stored."""
+    from solver.stats import highest_score
+    from solver.target_table import (
+        check_targets_target,
+        default_max,
+        default_targets_path,
+        forget_targets,
+        solve_targets,
+        write_targets,
+    )
+
+    highest = highest_score(rules)
+    top = default_max(rules) if max_target is None else max_target
+    if top > highest:
+        raise click.UsageError(f"--max {top}: the highest score of {rules.name} is "
+                               f"{highest}; give --max {highest} or less")
+    path = default_targets_path(rules)
+    check_targets_target(path, rules, force=force)
+    table = load_table(rules.name)
+    update, close = progress_bar(f"targets up to {top}")
+    start = time.perf_counter()
+    try:
+        vectors = solve_targets(table, top, update)
+    finally:
+        close()
+    solved = time.perf_counter() - start
+    size = write_targets(path, table, top, vectors, force=force)
+    forget_targets()
+    seconds = time.perf_counter() - start
+    if as_json:
+        emit_json({"rules": rules.name, "max_target": top, "path": str(path), "bytes": size,
+                   "entries": int(vectors.entries), "seconds": seconds,
+                   "solve_seconds": solved})
+        return
+    click.echo(f"rules:          {rules.name}")
+    click.echo(f"targets:        1 to {top} (W(s, r) for every r <= {top})")
+    click.echo(f"size:           {size / 1e6:.0f} MB")
+    click.echo(f"wall time:      {seconds:.2f} s (solve {solved:.2f} s)")
+    click.echo(f"target table:   {path}")
 
 
 @cli.command(short_help="Write the whole table as npy or csv.")

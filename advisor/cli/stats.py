@@ -14,7 +14,7 @@ import click
 from solver.errors import shown_path
 
 from ..request.params import options
-from ._base import cli, emit_json, load_table, progress_bar
+from ._base import cli, emit_json, load_table, note_targets, progress_bar
 
 HISTOGRAM_BIN = 20
 HISTOGRAM_WIDTH = 50
@@ -56,6 +56,10 @@ def stats(card_text: str, target: str | None, rules_name: str, table_path: str |
     question = StatsQuestion.parse(card_text=card_text, rules_name=rules_name, target=target)
     table = load_table(rules_name, table_path)
     goal = question.target
+    if goal is not None:
+        from advisor.objective import Objective
+
+        note_targets(question.card, table, Objective.for_target(goal))
     update, close = progress_bar(f"stats {rules_name}" if goal is None else f"target {goal}")
     try:
         if as_json:
@@ -151,7 +155,7 @@ def _resolve_strategy(name: str, option: str) -> str | Callable[..., Any]:
 
 
 def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
-         seed: int, *, record: bool = False) -> Any:
+         seed: int, *, record: bool = False, workers: int = 1) -> Any:
     from solver.simulate import simulate
     from solver.simulate_target import is_target_strategy
 
@@ -165,19 +169,24 @@ def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
     target = isinstance(strategy, str) and is_target_strategy(strategy)
     try:
         return simulate(table, strategy, games, seed, progress=played, name=label,
-                        record=record, solve_progress=solving[0] if target else None)
+                        record=record, solve_progress=solving[0] if target else None,
+                        workers=workers)
     finally:
         solving[1]()
         playing[1]()
 
 
 @cli.command(short_help="Play seeded games with a strategy.")
-@options("rules", "games", "strategy", "compare", "seed", "records", "table", "json")
+@options("rules", "games", "strategy", "compare", "seed", "workers", "records", "table",
+         "json")
 def simulate(rules_name: str, games: int, strategy: str | None, compare: str | None, seed: int,
-             records_dir: str | None, table_path: str | None, as_json: bool) -> None:
+             workers: int, records_dir: str | None, table_path: str | None,
+             as_json: bool) -> None:
     """Play seeded games with a strategy and report its scores (see solver/simulate.py for
     the strategies and for writing your own). target:X also reports how often the games
-    reached X against the exact probability (`yahtzee help objectives`).
+    reached X against the exact probability (`yahtzee help objectives`). Every decision
+    is judged against optimal play: the corrected mean, E(new game) minus the mean loss,
+    estimates the expected score without the dice's luck (`yahtzee help simulate`).
 
     Example: yahtzee simulate --games 1000 --strategy greedy-turn --records games/;
     yahtzee simulate --strategy target:300 --games 20000
@@ -206,8 +215,8 @@ def simulate(rules_name: str, games: int, strategy: str | None, compare: str | N
 
         check_records_folder(records_dir)
     table = load_table(rules_name, table_path)
-    results = [_run(table, strat, name, games, seed, record=records_dir is not None)
-               for name, strat in resolved]
+    results = [_run(table, strat, name, games, seed, record=records_dir is not None,
+                    workers=workers) for name, strat in resolved]
     if records_dir is not None:
         _write_records(records_dir, table.rules.name, results[0])
     if as_json:
@@ -248,11 +257,37 @@ def _result_lines(result: Any) -> list[str]:
              f"  upper bonus      {100 * data['upper_bonus_rate']:.3f} %",
              f"  Yahtzees         {data['yahtzees_per_game']:.4f} per game "
              f"(at least one in {100 * data['any_yahtzee_rate']:.3f} % of games)",
-             f"  Yahtzee bonuses  {data['yahtzee_bonuses_per_game']:.4f} per game"]
+             f"  Yahtzee bonuses  {data['yahtzee_bonuses_per_game']:.4f} per game",
+             *_corrected_lines(result)]
     if result.target is not None:
         lines += [f"  reached {result.target:<8} {_reach_text(result, result.target)}",
                   f"  exact p_target   {100 * result.p_target:.4f} % (this strategy, new game)"]
     return lines
+
+
+def _corrected_lines(result: Any) -> list[str]:
+    """The luck-corrected estimate and the losses against optimal play, as text."""
+    if result.losses is None:
+        return []
+    per = result.mean_loss_per_decision()
+    needed = result.plain_games_needed
+    games = (f"{needed:,.0f} games for the plain mean to be as precise"
+             if needed is not None else "exact: no decision lost anything")
+    by_box = sorted(result.loss_by_box.items(), key=lambda item: -item[1])
+    worst = ", ".join(f"{name} {loss:.3f}" for name, loss in by_box[:4] if loss > 0)
+    turns = result.loss_by_turn
+    return [f"  corrected mean   {result.corrected_mean:.4f} +- "
+            f"{result.corrected_stderr:.4f} (E(new game) {result.new_game:.4f} - mean loss "
+            f"{result.total_loss.mean():.4f})",
+            f"                   the dice's luck taken out; {games}",
+            f"  loss/decision    keep {_loss(per['keep'])}, box {_loss(per['box'])}, all "
+            f"{_loss(per['all'])} (expected points against optimal play)",
+            "  loss by turn     " + " ".join(f"{x:.2f}" for x in turns),
+            f"  loss by box      {worst or 'none'}" + (" (largest)" if worst else "")]
+
+
+def _loss(value: float | None) -> str:
+    return "-" if value is None else f"{value:.4f}"
 
 
 def _reach_text(result: Any, target: int) -> str:
@@ -268,13 +303,19 @@ def _compare_lines(table: Any, results: list[Any]) -> list[str]:
     first = results[0]
     lines = [f"Rules {table.rules.name}: {first.games:,} games per strategy, seed {first.seed}",
              f"  {'strategy':<14} {'mean':>9} {'stderr':>7} {'sd':>7} {'vs exact':>9} "
-             f"{'bonus %':>8} {'Yahtzees':>9}",
+             f"{'bonus %':>8} {'Yahtzees':>9} {'corrected':>10} {'stderr':>7} "
+             f"{'loss/dec.':>9}",
              f"  {'exact optimal':<14} {exact:9.4f} {'':>7} {'':>7} {0.0:9.4f}"]
     for r in results:
         d = r.to_json()
+        corrected = (f" {r.corrected_mean:10.4f} {r.corrected_stderr:7.4f} "
+                     f"{_loss(r.mean_loss_per_decision()['all']):>9}"
+                     if r.losses is not None else "")
         lines.append(f"  {r.strategy:<14} {r.mean:9.4f} {r.stderr:7.4f} {r.sd:7.4f} "
                      f"{r.mean - exact:9.4f} {100 * d['upper_bonus_rate']:8.3f} "
-                     f"{d['yahtzees_per_game']:9.4f}")
+                     f"{d['yahtzees_per_game']:9.4f}{corrected}")
+    lines.append("  corrected: E(new game) - mean loss against optimal play, the dice's "
+                 "luck taken out (yahtzee help simulate)")
     for target in sorted({r.target for r in results if r.target is not None}):
         p = next(r.p_target for r in results if r.target == target)
         lines.append(f"Reached {target} (exact for target:{target}: {100 * p:.4f} %):")

@@ -9,7 +9,7 @@ import click
 from solver.errors import shown_path
 
 from ..request.params import OBJECTIVE_PARAMS, options
-from ._base import cli, load_table, progress_bar
+from ._base import cli, load_table, note_targets, progress_bar
 
 
 @cli.command(short_help="Best action for all 252 rolls of a card.")
@@ -47,6 +47,7 @@ def strategy(card_text: str, rolls_left: int | None, fmt: str, as_json: bool,
     if not objective.is_ev:  # solved here, with a progress bar; the sheet reuses the solve
         from advisor.advise import turn_advisor
 
+        note_targets(card, table, objective)
         update, close = progress_bar(objective.describe(), unit="step")
         try:
             turn_advisor(card, table, objective).solve(update)

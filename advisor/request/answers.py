@@ -408,6 +408,50 @@ def record_json(record: GameRecord) -> dict[str, Any]:
             "finished": record.is_finished}
 
 
+def targets_stamp(rules_name: str) -> tuple[int, ...]:
+    """What identifies the target table of the rules on disk now (empty: none), so that
+    a cached answer of :func:`best_chances` is asked again once one is built."""
+    import os
+
+    from solver.target_table import default_targets_path
+
+    try:
+        info = os.stat(default_targets_path(rules_name))
+    except OSError:
+        return ()
+    return info.st_ino, info.st_size, info.st_mtime_ns
+
+
+def best_chances(arg: tuple[str, str, tuple[int, ...]]) -> dict[str, float] | None:
+    """``p_best`` of ``GET /api/distribution``: for every final score ``X`` above the
+    card's total that the rules' target table holds, P(final >= X) under the best
+    strategy for ``X`` from the start of the card's turn (keyed by ``X``); None without
+    a usable target table. ``arg``: (card, rules, :func:`targets_stamp`)."""
+    from solver.stats import most_points_to_come
+    from solver.table import get_table
+    from solver.target import turn_at
+    from solver.target_table import get_targets
+
+    from ..objective import Objective
+    from ..solved_turn import stored_vectors
+
+    card_text, rules_name, _stamp = arg
+    card = parsed_card(card_text, rules_name)
+    table = get_table(rules_name)
+    targets = get_targets(table)
+    if targets is None or card.is_full:
+        return None
+    top = targets.max_target
+    vectors = stored_vectors(table, Objective.for_target(top), card)
+    if vectors is None:  # a level it reads is damaged
+        return None
+    state = (card.mask, card.upper, card.flag)
+    total = card.total
+    highest = min(top, total + most_points_to_come(card.rules, state))
+    return {str(x): min(turn_at(vectors, *state, total + top - x).value, 1.0)
+            for x in range(total + 1, highest + 1)}
+
+
 def final_scores(card: Scorecard, to_come: dict[str, Any]) -> dict[str, Any]:
     """``GET /api/distribution``: the distribution of the final score from ``card``'s
     figures of the points to come (``to_come``: ``mean`` and ``distribution`` of

@@ -196,6 +196,13 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("sheet_out", "Write the sheet to FILE instead of stdout (a new file or an earlier "
           "sheet; another file only with --force).",
           metavar="FILE", flag="--out", dest="out_path"),
+    Param("targets", "Build the target table instead: W(s, r), the best chance of r more "
+          "points from each turn-start state, for every r up to --max, which every target "
+          "and --beat question then reads at once (<rules>.ytargets in the table cache; "
+          "`yahtzee help objectives`).", is_flag=True),
+    Param("max_target", "With --targets: the largest target the table answers (default: "
+          "500, or the highest score of the rules when lower: 374 for yatzy).",
+          type=click.IntRange(min=1), metavar="R", flag="--max"),
     Param("table_out", "Table file to write (default: <rules>.ytable in the table cache: "
           "tables/ in a source checkout, else ~/.cache/yahtzee-solver, or $YAHTZEE_TABLES). "
           "An existing file is replaced only if it is a table of the same rules.",
@@ -214,6 +221,9 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
           "e.g. optimal,greedy or optimal,target:300."),
     Param("seed", "Seed of the dice (0..2**64-1): same seed, same games.",
           Whole(0, 2**64 - 1, "in 0..2**64-1"), 0, show_default=True),
+    Param("workers", "Processes playing a Python strategy (module:function), 1 to 64: "
+          "the same games and figures, faster on several cores. Built-in strategies use "
+          "every core anyway.", Whole(1, 64, "1 to 64"), 1, show_default=True),
     Param("positions", "Positions in the session (1 to 100).", AsciiIntRange(1, 100), 10,
           metavar="N", dest="n_positions", show_default=True),
     Param("from", "Practise the decisions of your own game records (FILE ..., as `yahtzee "

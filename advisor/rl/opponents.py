@@ -67,7 +67,7 @@ class Opponents:
         from solver.simulate import simulate, turn_moves
 
         result = simulate(self.table, self.strategies[seat], BLOCK,
-                          seat_seed(seed, seat, block), record=True)
+                          seat_seed(seed, seat, block), record=True, judged=False)
         assert result.traces is not None
         rules = self.table.rules
         totals = np.zeros((BLOCK, rules.n_boxes + 1), dtype=np.int64)

@@ -43,12 +43,14 @@ from ..request.answers import (
     analyze_job,
     answer,
     answer_solved,
+    best_chances,
     card_json,
     final_scores,
     parsed_card,
     place_json,
     rules_json,
     solve_turn_job,
+    targets_stamp,
 )
 from ..request.params import read_query
 from .charts import StatsService
@@ -241,8 +243,13 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
         await service.table(card.rules_name)
         if card.is_full:
             return final_scores(card, {"mean": 0.0, "distribution": {"0": 1.0}})
-        return final_scores(card, await service.get((card.rules_name, card.mask, card.upper,
-                                                     card.flag)))
+        scores = final_scores(card, await service.get((card.rules_name, card.mask, card.upper,
+                                                       card.flag)))
+        best = await service.run(best_chances, (str(card), card.rules_name,
+                                                targets_stamp(card.rules_name)))
+        if best is not None:  # the target table: the best chance of each target
+            scores["p_best"] = best
+        return scores
 
     async def post_analyze(request: Request) -> dict[str, Any]:
         params = query(request, AnalyzeQuestion.PARAMS)

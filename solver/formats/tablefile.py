@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import mmap
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -171,6 +172,25 @@ def check_table_target(path: Path | str, rules: RuleSet, *, force: bool = False)
     check_target(path, force=force, replaceable=lambda p: is_table_of(p, rules))
 
 
+def _open_file(path: Path, rules: RuleSet, kind: FileKind) -> BufferedReader:
+    """The regular file at ``path`` opened for reading; each refusal says what to do."""
+    if "\0" in str(path):
+        raise TableError(f"cannot read table {shown(path)}: a path cannot hold a NUL character")
+    try:
+        return open_regular(path)
+    except FileNotFoundError:
+        raise MissingTableError(f"no {kind.what} for rules {rules.name!r} at "
+                                f"{shown_path(path)}; build it with: "
+                                f"{kind.build(rules.name, path)}") from None
+    except ReadError as exc:
+        raise TableError(f"{exc}; give the path of a {kind.what} file, or build the "
+                         f"{rules.name} {kind.what} with: {kind.build(rules.name, None)}"
+                         ) from None
+    except OSError as exc:
+        raise TableError(f"cannot read {kind.what} {shown_path(path)}: "
+                         f"{exc.strerror or exc}") from None
+
+
 def read_table(path: Path | str, rules: RuleSet, *, kind: FileKind | None = None,
                expect: dict[str, Any] | None = None) -> np.ndarray:
     """Load and check the table of ``rules`` (or the file of ``kind``) at ``path``; a
@@ -183,36 +203,25 @@ def read_table(path: Path | str, rules: RuleSet, *, kind: FileKind | None = None
     """
     kind = kind or TABLE
     path = Path(path)
-    if "\0" in str(path):
-        raise TableError(f"cannot read table {shown(path)}: a path cannot hold a NUL character")
-    try:
-        f = open_regular(path)
-    except FileNotFoundError:
-        raise MissingTableError(f"no {kind.what} for rules {rules.name!r} at "
-                                f"{shown_path(path)}; build it with: "
-                                f"{kind.build(rules.name, path)}") from None
-    except ReadError as exc:
-        raise TableError(f"{exc}; give the path of a {kind.what} file, or build the "
-                         f"{rules.name} {kind.what} with: {kind.build(rules.name, None)}"
-                         ) from None
-    except OSError as exc:
-        raise TableError(f"cannot read {kind.what} {shown_path(path)}: "
-                         f"{exc.strerror or exc}") from None
+    f = _open_file(path, rules, kind)
     with f:
         try:
             return _read_checked(f, path, rules, kind, expect or {})
         except OSError as exc:
-            raise TableError(f"cannot read {kind.what} {shown_path(path)}: {exc.strerror or exc}"
-                             ) from None
+            raise TableError(f"cannot read {kind.what} {shown_path(path)}: "
+                             f"{exc.strerror or exc}") from None
 
 
-def _read_checked(f: BufferedReader, path: Path, rules: RuleSet, kind: FileKind,
-                  expect: dict[str, Any]) -> np.ndarray:
+def _checked_header(f: BufferedReader, path: Path, rules: RuleSet, kind: FileKind,
+                    expect: dict[str, Any], sized: bool = False) -> tuple[dict[str, Any], int]:
+    """The header of the open file, checked (rules, version, fingerprint, shape, the
+    ``expect`` fields, the file's size), and where the data starts. ``sized``: the
+    shape is the header's own (one axis), checked against the file's size only."""
     what = kind.what
 
     def unusable(why: str) -> CorruptTableError:
-        return CorruptTableError(f"{what} {shown_path(path)} is unusable ({why}); rebuild it with: "
-                                 f"{kind.build(rules.name, path)}")
+        return CorruptTableError(f"{what} {shown_path(path)} is unusable ({why}); rebuild it "
+                                 f"with: {kind.build(rules.name, path)}")
 
     head = f.read(_MAX_HEADER)
     try:
@@ -235,23 +244,39 @@ def _read_checked(f: BufferedReader, path: Path, rules: RuleSet, kind: FileKind,
         raise unusable(f"format version {_short(header['version'])}, expected {kind.version}")
     if header["fingerprint"] != rules_fingerprint(rules):
         raise unusable("built under a different definition of the rules")
-    shape = kind.shape(rules)
+    if sized and len(header["shape"]) != 1:
+        raise unusable(f"shape {_short(header['shape'])}, expected one axis")
+    shape = tuple(header["shape"]) if sized else kind.shape(rules)
     if tuple(header["shape"]) != shape or header["dtype"] != "<f8":
         raise unusable(f"shape {_short(header['shape'])}, expected {list(shape)}")
     for key, value in expect.items():
         if header.get(key) != value:
             raise unusable(f"computed from another {key.removesuffix('_sha256')}")
     start = head.index(b"\n") + 1
-    count = int(np.prod(shape))
-    expected_bytes = count * 8
+    expected_bytes = int(np.prod(shape)) * 8
     size = os.fstat(f.fileno()).st_size - start
     if size != expected_bytes:
         why = "truncated" if size < expected_bytes else "extra bytes after the table"
         raise unusable(f"{size} data bytes, expected {expected_bytes}: {why}")
+    f.seek(start)
+    return header, start
+
+
+def _read_checked(f: BufferedReader, path: Path, rules: RuleSet, kind: FileKind,
+                  expect: dict[str, Any]) -> np.ndarray:
+    what = kind.what
+
+    def unusable(why: str) -> CorruptTableError:
+        return CorruptTableError(f"{what} {shown_path(path)} is unusable ({why}); rebuild it "
+                                 f"with: {kind.build(rules.name, path)}")
+
+    header, _start = _checked_header(f, path, rules, kind, expect)
+    shape = kind.shape(rules)
+    count = int(np.prod(shape))
+    expected_bytes = count * 8
     values = np.empty(count, dtype="<f8")
     buffer = memoryview(values.data).cast("B")
-    have = min(len(head) - start, expected_bytes)
-    buffer[:have] = head[start:start + have]
+    have = 0
     while have < expected_bytes:
         n = f.readinto(buffer[have:])
         if not n:
@@ -265,6 +290,29 @@ def _read_checked(f: BufferedReader, path: Path, rules: RuleSet, kind: FileKind,
     kind.check(values, rules, unusable)
     values.flags.writeable = False
     return values
+
+
+def map_checked(path: Path | str, rules: RuleSet, *, kind: FileKind,
+                expect: dict[str, Any] | None = None) -> tuple[dict[str, Any], np.ndarray]:
+    """The checked header and the data of the file of ``kind`` at ``path``, memory-mapped
+    (copy-on-write: pages are read when touched), one axis of the header's length. The
+    header and the size are checked as :func:`read_table` checks them; the data is not
+    read (the caller checks what it reads). Raises as :func:`read_table`."""
+    path = Path(path)
+    f = _open_file(path, rules, kind)
+    with f:
+        try:
+            header, start = _checked_header(f, path, rules, kind, expect or {}, sized=True)
+            if start % 8:
+                raise CorruptTableError(f"{kind.what} {shown_path(path)} is unusable (its "
+                                        f"data is not aligned); rebuild it with: "
+                                        f"{kind.build(rules.name, path)}")
+            count = int(header["shape"][0])
+            mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY)
+        except OSError as exc:
+            raise TableError(f"cannot read {kind.what} {shown_path(path)}: "
+                             f"{exc.strerror or exc}") from None
+    return header, np.frombuffer(mapped, dtype="<f8", count=count, offset=start)
 
 
 def _check_values(values: np.ndarray, rules: RuleSet, unusable: Any) -> None:

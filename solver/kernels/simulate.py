@@ -59,19 +59,35 @@ class Games(NamedTuple):
 
 def play_in_batches(games: int, n_boxes: int, traces: np.ndarray, batch: int,
                     play: Callable[[int, Games], None],
-                    progress: Callable[[int, int], None] | None) -> tuple[np.ndarray, ...]:
+                    progress: Callable[[int, int], None] | None,
+                    judge: Callable[[int, np.ndarray], None] | None = None
+                    ) -> tuple[np.ndarray, ...]:
     """(scores, upper bonus, fives, bonuses, entries) of ``games`` games played by
     ``play(first game, out)`` in batches of ``batch`` (``traces`` filled when it has a row
-    per game), calling ``progress(games done, games)`` after each batch."""
+    per game), calling ``judge(first game, the batch's traces)`` (then traced even when
+    ``traces`` has no rows) and ``progress(games done, games)`` after each batch."""
     out = Games(np.empty(games, dtype=np.int64), np.empty(games, dtype=np.int8),
                 np.empty(games, dtype=np.int8), np.empty(games, dtype=np.int8),
                 np.empty((games, n_boxes), dtype=np.int8), traces)
     for first in range(0, games, batch):
         stop = min(games, first + batch)
-        play(first, Games(*(a[first:stop] for a in out)))
+        rows = batch_traces(traces, first, stop, judge, traces.shape[1:])
+        play(first, Games(*(a[first:stop] for a in out[:5]), rows))
+        if judge is not None:
+            judge(first, rows)
         if progress is not None:
             progress(stop, games)
     return tuple(out[:5])
+
+
+def batch_traces(traces: np.ndarray, first: int, stop: int, judge: object | None,
+                 shape: tuple[int, int]) -> np.ndarray:
+    """Where games ``first .. stop - 1`` write their moves: the rows of the recorded
+    ``traces``, a buffer when they are only judged (``judge`` not None), else none (an
+    empty array)."""
+    if traces.shape[0]:
+        return traces[first:stop]
+    return np.full((stop - first if judge is not None else 0, *shape), -1, dtype=np.int16)
 
 
 @njit(cache=True)

@@ -1165,7 +1165,9 @@ async function drawCharts() {
   status.textContent = `${state.players.length > 1 ? `${name}, p` : "P"}laying the best way from here, ` +
     `the final score averages ${dist.expected_final.toFixed(2)}.`;
   $("dist-caption").textContent = "Probability of each final score";
-  $("reach-caption").textContent = "Chance of reaching at least each final score";
+  $("reach-caption").textContent = dist.p_best
+    ? "Best chance of reaching at least each final score, each played for (solid; dashed: playing for the highest average)"
+    : "Chance of reaching at least each final score";
   $("dist-figure").hidden = $("reach-figure").hidden = false;
   drawDistribution($("dist-chart"), dist);
   drawReach($("reach-chart"), dist);

@@ -92,30 +92,39 @@ export function drawDistribution(container, dist) {
   if (width > 1) el("text", { x: W - RIGHT, y: TOP + 10, "text-anchor": "end" }, svg, `bins of ${width} points`);
 }
 
+// The chance of reaching each final score: playing for the highest average (p_reach)
+// and, when the server has a target table (p_best), the best chance of each target, each
+// target played for on its own; the marks are then of the best chances.
 export function drawReach(container, dist) {
   const [lo, hi] = span(dist);
   const reach = points(dist.p_reach);
+  const best = dist.p_best ? points(dist.p_best) : null;
   const sx = (x) => LEFT + ((x - lo) / (hi - lo)) * (W - LEFT - RIGHT);
   const sy = (p) => H - BOTTOM - p * (H - TOP - BOTTOM);
-  const at = (x) => { let p = 1; for (const [s, r] of reach) { if (s >= x) { p = r; break; } p = 0; } return p; };
+  const atIn = (curve, x) => { let p = 1; for (const [s, r] of curve) { if (s >= x) { p = r; break; } p = 0; } return p; };
+  const marked = best || reach;
   const targets = [];
   for (let t = Math.ceil(lo / 50) * 50; t <= hi; t += 50) {
-    const p = at(t);
+    const p = atIn(marked, t);
     if (p > 0.03 && p < 0.97) targets.push([t, p]);
   }
   const shown = targets.length > 4 ? targets.filter((_, i) => i % Math.ceil(targets.length / 4) === 0) : targets;
-  const svg = frame(container, "Chance of reaching each final score: " +
-    shown.map(([t, p]) => `${t} or more ${pct(p)}`).join(", "));
+  const svg = frame(container, (best ? "Best chance of reaching each final score, each played for: "
+    : "Chance of reaching each final score: ") + shown.map(([t, p]) => `${t} or more ${pct(p)}`).join(", "));
   yGrid(svg, 1, sy, (v) => `${Math.round(v * 100)}%`, 0.25);
-  let d = `M ${sx(lo)} ${sy(at(lo))}`;
-  let last = at(lo);
-  for (const [s, r] of reach) {
-    if (s <= lo || s > hi) continue;
-    d += ` H ${sx(s)} V ${sy(r)}`;
-    last = r;
-  }
-  d += ` H ${sx(hi)} V ${sy(last)}`;
-  el("path", { d, class: "curve" }, svg);
+  const path = (curve, cls, end) => {   // end: the last score the curve knows
+    let d = `M ${sx(lo)} ${sy(atIn(curve, lo))}`;
+    let last = atIn(curve, lo);
+    for (const [s, r] of curve) {
+      if (s <= lo || s > hi) continue;
+      d += ` H ${sx(s)} V ${sy(r)}`;
+      last = r;
+    }
+    d += ` H ${sx(Math.min(hi, end))} V ${sy(last)}`;
+    el("path", { d, class: cls }, svg);
+  };
+  path(reach, best ? "curve average" : "curve", hi);
+  if (best && best.length) path(best, "curve", best[best.length - 1][0] + 1);  // up to the table's largest target
   for (const [t, p] of shown) {
     el("line", { x1: sx(t), x2: sx(t), y1: sy(p), y2: H - BOTTOM, class: "mark" }, svg);
     el("circle", { cx: sx(t), cy: sy(p), r: 3.5, class: "mark-label" }, svg);

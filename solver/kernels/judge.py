@@ -1,0 +1,128 @@
+"""numba kernels judging played games against optimal play. Plain arrays in, nothing checked.
+
+A game is given by its trace (``kernels.simulate.play_game``): per turn the keep indices
+roll, keep, roll, ..., keep, roll, then the box; a keep with no roll after it (or a -1
+keep) means the box was scored with that many rolls left. A keep of all five dice
+followed by a roll is a keep that rolled nothing (Python strategies may do it).
+
+Each decision is judged as ``analyze`` judges it (docs/analyze.md): with the optimal turn
+of the state (``kernels.policy.play_turns`` on the table's values) and roll ``r`` with
+``j`` rolls left, the best is V_j(r); a keep ``k`` is worth K_j(k), a box the option's
+value (``turn.option``: entry, upper bonus and E of the next state, with the roll's
+Yahtzee bonus, ``turn.plan_bonus``). The loss is best minus chosen, 0 within
+``EV_TIE`` (a tie, :mod:`solver.game.ties`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .. import _jit_cache
+from ..game.dice import FIRST_ROLL_KEEP, ROLL_SUB_KEEP_START, ROLL_SUB_KEEPS
+from ..game.ties import EV_TIE
+from .basics import next_state
+from .policy import new_turn, play_turns
+from .turn import n_options, option, plan_bonus, plan_turn
+
+_jit_cache.check()  # before any cached kernel is loaded
+
+KEEP, BOX = 0, 1
+"""Columns of the losses and decision counts."""
+
+
+@njit(cache=True)
+def _best(roll, j, keeps):
+    """V_j of roll ``roll`` (keep index): the best keep's K_j (``keeps[j, k, 0]``), or
+    V_0 (``keeps[0]`` at the roll rows) when ``j`` is 0."""
+    if j == 0:
+        return keeps[0, roll, 0]
+    r = roll - FIRST_ROLL_KEEP
+    best = -np.inf
+    for i in range(ROLL_SUB_KEEP_START[r], ROLL_SUB_KEEP_START[r + 1]):
+        best = max(best, keeps[j, ROLL_SUB_KEEPS[i], 0])
+    return best
+
+
+@njit(cache=True)
+def _box_value(roll, y, b, succ, plan, rules):
+    """(value, entry) of scoring roll ``roll`` in box ``b`` (allowed) under flag ``y``:
+    the option of box ``b`` (``plan``, ``succ`` of the state's turn) with the roll's
+    Yahtzee bonus."""
+    r = roll - FIRST_ROLL_KEEP
+    scores = rules.box_scores
+    for i in range(n_options(plan, r)):
+        k, box, e, add = option(plan, r, i, scores)
+        if box == b:
+            return succ[k, 0] + add + plan_bonus(plan, r) * y, e
+    return -np.inf, -1
+
+
+@njit(cache=True)
+def _lost(best, chosen):
+    loss = best - chosen
+    return 0.0 if loss <= EV_TIE else loss
+
+
+@njit(cache=True)
+def judge_game(trace, values, par, rules, cache, t, loss, counts, turn_loss, box_loss):
+    """Judge one game (``trace`` (n_boxes, 2 R + 2)): adds to ``loss`` (2,) and
+    ``counts`` (2,) (keeps, boxes) and fills ``turn_loss`` and ``box_loss`` (n_boxes,),
+    the loss of each turn and of the turn that filled each box. States with
+    ``cache.slot[m, u, y] >= 0`` use the prepared turn there (``kernels.simulate
+    .prepare_turns``); the others are played into ``t`` (a ``PolicyTurn``)."""
+    n_boxes = rules.box_scores.shape[0]
+    width = trace.shape[1]
+    m = u = y = np.int64(0)  # not literals (see policy.play_turns)
+    one = np.int64(1)
+    for turn in range(n_boxes):
+        c = cache.slot[m, u, y]
+        if c >= 0:
+            plan_turn(m, 1, rules, t.plan)
+            succ, keeps = cache.succ[c], cache.keeps[c]
+        else:
+            t.cols[0, 0] = u
+            t.cols[1, 0] = y
+            play_turns(m, one, values, par, rules, t, one)
+            succ, keeps = t.succ, t.keeps
+        roll = trace[turn, 0]
+        j = rules.n_rerolls
+        s = 1
+        lost = 0.0
+        while j > 0 and trace[turn, s] >= 0 and trace[turn, s + 1] >= 0:
+            here = _lost(_best(roll, j, keeps), keeps[j, trace[turn, s], 0])
+            loss[0] += here
+            counts[0] += 1
+            lost += here
+            roll = trace[turn, s + 1]
+            s += 2
+            j -= 1
+        b = trace[turn, width - 1]
+        value, e = _box_value(roll, y, b, succ, t.plan, rules)
+        here = _lost(_best(roll, j, keeps), value)
+        loss[1] += here
+        counts[1] += 1
+        lost += here
+        turn_loss[turn] = lost
+        box_loss[b] = lost
+        m, u, y, _ = next_state(m, u, y, b, e, rules.upper_bonus, rules.yahtzee_box,
+                                rules.n_flags)
+
+
+@njit(cache=True, parallel=True)
+def judge_games(traces, values, rules, cache, loss, counts, turn_loss, box_loss):
+    """Judge the games of ``traces`` (n, n_boxes, 2 R + 2): per game ``loss`` (n, 2)
+    float64 and ``counts`` (n, 2) int64 (keeps, boxes), ``turn_loss`` and ``box_loss``
+    (n, n_boxes) (see :func:`judge_game`). ``cache``: the optimal policy's prepared
+    turns (a ``kernels.simulate.TurnCache``)."""
+    n = traces.shape[0]
+    n_boxes = rules.box_scores.shape[0]
+    chunk = 256
+    for c in prange((n + chunk - 1) // chunk):
+        t = new_turn(n_boxes, rules.n_rerolls, np.int64(1))
+        par = np.zeros(n_boxes)
+        for i in range(c * chunk, min(n, (c + 1) * chunk)):
+            loss[i, :] = 0.0
+            counts[i, :] = 0
+            judge_game(traces[i], values, par, rules, cache, t, loss[i], counts[i],
+                       turn_loss[i], box_loss[i])
