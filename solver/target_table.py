@@ -45,6 +45,7 @@ import numpy as np
 
 from .errors import CorruptTableError, TableError, shown_path
 from .game.rules import RuleSet, get_rules
+from .kernels.level import LevelStore
 from .table import Table, tables_dir
 
 Progress = Callable[[int, int], None]
@@ -274,16 +275,9 @@ class _Levels(dict):
 
 
 def _level(m: np.ndarray, u: np.ndarray, y: np.ndarray, start: np.ndarray, lo: np.ndarray,
-           hi: np.ndarray, vals: np.ndarray) -> Any:
+           hi: np.ndarray, vals: np.ndarray) -> LevelStore:
     """One level of vectors in the kernels' container (the states, the placeholder after
-    them, their values; no secondary vector): :class:`solver.kernels.level.LevelStore`
-    where the one turn engine has it, else :class:`solver.target.Level`."""
-    try:
-        from .kernels.level import LevelStore
-    except ImportError:
-        from .target import Level
-
-        return Level(m, u, y, start, lo, hi, vals, np.zeros(0))
+    them, their values; no secondary vector, no extra figures)."""
     return LevelStore(m, u, y, start, lo, hi, vals, np.zeros(0), np.zeros((m.shape[0], 0)))
 
 
