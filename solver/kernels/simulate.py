@@ -72,7 +72,9 @@ def play_in_batches(games: int, n_boxes: int, traces: np.ndarray, batch: int,
     for first in range(0, games, batch):
         stop = min(games, first + batch)
         rows = batch_traces(traces, first, stop, judge, traces.shape[1:])
-        play(first, Games(*(a[first:stop] for a in out[:5]), rows))
+        play(first, Games(out.scores[first:stop], out.upper_bonus[first:stop],
+                          out.fives[first:stop], out.bonuses[first:stop],
+                          out.entries[first:stop], rows))
         if judge is not None:
             judge(first, rows)
         if progress is not None:
