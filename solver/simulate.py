@@ -52,7 +52,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 import numpy as np
@@ -64,11 +63,10 @@ from .errors import (
     YahtzeeError,
     shown,
 )
-from .game.dice import FIRST_ROLL_KEEP, ROLL_PROBABILITY
-from .game.rules import N_UPPER, RuleSet
+from .game.rules import RuleSet
 from .judge import GameJudge, Losses, early_turns, losses_of
-from .kernels import policy as pk
 from .kernels import simulate as sim
+from .policies import builtin_policy
 from .simulate_batch import DecisionBatch, batch_strategy, is_batch, play_batch
 from .simulate_python import PYTHON_JUDGE_BATCH, Decision, UserStrategy, play_python
 from .simulate_workers import check_workers, play_in_workers
@@ -80,7 +78,7 @@ __all__ = ["Decision", "DecisionBatch", "IllegalStrategyMoveError", "Losses",
            "simulate", "turn_moves"]
 
 STRATEGIES = ("optimal", "greedy", "greedy-turn", "heuristic")
-"""The built-in strategies: fixed policies of ``kernels.policy`` (see :func:`_policy`)."""
+"""The built-in strategies: fixed policies of ``kernels.policy`` (:mod:`solver.policies`)."""
 BATCH = 20_000
 MAX_SEED = 2**64 - 1
 MAX_GAMES = 10_000_000
@@ -132,18 +130,26 @@ class SimulationResult:
 
     @property
     def corrected_mean(self) -> float | None:
-        """``E(new game) - mean total loss``: the strategy's expected score without the
-        dice's luck (unbiased: each game's total is ``E(new game) + luck - loss``, and
-        the luck of every roll has mean 0 whatever came before it)."""
-        loss = self.total_loss
-        if loss is None or self.new_game is None:
+        """The strategy's expected score without the dice's luck: ``E(new game)`` less the
+        mean over games of (total loss - the luck control variates' part), cross-fitted
+        (:mod:`solver.control`). Unbiased: each game's total is ``E(new game) + luck -
+        loss``, and the luck of every roll has mean 0 whatever came before it, under any
+        values (docs/simulate.md). Exactly ``E(new game)`` for optimal play."""
+        if self.losses is None or self.new_game is None:
             return None
-        return self.new_game - float(loss.mean())
+        return self.new_game - self.losses.cross_fitted()[0]
 
     @property
     def corrected_stderr(self) -> float | None:
         """The standard error of :attr:`corrected_mean`: the sample standard deviation of
-        the games' total losses over sqrt(games) (0 for optimal play)."""
+        the games' corrected values over sqrt(games) (0 for optimal play)."""
+        return None if self.losses is None else self.losses.cross_fitted()[1]
+
+    @property
+    def loss_only_stderr(self) -> float | None:
+        """The standard error of ``E(new game) - mean total loss`` (the estimate without
+        the luck terms): the sample standard deviation of the total losses over
+        sqrt(games)."""
         loss = self.total_loss
         if loss is None:
             return None
@@ -263,6 +269,7 @@ class SimulationResult:
         assert loss is not None and self.loss_by_turn is not None
         return {"new_game": self.new_game, "corrected_mean": self.corrected_mean,
                 "corrected_stderr": self.corrected_stderr,
+                "loss_only_stderr": self.loss_only_stderr,
                 "mean_loss_per_game": float(loss.mean()),
                 "mean_loss_per_decision": self.mean_loss_per_decision(),
                 "decisions_per_game": {"keep": float(self.losses.decisions[0] / self.games),
@@ -306,34 +313,6 @@ def strategy_name(name: str) -> str:
     return key
 
 
-def _policy(table: Table, name: str) -> tuple[bool, np.ndarray, np.ndarray]:
-    """(greedy keeps, values, par) of a built-in strategy: the table for ``optimal``,
-    else a table of zeros (only this turn counts); the heuristic's par per box."""
-    rules = table.rules
-    values = np.ascontiguousarray(table.values)
-    if name != "optimal":
-        values = np.where(np.isnan(values), np.nan, 0.0)
-        values.flags.writeable = False  # as the table's: one compiled game loop for all
-    par = _pars(rules) if name == "heuristic" else np.zeros(rules.n_boxes)
-    return name == "greedy", values, par
-
-
-@cache
-def _pars(rules: RuleSet) -> np.ndarray:
-    """(n_boxes,) par of each box for the heuristic (see module docstring)."""
-    # one turn aimed at box b alone: no Yahtzee bonus, no Joker; the box scores its entry
-    arrays = rules.arrays._replace(yahtzee_bonus=0.0, has_joker=False, n_flags=1)
-    zeros = np.zeros(rules.table_shape)
-    zeros.flags.writeable = False  # read-only, as a table's values: one compiled turn
-    turn = pk.new_turn(rules.n_boxes, arrays.n_rerolls, 1)
-    par = np.array([3.0 * (b + 1) for b in range(N_UPPER)] + [0.0] * (rules.n_boxes - N_UPPER))
-    for b in range(N_UPPER, rules.n_boxes):
-        pk.play_turns(rules.full_mask & ~(1 << b), 1, zeros, np.zeros(rules.n_boxes), arrays,
-                      turn, 2)
-        par[b] = float(ROLL_PROBABILITY @ turn.bests[arrays.n_rerolls, FIRST_ROLL_KEEP:, 0])
-    return par
-
-
 def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int = 10_000,
              seed: int = 0, *, progress: Progress | None = None,
              name: str | None = None, record: bool = False,
@@ -362,7 +341,8 @@ def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int 
     if callable(strategy) and workers > 1:
         return _python_in_workers(table, strategy, games, seed, progress, name, record,
                                   judged, workers, start)
-    judge = GameJudge(table, games) if judged else None
+    lossless = isinstance(strategy, str) and strategy.strip().lower() == "optimal"
+    judge = GameJudge(table, games, lossless=lossless) if judged else None
     if target is not None:
         plan = stg.target_plan(table, target, solve_progress)
         out = stg.play_target(table, plan, games, seed, progress, traces,
@@ -401,7 +381,8 @@ def _python_in_workers(table: Table, strategy: UserStrategy, games: int, seed: i
                             seconds=time.perf_counter() - start,
                             traces=traces if record else None,
                             new_game=table.expected_score,
-                            losses=None if per_game is None else losses_of(per_game, chunks))
+                            losses=None if per_game is None else losses_of(per_game, chunks,
+                                                                          table.rules))
 
 
 def turn_moves(trace_row: np.ndarray) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]],
@@ -429,7 +410,7 @@ def _simulate_builtin(table: Table, name: str, games: int, seed: int,
                       progress: Progress | None, traces: np.ndarray,
                       judge: GameJudge | None) -> tuple[np.ndarray, ...]:
     rules = table.rules
-    greedy, values, par = _policy(table, name)
+    greedy, values, par = builtin_policy(table, name)
     same = judge is not None and name == "optimal"  # the judge's own prepared turns
     cache = judge.cache if same and judge is not None else early_turns(rules, values, par)
 

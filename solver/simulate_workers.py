@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from .errors import LimitError, StrategyError, shown
-from .judge import GameJudge
+from .judge import GameJudge, References
 from .simulate_batch import is_batch, play_batch
 from .simulate_python import play_python
 
@@ -62,8 +62,9 @@ def _start(rules_name: str, values: np.ndarray, strategy: Any, seed: int, record
     from .table import Table
 
     numba.set_num_threads(1)
-    _state.update(table=Table(get_rules(rules_name), values), strategy=strategy, seed=seed,
-                  record=record, judged=judged)
+    table = Table(get_rules(rules_name), values)
+    _state.update(table=table, strategy=strategy, seed=seed, record=record, judged=judged,
+                  references=References(table) if judged else None)
 
 
 def _block(first: int, games: int) -> tuple[Any, ...]:
@@ -74,7 +75,7 @@ def _block(first: int, games: int) -> tuple[Any, ...]:
     rules = table.rules
     traces = np.full((games if _state["record"] else 0, rules.n_boxes,
                       2 * rules.rolls_per_turn), -1, dtype=np.int16)
-    judge = GameJudge(table, games) if _state["judged"] else None
+    judge = GameJudge(table, games, first, _state["references"]) if _state["judged"] else None
     strategy = _state["strategy"]
     play = play_batch if is_batch(strategy) else play_python
     out = play(rules, strategy, games, _state["seed"], None, traces, judge, first)

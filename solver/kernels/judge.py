@@ -11,6 +11,11 @@ of the state (``kernels.policy.play_turns`` on the table's values) and roll ``r`
 value (``turn.option``: entry, upper bonus and E of the next state, with the roll's
 Yahtzee bonus, ``turn.plan_bonus``). The loss is best minus chosen, 0 within
 ``EV_TIE`` (a tie, :mod:`solver.game.ties`).
+
+The luck of a roll under a policy's values is V after it minus the value before it: E of
+the state (the mean of V_R over the first roll) before a turn's first roll, K_j(keep)
+before a reroll (the mean of V_(j-1) over its outcomes). Its mean is 0 given all that came
+before, whatever the strategy (the simulator's control variates, :mod:`solver.judge`).
 """
 
 from __future__ import annotations
@@ -19,7 +24,13 @@ import numpy as np
 from numba import njit, prange
 
 from .. import _jit_cache
-from ..game.dice import FIRST_ROLL_KEEP, ROLL_SUB_KEEP_START, ROLL_SUB_KEEPS
+from ..game.dice import (
+    FIRST_ROLL_KEEP,
+    N_ROLLS,
+    ROLL_PROBABILITY,
+    ROLL_SUB_KEEP_START,
+    ROLL_SUB_KEEPS,
+)
 from ..game.ties import EV_TIE
 from .basics import next_state
 from .policy import new_turn, play_turns
@@ -65,10 +76,11 @@ def _lost(best, chosen):
 
 
 @njit(cache=True)
-def judge_game(trace, values, par, rules, cache, t, loss, counts, turn_loss, box_loss):
+def judge_game(trace, values, par, rules, cache, t, loss, counts, turn_loss, box_loss, luck):
     """Judge one game (``trace`` (n_boxes, 2 R + 2)): adds to ``loss`` (2,) and
     ``counts`` (2,) (keeps, boxes) and fills ``turn_loss`` and ``box_loss`` (n_boxes,),
-    the loss of each turn and of the turn that filled each box. States with
+    the loss of each turn and of the turn that filled each box; adds to ``luck`` (R + 1,)
+    the luck of the turns' first rolls, second rolls, ... (optimal values). States with
     ``cache.slot[m, u, y] >= 0`` use the prepared turn there (``kernels.simulate
     .prepare_turns``); the others are played into ``t`` (a ``PolicyTurn``)."""
     n_boxes = rules.box_scores.shape[0]
@@ -87,9 +99,12 @@ def judge_game(trace, values, par, rules, cache, t, loss, counts, turn_loss, box
             succ, keeps = t.succ, t.keeps
         roll = trace[turn, 0]
         j = rules.n_rerolls
+        luck[0] += _best(roll, j, keeps) - values[m, u, y]
         s = 1
         lost = 0.0
         while j > 0 and trace[turn, s] >= 0 and trace[turn, s + 1] >= 0:
+            luck[(s + 1) // 2] += _best(trace[turn, s + 1], j - 1, keeps) - \
+                keeps[j, trace[turn, s], 0]
             here = _lost(_best(roll, j, keeps), keeps[j, trace[turn, s], 0])
             loss[0] += here
             counts[0] += 1
@@ -110,11 +125,11 @@ def judge_game(trace, values, par, rules, cache, t, loss, counts, turn_loss, box
 
 
 @njit(cache=True, parallel=True)
-def judge_games(traces, values, rules, cache, loss, counts, turn_loss, box_loss):
+def judge_games(traces, values, rules, cache, loss, counts, turn_loss, box_loss, luck):
     """Judge the games of ``traces`` (n, n_boxes, 2 R + 2): per game ``loss`` (n, 2)
     float64 and ``counts`` (n, 2) int64 (keeps, boxes), ``turn_loss`` and ``box_loss``
-    (n, n_boxes) (see :func:`judge_game`). ``cache``: the optimal policy's prepared
-    turns (a ``kernels.simulate.TurnCache``)."""
+    (n, n_boxes), ``luck`` (n, R + 1) (see :func:`judge_game`). ``cache``: the optimal
+    policy's prepared turns (a ``kernels.simulate.TurnCache``)."""
     n = traces.shape[0]
     n_boxes = rules.box_scores.shape[0]
     chunk = 256
@@ -124,5 +139,58 @@ def judge_games(traces, values, rules, cache, loss, counts, turn_loss, box_loss)
         for i in range(c * chunk, min(n, (c + 1) * chunk)):
             loss[i, :] = 0.0
             counts[i, :] = 0
+            luck[i, :] = 0.0
             judge_game(traces[i], values, par, rules, cache, t, loss[i], counts[i],
-                       turn_loss[i], box_loss[i])
+                       turn_loss[i], box_loss[i], luck[i])
+
+
+@njit(cache=True)
+def luck_game(trace, values, par, rules, cache, t, luck):
+    """Add to ``luck`` (R + 1,) the luck of one game's (``trace``) first rolls, second
+    rolls, ... of its turns under the policy (``values``, ``par``; ``cache`` its prepared
+    turns, ``t`` a ``PolicyTurn`` for the others), as :func:`judge_game` does."""
+    n_boxes = rules.box_scores.shape[0]
+    width = trace.shape[1]
+    m = u = y = np.int64(0)  # not literals (see policy.play_turns)
+    one = np.int64(1)
+    for turn in range(n_boxes):
+        c = cache.slot[m, u, y]
+        if c >= 0:
+            plan_turn(m, 1, rules, t.plan)
+            succ, keeps = cache.succ[c], cache.keeps[c]
+        else:
+            t.cols[0, 0] = u
+            t.cols[1, 0] = y
+            play_turns(m, one, values, par, rules, t, one)
+            succ, keeps = t.succ, t.keeps
+        j = rules.n_rerolls
+        before = 0.0
+        for r in range(N_ROLLS):
+            before += ROLL_PROBABILITY[r] * _best(FIRST_ROLL_KEEP + r, j, keeps)
+        roll = trace[turn, 0]
+        luck[0] += _best(roll, j, keeps) - before
+        s = 1
+        while j > 0 and trace[turn, s] >= 0 and trace[turn, s + 1] >= 0:
+            roll = trace[turn, s + 1]
+            luck[(s + 1) // 2] += _best(roll, j - 1, keeps) - keeps[j, trace[turn, s], 0]
+            s += 2
+            j -= 1
+        b = trace[turn, width - 1]
+        e = _box_value(roll, y, b, succ, t.plan, rules)[1]
+        m, u, y, _ = next_state(m, u, y, b, e, rules.upper_bonus, rules.yahtzee_box,
+                                rules.n_flags)
+
+
+@njit(cache=True, parallel=True)
+def luck_games(traces, values, par, rules, cache, luck):
+    """Per game of ``traces`` (n, n_boxes, 2 R + 2), ``luck`` (n, R + 1): the luck of its
+    turns' first rolls, second rolls, ... under the policy (``values``, ``par``; ``cache``
+    its prepared turns) (see :func:`luck_game`)."""
+    n = traces.shape[0]
+    n_boxes = rules.box_scores.shape[0]
+    chunk = 256
+    for c in prange((n + chunk - 1) // chunk):
+        t = new_turn(n_boxes, rules.n_rerolls, np.int64(1))
+        for i in range(c * chunk, min(n, (c + 1) * chunk)):
+            luck[i, :] = 0.0
+            luck_game(traces[i], values, par, rules, cache, t, luck[i])
