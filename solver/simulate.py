@@ -39,9 +39,10 @@ results (:mod:`solver.simulate_workers`).
 Every game is also judged against optimal play, decision by decision, as ``analyze``
 judges a record (the same loss, :mod:`solver.kernels.judge`). Since ``total - E(new game)
 = luck - total loss`` in every game and the luck of each roll has mean 0, ``E(new game) -
-mean total loss`` (:attr:`SimulationResult.corrected_mean`) estimates the strategy's
-expected score without the dice's luck: far closer than the plain mean for the same
-games when the strategy is near optimal (docs/simulate.md).
+mean total loss`` estimates the strategy's expected score without the dice's luck; the
+luck of the rolls under three value functions, cross-fitted control variates
+(:mod:`solver.control`), take out more of it (:attr:`SimulationResult.corrected_mean`):
+far closer than the plain mean for the same games (docs/simulate.md).
 
 Same seed, same games: game ``g`` draws its dice from its own splitmix64 stream (see
 ``kernels.simulate``), whatever the thread count, batch size or strategy.

@@ -185,8 +185,9 @@ def simulate(rules_name: str, games: int, strategy: str | None, compare: str | N
     """Play seeded games with a strategy and report its scores (see solver/simulate.py for
     the strategies and for writing your own). target:X also reports how often the games
     reached X against the exact probability (`yahtzee help objectives`). Every decision
-    is judged against optimal play: the corrected mean, E(new game) minus the mean loss,
-    estimates the expected score without the dice's luck (`yahtzee help simulate`).
+    is judged against optimal play: the corrected mean, E(new game) minus the mean loss
+    (with the luck of the rolls as control variates), estimates the expected score
+    without the dice's luck (`yahtzee help simulate`).
 
     Example: yahtzee simulate --games 1000 --strategy greedy-turn --records games/;
     yahtzee simulate --strategy target:300 --games 20000
@@ -276,9 +277,11 @@ def _corrected_lines(result: Any) -> list[str]:
     by_box = sorted(result.loss_by_box.items(), key=lambda item: -item[1])
     worst = ", ".join(f"{name} {loss:.3f}" for name, loss in by_box[:4] if loss > 0)
     turns = result.loss_by_turn
+    loss = result.total_loss.mean()
+    luck = result.corrected_mean - (result.new_game - loss)
     return [f"  corrected mean   {result.corrected_mean:.4f} +- "
             f"{result.corrected_stderr:.4f} (E(new game) {result.new_game:.4f} - mean loss "
-            f"{result.total_loss.mean():.4f})",
+            f"{loss:.4f} {'+' if luck >= 0 else '-'} luck terms {abs(luck):.4f})",
             f"                   the dice's luck taken out; {games}",
             f"  loss/decision    keep {_loss(per['keep'])}, box {_loss(per['box'])}, all "
             f"{_loss(per['all'])} (expected points against optimal play)",
@@ -315,7 +318,7 @@ def _compare_lines(table: Any, results: list[Any]) -> list[str]:
                      f"{r.mean - exact:9.4f} {100 * d['upper_bonus_rate']:8.3f} "
                      f"{d['yahtzees_per_game']:9.4f}{corrected}")
     lines.append("  corrected: E(new game) - mean loss against optimal play, the dice's "
-                 "luck taken out (yahtzee help simulate)")
+                 "luck taken out by control variates (yahtzee help simulate)")
     for target in sorted({r.target for r in results if r.target is not None}):
         p = next(r.p_target for r in results if r.target == target)
         lines.append(f"Reached {target} (exact for target:{target}: {100 * p:.4f} %):")
