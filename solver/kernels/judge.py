@@ -70,6 +70,21 @@ def _box_value(roll, y, b, succ, plan, rules):
 
 
 @njit(cache=True)
+def _turn(m, u, y, values, par, rules, cache, t):
+    """(succ, keeps) of the turn of state (m, u, y) under the policy (``values``,
+    ``par``): prepared in ``cache`` when ``cache.slot[m, u, y] >= 0``, else played into
+    ``t`` (a ``PolicyTurn``, whose plan is the mask's either way)."""
+    c = cache.slot[m, u, y]
+    if c >= 0:
+        plan_turn(m, 1, rules, t.plan)
+        return cache.succ[c], cache.keeps[c]
+    t.cols[0, 0] = u
+    t.cols[1, 0] = y
+    play_turns(m, np.int64(1), values, par, rules, t, np.int64(1))
+    return t.succ, t.keeps
+
+
+@njit(cache=True)
 def _lost(best, chosen):
     loss = best - chosen
     return 0.0 if loss <= EV_TIE else loss
@@ -86,17 +101,8 @@ def judge_game(trace, values, par, rules, cache, t, loss, counts, turn_loss, box
     n_boxes = rules.box_scores.shape[0]
     width = trace.shape[1]
     m = u = y = np.int64(0)  # not literals (see policy.play_turns)
-    one = np.int64(1)
     for turn in range(n_boxes):
-        c = cache.slot[m, u, y]
-        if c >= 0:
-            plan_turn(m, 1, rules, t.plan)
-            succ, keeps = cache.succ[c], cache.keeps[c]
-        else:
-            t.cols[0, 0] = u
-            t.cols[1, 0] = y
-            play_turns(m, one, values, par, rules, t, one)
-            succ, keeps = t.succ, t.keeps
+        succ, keeps = _turn(m, u, y, values, par, rules, cache, t)
         roll = trace[turn, 0]
         j = rules.n_rerolls
         luck[0] += _best(roll, j, keeps) - values[m, u, y]
@@ -152,17 +158,8 @@ def luck_game(trace, values, par, rules, cache, t, luck):
     n_boxes = rules.box_scores.shape[0]
     width = trace.shape[1]
     m = u = y = np.int64(0)  # not literals (see policy.play_turns)
-    one = np.int64(1)
     for turn in range(n_boxes):
-        c = cache.slot[m, u, y]
-        if c >= 0:
-            plan_turn(m, 1, rules, t.plan)
-            succ, keeps = cache.succ[c], cache.keeps[c]
-        else:
-            t.cols[0, 0] = u
-            t.cols[1, 0] = y
-            play_turns(m, one, values, par, rules, t, one)
-            succ, keeps = t.succ, t.keeps
+        succ, keeps = _turn(m, u, y, values, par, rules, cache, t)
         j = rules.n_rerolls
         before = 0.0
         for r in range(N_ROLLS):
