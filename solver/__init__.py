@@ -10,7 +10,7 @@ Layers, each importing only those before it::
     builder, table          the expected-score table: built, stored, opened
     stats, target,          drivers of the kernels: exact statistics, the target / win
     simulate, simulate_target   DP, the seeded simulator and its target strategy
-    warmup                  compile the everyday kernels ahead of use
+    warmup                  compile the everyday kernels (or all) ahead of use
 """
 
 from .errors import (

@@ -8,28 +8,79 @@ subpackages included) differs from the stamp left by the last check, the cached 
 of every folder of the package are deleted and rebuilt. Only the default cache folders
 (``__pycache__`` beside each module) are managed; a custom ``NUMBA_CACHE_DIR`` is the
 user's to clear.
+
+numba compiles a kernel when it is first called. What a command compiles is named by the
+driver around it (:func:`compiling`, with one of the kinds below), so the first compile
+of a kind can say so (:func:`on_first_compile`); ``solver.warmup`` compiles the
+everyday kind ahead, or every kind.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import NamedTuple
 
 _PACKAGE = Path(__file__).resolve().parent
 _CACHE = _PACKAGE / "__pycache__"
 _STAMP = _CACHE / "kernels-source.sha256"
 _checked = False
-_on_compile: list[Callable[[], None]] = []
 _listening = False
 
 
-def on_first_compile(callback: Callable[[], None]) -> None:
-    """Call ``callback()`` once, when numba first compiles a kernel in this process (a
-    kernel loaded from the on-disk cache does not count). Imports nothing heavy."""
+class Kind(NamedTuple):
+    """A kind of kernels compiled together: what a note calls them, and about how many
+    seconds compiling them takes on a quiet 2-core machine (empty cache)."""
+
+    what: str
+    seconds: int
+
+
+EVERYDAY = Kind("kernels", 15)
+"""The table's turn values and the exact statistics (advise, play, analyze, strategy,
+stats, the why's figures) and the solver's levels: any compile outside
+:func:`compiling`."""
+SIMULATOR = Kind("the simulator's kernels", 15)
+TARGETS = Kind("the target and win kernels", 10)
+KINDS = (EVERYDAY, SIMULATOR, TARGETS)
+
+_on_compile: list[Callable[[Kind], None]] = []
+_told: set[Kind] = set()
+_naming = threading.local()  # .kinds: the stack of kinds named in this thread
+
+
+def on_first_compile(callback: Callable[[Kind], None]) -> None:
+    """Call ``callback(kind)`` when numba first compiles a kernel of that kind in this
+    process (once per kind; a kernel loaded from the on-disk cache does not count).
+    Imports nothing heavy."""
     if callback not in _on_compile:
         _on_compile.append(callback)
+
+
+@contextmanager
+def compiling(kind: Kind) -> Iterator[None]:
+    """Count what numba compiles in this block (in this thread) as ``kind``."""
+    kinds = _naming.__dict__.setdefault("kinds", [])
+    kinds.append(kind)
+    try:
+        yield
+    finally:
+        kinds.pop()
+
+
+def _first_compile() -> None:
+    """A compile starts: tell the callbacks when it is the first of its kind."""
+    kinds = _naming.__dict__.get("kinds")
+    kind = kinds[-1] if kinds else EVERYDAY
+    if kind in _told:
+        return
+    _told.add(kind)
+    for callback in _on_compile:
+        callback(kind)
 
 
 def _listen() -> None:
@@ -42,8 +93,7 @@ def _listen() -> None:
 
     class FirstCompile(event.Listener):
         def on_start(self, ev: event.Event) -> None:
-            while _on_compile:
-                _on_compile.pop(0)()
+            _first_compile()
 
         def on_end(self, ev: event.Event) -> None:
             pass

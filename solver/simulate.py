@@ -57,6 +57,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _jit_cache
 from .errors import (
     IllegalStrategyMoveError,
     LimitError,
@@ -314,6 +315,7 @@ def strategy_name(name: str) -> str:
     return key
 
 
+@_jit_cache.compiling(_jit_cache.SIMULATOR)
 def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int = 10_000,
              seed: int = 0, *, progress: Progress | None = None,
              name: str | None = None, record: bool = False,

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import _jit_cache
 from .game.dice import FIRST_ROLL_KEEP, KEEP_SUB_COUNT, N_KEEPS, N_ROLLS
 from .game.rules import N_UPPER, UPPER_TARGET, RuleSet
 from .game.states import reachable_upper_totals
@@ -234,6 +235,7 @@ def _point_slots(slot: np.ndarray, plan: _Plan, level: LevelStore, masks: np.nda
     slot[masks] = mine
 
 
+@_jit_cache.compiling(_jit_cache.TARGETS)
 def solve_vectors(table: Table, utility: Utility, *, start: tuple[int, int, int] = (0, 0, 0),
                   total: int | None = None, keep: tuple[int, ...] = (),
                   keep_bytes: int | None = None, progress: Progress | None = None) -> Vectors:
@@ -294,6 +296,7 @@ class TurnVectors:
     value2: float
 
 
+@_jit_cache.compiling(_jit_cache.TARGETS)
 def turn_at(vectors: Vectors, m: int, u: int, y: int, a: int) -> TurnVectors:
     """The turn of state (m, u, y) with ``a`` points so far, from the next level's
     vectors (which ``vectors`` must hold)."""

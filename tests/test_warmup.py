@@ -5,19 +5,22 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from types import SimpleNamespace
 
 from solver import _jit_cache
 
 
-def test_first_compile_calls_back_once():
+def test_first_compile_calls_back_once_per_kind(monkeypatch):
     from numba import njit
 
     calls = []
 
-    def note() -> None:
-        calls.append(1)
+    def note(kind: _jit_cache.Kind) -> None:
+        calls.append(kind)
 
     _jit_cache.check()  # installs the listener (numba is loaded)
+    monkeypatch.setattr(_jit_cache, "_told", set())
+    monkeypatch.setattr(_jit_cache, "_on_compile", [])
     _jit_cache.on_first_compile(note)
     _jit_cache.on_first_compile(note)  # registered once
 
@@ -29,19 +32,56 @@ def test_first_compile_calls_back_once():
     def thrice(x):
         return 3 * x
 
+    @njit
+    def four_times(x):
+        return 4 * x
+
+    @_jit_cache.compiling(_jit_cache.TARGETS)
+    def named(x):
+        return four_times(x)
+
     assert twice(2) == 4 and thrice(2) == 6
-    assert calls == [1]
+    assert calls == [_jit_cache.EVERYDAY]  # outside any named driver: the everyday kind
+    with _jit_cache.compiling(_jit_cache.SIMULATOR):
+        assert thrice(3.0) == 9.0  # a new signature compiles
+        assert twice(3.0) == 6.0
+    assert named(1) == 4
+    assert calls == [_jit_cache.EVERYDAY, _jit_cache.SIMULATOR, _jit_cache.TARGETS]
 
 
-def test_warm_up_then_advise_compiles_nothing(official_table, tmp_path):
-    """After the warm-up a new process running advise, analyze and simulate compiles no
-    kernel (numba's compile event never fires)."""
-    warm = subprocess.run([sys.executable, "-m", "solver.warmup", "official"],
-                          capture_output=True, text=True, check=True)
-    assert "kernels compiled and cached" in warm.stdout
-    record = tmp_path / "game.txt"
-    record.write_text("Ann: 22256 222 22234 2223 22235 twos\n")
-    probe = f"""
+class _Named(Exception):
+    pass
+
+
+def _naming_here(*args, **kwargs):
+    """Stands in for the first thing a driver calls: raises the kind it runs under."""
+    raise _Named(_jit_cache._naming.kinds[-1])
+
+
+class _Vectors:
+    rules = property(_naming_here)
+
+
+def test_the_drivers_name_what_they_compile(monkeypatch):
+    """simulate compiles under the simulator's name, the target DP under its own."""
+    import pytest
+
+    from solver import simulate, target
+
+    monkeypatch.setattr(simulate, "check_games", _naming_here)
+    monkeypatch.setattr(target, "_Plan", _naming_here)
+    table = SimpleNamespace(rules=None)
+    for call, kind in ((lambda: simulate.simulate(table, "optimal", 1), _jit_cache.SIMULATOR),
+                       (lambda: target.solve_vectors(table, None), _jit_cache.TARGETS),
+                       (lambda: target.turn_at(_Vectors(), 0, 0, 0, 0), _jit_cache.TARGETS)):
+        with pytest.raises(_Named) as named:
+            call()
+        assert named.value.args == (kind,)
+        assert _jit_cache._naming.kinds == []  # the naming ends with the driver
+
+
+_PROBE = """
+import sys
 from numba.core import event
 compiled = []
 class Probe(event.Listener):
@@ -50,19 +90,41 @@ class Probe(event.Listener):
 event.register("numba:compile", Probe())
 from click.testing import CliRunner
 from advisor.cli import cli
-for args in (["advise", "22256"], ["analyze", {str(record)!r}],
-             ["simulate", "--games", "3", "--strategy", "greedy-turn"],
-             ["stats", "--card", "aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,"
-              "4k=20,fh=25,ss=30"],
-             ["advise", "22256", "--card", "aces=3,twos=6,threes=9,fours=12,fives=15,"
-              "sixes=18,3k=20,4k=20,fh=25,ss=30", "--opponent", "aces=3,twos=6"]):
+for args in eval(sys.argv[1]):
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
 print("compiled:", compiled)
 """
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                         check=True).stdout
-    assert out.strip() == "compiled: []"
+_CARD = "aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=20,fh=25,ss=30"
+
+
+def _compiled_by(commands: list[list[str]]) -> str:
+    """What a new process running ``commands`` (CLI arguments) compiles."""
+    return subprocess.run([sys.executable, "-c", _PROBE, repr(commands)], capture_output=True,
+                          text=True, check=True).stdout.strip()
+
+
+def test_warm_up_then_commands_compile_nothing(official_table, tmp_path):
+    """After the warm-up a new process running advise, analyze and stats compiles no
+    kernel (numba's compile event never fires); after ``--all`` neither do simulate and
+    the win objective."""
+    warm = subprocess.run([sys.executable, "-m", "solver.warmup", "official"],
+                          capture_output=True, text=True, check=True)
+    assert "the everyday kernels compiled and cached" in warm.stdout
+    assert warm.stderr.startswith("compiling kernels (about ")
+    record = tmp_path / "game.txt"
+    record.write_text("Ann: 22256 222 22234 2223 22235 twos\n")
+    everyday = [["advise", "22256"], ["analyze", str(record)], ["stats", "--card", _CARD],
+                ["advise", "--why", "22256"]]
+    assert _compiled_by(everyday) == "compiled: []"
+    warm = subprocess.run([sys.executable, "-m", "solver.warmup", "--all", "official"],
+                          capture_output=True, text=True, check=True)
+    assert "every kernel compiled and cached" in warm.stdout
+    for kind in _jit_cache.KINDS:
+        assert f"compiling {kind.what} (about {kind.seconds} s" in warm.stderr
+    rest = [["simulate", "--games", "3", "--strategy", "greedy-turn"],
+            ["advise", "22256", "--card", _CARD, "--opponent", "aces=3,twos=6"]]
+    assert _compiled_by(rest) == "compiled: []"
 
 
 def test_yahtzee_warmup_is_the_command_for_a_pip_user(official_table):
@@ -72,17 +134,24 @@ def test_yahtzee_warmup_is_the_command_for_a_pip_user(official_table):
 
     result = CliRunner().invoke(cli, ["warmup"])
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("warm-up official: kernels compiled and cached (")
-    assert "first run only" in result.stderr
+    assert result.stdout.startswith("warm-up official: the everyday kernels compiled and "
+                                    "cached (")
+    assert result.stderr.startswith("compiling kernels for official (first run only, about ")
+    everything = CliRunner().invoke(cli, ["warmup", "--all"])
+    assert everything.exit_code == 0, everything.output
+    assert everything.stdout.startswith("warm-up official: every kernel compiled and cached (")
+    assert "compiling the simulator's kernels for official (first run only" in \
+        everything.stderr
     bad = CliRunner().invoke(cli, ["warmup", "--rules", "chess"])
     assert bad.exit_code == 2 and bad.stderr.startswith("Error:")
 
 
-def test_the_compile_note_names_the_first_run_and_the_warmup(monkeypatch, capsys):
+def test_the_compile_note_names_what_compiles_and_the_warmup(monkeypatch, capsys):
     from advisor.cli import _base
 
     monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
-    _base._compiling_note()
+    _base._compiling_note(_jit_cache.SIMULATOR)
     err = capsys.readouterr().err
-    assert err.startswith(f"note: compiling kernels, first run only, about "
-                          f"{_base.COMPILE_SECONDS} s (`yahtzee warmup` compiles them all")
+    assert err == (f"note: compiling the simulator's kernels, first run only, about "
+                   f"{_jit_cache.SIMULATOR.seconds} s (`yahtzee warmup --all` compiles every "
+                   f"kernel ahead)...\n")

@@ -12,13 +12,16 @@ import os
 import re
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from solver.errors import YahtzeeError
 
 from ..request.params import click_message
+
+if TYPE_CHECKING:
+    from solver._jit_cache import Kind
 
 MAX_THREADS = 1024
 """Largest ``NUMBA_NUM_THREADS`` accepted."""
@@ -179,17 +182,13 @@ def _restore_terminate(previous: Any) -> None:
         signal.signal(signal.SIGTERM, previous)
 
 
-COMPILE_SECONDS = 40
-"""What compiling every kernel takes on a quiet 2-core machine (``yahtzee warmup``; a
-command compiles only those it uses)."""
-
-
-def _compiling_note() -> None:
-    """Say why the command is quiet for a while (to a person: stderr is a terminal)."""
+def _compiling_note(kind: Kind) -> None:
+    """Say why the command is quiet for a while (to a person: stderr is a terminal):
+    ``kind`` (a ``solver._jit_cache.Kind``) is compiled for the first time."""
     if not sys.stderr.isatty():
         return
-    click.echo(f"note: compiling kernels, first run only, about {COMPILE_SECONDS} s "
-               f"(`yahtzee warmup` compiles them all ahead)...", err=True)
+    click.echo(f"note: compiling {kind.what}, first run only, about {kind.seconds} s "
+               f"(`yahtzee warmup --all` compiles every kernel ahead)...", err=True)
 
 
 @click.group(cls=YahtzeeGroup, context_settings={"help_option_names": ["-h", "--help"]})

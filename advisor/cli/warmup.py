@@ -10,17 +10,27 @@ from ._base import cli, load_table
 
 @cli.command(short_help="Compile the kernels ahead (once after installing).")
 @options("rules")
-def warmup(rules_name: str) -> None:
-    """Build the table of the rule set if missing and compile the numba kernels that the
-    commands use (advise, play, analyze, strategy, stats, the target and win objectives,
-    simulate), so no later command waits on compilation. numba keeps the compiled code
-    on disk: run it once after installing (or upgrading); it takes about half a minute.
+@click.option("--all", "everything", is_flag=True,
+              help="Also the simulator's and the target and win objectives' kernels.")
+def warmup(rules_name: str, everything: bool) -> None:
+    """Build the table of the rule set if missing and compile the everyday numba kernels
+    (advise, play, analyze, strategy, stats, the why), so no later command waits on
+    compilation; with --all also those of simulate and of the target and win objectives
+    (--target, --beat, --opponent, --objective win). numba keeps the compiled code on
+    disk: run it once after installing (or upgrading). A kernel not compiled ahead
+    compiles the first time a command needs it, which says so on stderr.
 
-    Example: yahtzee warmup
+    Example: yahtzee warmup --all
     """
+    from solver._jit_cache import Kind
     from solver.warmup import warm_up
 
     load_table(rules_name)  # a missing table is built with a progress bar
-    click.echo(f"compiling the kernels for {rules_name} (first run only)...", err=True)
-    seconds = warm_up(rules_name)
-    click.echo(f"warm-up {rules_name}: kernels compiled and cached ({seconds:.1f} s)")
+
+    def note(kind: Kind) -> None:
+        click.echo(f"compiling {kind.what} for {rules_name} (first run only, about "
+                   f"{kind.seconds} s)...", err=True)
+
+    seconds = warm_up(rules_name, everything=everything, note=note)
+    which = "every kernel" if everything else "the everyday kernels"
+    click.echo(f"warm-up {rules_name}: {which} compiled and cached ({seconds:.1f} s)")
