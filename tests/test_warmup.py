@@ -3,9 +3,12 @@ everyday kernels compiled."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from types import SimpleNamespace
+
+import pytest
 
 from solver import _jit_cache
 
@@ -64,8 +67,6 @@ class _Vectors:
 
 def test_the_drivers_name_what_they_compile(monkeypatch):
     """simulate compiles under the simulator's name, the target DP under its own."""
-    import pytest
-
     from solver import simulate, target
 
     monkeypatch.setattr(simulate, "check_games", _naming_here)
@@ -155,3 +156,28 @@ def test_the_compile_note_names_what_compiles_and_the_warmup(monkeypatch, capsys
     assert err == (f"note: compiling the simulator's kernels, first run only, about "
                    f"{_jit_cache.SIMULATOR.seconds} s (`yahtzee warmup --all` compiles every "
                    f"kernel ahead)...\n")
+
+
+_SIGNATURES = """
+import sys
+from numba.core.registry import CPUDispatcher
+from solver.warmup import warm_up
+warm_up("official", everything=True)
+for module in list(sys.modules.values()):
+    if getattr(module, "__name__", "").startswith("solver"):
+        for obj in vars(module).values():
+            if isinstance(obj, CPUDispatcher) and len(obj.signatures) > 1:
+                print(obj.py_func.__module__, obj.py_func.__qualname__, obj.signatures)
+print("done")
+"""
+
+
+@pytest.mark.slow
+def test_every_kernel_compiles_once(official_table, tmp_path):
+    """A cold compile of every kind (an empty numba cache) compiles each kernel for one
+    signature only: no literal or omitted argument makes a second copy (docs/kernels.md,
+    first run)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", _SIGNATURES], capture_output=True, text=True,
+                         check=True, env=env).stdout
+    assert out == "done\n"

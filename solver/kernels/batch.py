@@ -47,7 +47,7 @@ class Board(NamedTuple):
 def start_games(seed, first_game, n_rerolls, board):
     """Games ``first_game ..`` of ``seed`` (uint64s): an empty card, the first roll."""
     for i in range(board.stream.shape[0]):
-        roll, stream = roll_from(0, game_stream(seed, first_game + np.uint64(i)))
+        roll, stream = roll_from(np.int64(0), game_stream(seed, first_game + np.uint64(i)))
         board.stream[i] = stream
         board.roll[i] = roll
         board.left[i] = n_rerolls
@@ -158,7 +158,7 @@ def apply_actions(games, board, actions, rules):
         board.traces[g, t, width - 1] = b
         board.tally[g, TURN] = t + 1
         if t + 1 < n_boxes:
-            roll, stream = roll_from(0, board.stream[g])
+            roll, stream = roll_from(np.int64(0), board.stream[g])
             board.stream[g] = stream
             board.roll[g] = roll
             board.left[g] = rules.n_rerolls

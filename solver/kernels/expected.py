@@ -145,7 +145,7 @@ def _solve_mask(m, values, upper_class, rules):
         all_y[y * reps.shape[0]:(y + 1) * reps.shape[0]] = y
     n_boxes = rules.box_scores.shape[0]
     plan = new_plan(n_boxes)
-    plan_turn(m, 1, rules, plan)
+    plan_turn(m, np.int64(1), rules, plan)
     work = np.empty((N_KEEPS, CHUNK))
     succ = np.empty((6 * n_boxes, CHUNK))
     expected = np.empty(CHUNK)
@@ -156,7 +156,7 @@ def _solve_mask(m, values, upper_class, rules):
         cols_u = all_u[start:stop]
         cols_y = all_y[start:stop]
         turn(m, cols_u, cols_y, values, no_par, rules, plan, succ, work, no_stages, no_stages,
-             True)
+             np.bool_(True))
         roll_expectation(work, stop - start, expected)
         for c in range(stop - start):
             values[m, cols_u[c], cols_y[c]] = expected[c]
@@ -189,6 +189,6 @@ def turn_snapshots(m, u, y, values, rules, out):
     ``j`` rolls left. Values are points still to come from the start of this turn."""
     n_boxes = rules.box_scores.shape[0]
     plan = new_plan(n_boxes)
-    plan_turn(m, 1, rules, plan)
+    plan_turn(m, np.int64(1), rules, plan)
     turn(m, np.full(1, u), np.full(1, y), values, np.zeros(n_boxes), rules, plan,
-         np.empty((6 * n_boxes, 1)), np.empty((N_KEEPS, 1)), out, out[:0], True)
+         np.empty((6 * n_boxes, 1)), np.empty((N_KEEPS, 1)), out, out[:0], np.bool_(True))

@@ -76,7 +76,7 @@ def _turn(m, u, y, values, par, rules, cache, t):
     ``t`` (a ``PolicyTurn``, whose plan is the mask's either way)."""
     c = cache.slot[m, u, y]
     if c >= 0:
-        plan_turn(m, 1, rules, t.plan)
+        plan_turn(m, np.int64(1), rules, t.plan)
         return cache.succ[c], cache.keeps[c]
     t.cols[0, 0] = u
     t.cols[1, 0] = y
@@ -118,7 +118,7 @@ def judge_game(trace, values, par, rules, cache, t, loss, counts, turn_loss, box
             roll = trace[turn, s + 1]
             s += 2
             j -= 1
-        b = trace[turn, width - 1]
+        b = np.int64(trace[turn, width - 1])
         value, e = _box_value(roll, y, b, succ, t.plan, rules)
         here = _lost(_best(roll, j, keeps), value)
         loss[1] += here
@@ -172,7 +172,7 @@ def luck_game(trace, values, par, rules, cache, t, luck):
             luck[(s + 1) // 2] += _best(roll, j - 1, keeps) - keeps[j, trace[turn, s], 0]
             s += 2
             j -= 1
-        b = trace[turn, width - 1]
+        b = np.int64(trace[turn, width - 1])
         e = _box_value(roll, y, b, succ, t.plan, rules)[1]
         m, u, y, _ = next_state(m, u, y, b, e, rules.upper_bonus, rules.yahtzee_box,
                                 rules.n_flags)

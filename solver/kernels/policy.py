@@ -78,7 +78,7 @@ def play_turns(m, width, values, par, rules, t, depth):
     ``bests[R]``; with 2 all (see :func:`choose_keep`). Kernels pass ``width`` and
     ``depth`` as int64 variables (``np.int64(1)``), not literals: numba compiles a callee
     once more for every literal argument value it is called with."""
-    plan_turn(m, 1, rules, t.plan)
+    plan_turn(m, np.int64(1), rules, t.plan)
     cols_u, cols_y = t.cols[0, :width], t.cols[1, :width]
     gather(m, cols_u, cols_y, values, par, rules, t.plan, t.succ)
     if depth > 0:
@@ -140,5 +140,5 @@ def choose(r, j, succ, keeps, bests, rules, t):
         k = choose_keep(r, j, 0, keeps, bests, j < rules.n_rerolls)
         if KEEP_SIZE[k] < 5:
             return k, -1
-    best_boxes(succ, 0, t.plan, rules, r, r + 1, t.choice)
+    best_boxes(succ, np.int64(0), t.plan, rules, r, r + 1, t.choice)
     return -1, t.choice[r]

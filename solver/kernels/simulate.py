@@ -177,7 +177,7 @@ def play_game(greedy, stream, values, par, rules, cache, t, entries, trace):
     for turn in range(rules.box_scores.shape[0]):
         c = cache.slot[m, u, y]
         if c >= 0:
-            plan_turn(m, 1, rules, t.plan)
+            plan_turn(m, one, rules, t.plan)
             succ, keeps, bests = cache.succ[c], cache.keeps[c], cache.bests[c]
         else:
             t.cols[0, 0] = u
@@ -186,7 +186,7 @@ def play_game(greedy, stream, values, par, rules, cache, t, entries, trace):
             succ, keeps, bests = t.succ, t.keeps, t.bests
         for s in range(trace.shape[1]):
             trace[turn, s] = -1
-        roll, stream = roll_from(0, stream)
+        roll, stream = roll_from(np.int64(0), stream)
         trace[turn, 0] = roll
         i = -1
         for j in range(n_rerolls, 0, -1):

@@ -53,7 +53,7 @@ class TargetTurn(NamedTuple):
 @njit(cache=True)
 def new_turn(n_boxes, n_rerolls, spec):
     stages = (n_rerolls + 1, N_KEEPS, 1)
-    return TargetTurn(new_scratch(n_boxes, 1, spec), np.empty(stages), np.empty(stages),
+    return TargetTurn(new_scratch(n_boxes, np.int64(1), spec), np.empty(stages), np.empty(stages),
                       np.zeros(1, dtype=np.bool_), np.empty((3, 32 + n_boxes)),
                       np.empty((2, 32 + n_boxes), dtype=np.int64))
 
@@ -62,7 +62,7 @@ def new_turn(n_boxes, n_rerolls, spec):
 def play_turn(m, u, y, a, store, values, rules, spec, tt):
     """The turn of state (m, u, y) at ``a`` points so far into ``tt``."""
     plan_turn(m, y, rules, tt.vec.plan)
-    turn_columns(m, u, y, a, 1, rules, store.slot, store.vectors, spec, tt.vec, tt.keeps,
+    turn_columns(m, u, y, a, np.int64(1), rules, store.slot, store.vectors, spec, tt.vec, tt.keeps,
                  tt.keeps[:0], tt.keeps[:0])
     tt.ev_ready[0] = False
 
@@ -142,7 +142,7 @@ def play_game(stream, store, values, rules, spec, first, tt, entries, trace):
             play_turn(m, u, y, tally[0], store, values, rules, spec, tt)
         for s in range(trace.shape[1]):
             trace[turn, s] = -1
-        roll, stream = roll_from(0, stream)
+        roll, stream = roll_from(np.int64(0), stream)
         trace[turn, 0] = roll
         o = -1
         for j in range(n_rerolls, -1, -1):

@@ -96,7 +96,7 @@ def state_outcomes(c, y, rules, t, o):
     column ``c`` of ``t`` (a played ``PolicyTurn``, flag ``y``); returns the probability
     that the turn ends with five alike."""
     final_roll_mass(t.keeps, t.bests, c, rules.n_rerolls, o.mass, o.keep_mass)
-    best_boxes(t.succ, c, t.plan, rules, 0, N_ROLLS, t.choice)
+    best_boxes(t.succ, c, t.plan, rules, np.int64(0), np.int64(N_ROLLS), t.choice)
     return outcome_grid(t.plan, t.choice, o.mass, y, rules, o.grid)
 
 
@@ -193,7 +193,7 @@ def stats_level(tasks, here, below, slot, values, rules, figures):
 @njit(cache=True)
 def _solve_tasks(tasks, here, below, slot, values, rules, figures):
     n_boxes = rules.box_scores.shape[0]
-    t = new_turn(n_boxes, rules.n_rerolls, CHUNK)
+    t = new_turn(n_boxes, rules.n_rerolls, np.int64(CHUNK))
     o = new_outcomes(n_boxes)
     par = np.zeros(n_boxes)
     for task in range(tasks.shape[0]):

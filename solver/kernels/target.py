@@ -173,7 +173,7 @@ def turn_columns(m, u, y, c0, width, rules, slot, nxt, spec, t, keeps, keeps2, b
         final_rolls_pair(t.plan, t.bufs, t.bufs2, rules, t.work, t.work2, width)
     else:
         final_rolls(t.plan, t.bufs, rules, t.work, width)
-    rerolls(t.work, width, rules, keeps, bests, t.work2, keeps2)
+    rerolls(t.work, width, rules, keeps, bests, t.work2, keeps2, np.bool_(True))
     roll_expectation(t.work, width, t.value[0])
     if spec.pair:
         roll_expectation(t.work2, width, t.value[1])
@@ -188,7 +188,7 @@ def vector_level(tasks, here, slot, nxt, spec, rules):
     n_blocks = min(n_tasks, 256)
     n_boxes = rules.box_scores.shape[0]
     for blk in prange(n_blocks):
-        t = new_scratch(n_boxes, WIDE, spec)
+        t = new_scratch(n_boxes, np.int64(WIDE), spec)
         no_stages = np.empty((0, N_KEEPS, 1))
         planned = -1
         # contiguous runs of tasks: consecutive tasks mostly share a state (and its plan)
@@ -220,7 +220,7 @@ def turn_vectors(m, u, y, a, rules, slot, nxt, spec, keeps, keeps2, bests):
     simulator: the stages in ``keeps`` (R + 1, 462, 1) (``keeps[0]`` = V_0 at the roll
     rows, ``keeps[j]`` = K_j), ``keeps2`` (the secondary, pair mode) and ``bests``
     (B_j, or no rows); returns (V, secondary V) of the state."""
-    t = new_scratch(rules.box_scores.shape[0], 1, spec)
+    t = new_scratch(rules.box_scores.shape[0], np.int64(1), spec)
     plan_turn(m, y, rules, t.plan)
-    turn_columns(m, u, y, a, 1, rules, slot, nxt, spec, t, keeps, keeps2, bests)
+    turn_columns(m, u, y, a, np.int64(1), rules, slot, nxt, spec, t, keeps, keeps2, bests)
     return t.value[0, 0], t.value[1, 0]

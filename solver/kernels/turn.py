@@ -237,7 +237,7 @@ def _keep_stage(work, width, stages, j):
 
 
 @njit(cache=True)
-def rerolls(work, width, rules, keeps, bests, work2, keeps2, last=True):
+def rerolls(work, width, rules, keeps, bests, work2, keeps2, last):
     """The rerolls of a turn on ``work[:, :width]``, whose roll rows hold V_0: the roll
     rows end as V_R (with ``last``; else as K_R, and ``bests[R]`` is not set).
 
