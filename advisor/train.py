@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver.errors import YahtzeeError, shown
 from solver.game.dice import DICE
-from solver.game.rules import N_UPPER, RuleSet, get_rules
+from solver.game.rules import N_UPPER, RuleSet
 
 from .advise import Advice, Option, turn_advisor
 from .analyze import ERROR_LOSS
@@ -345,15 +345,6 @@ class Session:
     def to_json(self) -> dict[str, Any]:
         return {**self.summary_json(), "complete": self.complete,
                 "positions": [g.to_json() for g in self.graded]}
-
-
-def check_rules_of(positions: Sequence[Position], rules: str | RuleSet) -> None:
-    """Every position is of ``rules``."""
-    name = get_rules(rules).name
-    for p in positions:
-        if p.card.rules_name != name:
-            raise TrainingError(f"a position of rules {p.card.rules_name!r} in a session of "
-                                f"{name!r}")
 
 
 # ---------------------------------------------------------------------- the page's questions

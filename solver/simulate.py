@@ -73,14 +73,19 @@ from .simulate_batch import DecisionBatch, batch_strategy, is_batch, play_batch
 from .simulate_python import PYTHON_JUDGE_BATCH, Decision, UserStrategy, play_python
 from .simulate_workers import check_workers, play_in_workers
 from .stats import PERCENTILES
+from .strategies import (
+    PREFIX,
+    STRATEGIES,
+    is_target_strategy,
+    parse_target,
+    strategy_name,
+)
 from .table import Table
 
-__all__ = ["Decision", "DecisionBatch", "IllegalStrategyMoveError", "Losses",
+__all__ = ["STRATEGIES", "Decision", "DecisionBatch", "IllegalStrategyMoveError", "Losses",
            "SimulationResult", "UnknownStrategyError", "UserStrategy", "batch_strategy",
            "simulate", "turn_moves"]
 
-STRATEGIES = ("optimal", "greedy", "greedy-turn", "heuristic")
-"""The built-in strategies: fixed policies of ``kernels.policy`` (:mod:`solver.policies`)."""
 BATCH = 20_000
 MAX_SEED = 2**64 - 1
 MAX_GAMES = 10_000_000
@@ -305,16 +310,6 @@ def check_seed(seed: int) -> int:
     return int(seed)
 
 
-def strategy_name(name: str) -> str:
-    """The built-in strategy ``name`` (any case), or raise UnknownStrategyError."""
-    key = name.strip().lower()
-    if key not in STRATEGIES:
-        raise UnknownStrategyError(
-            f"unknown strategy {name!r}; built-in strategies: {', '.join(STRATEGIES)} "
-            "and target:X")
-    return key
-
-
 @_jit_cache.compiling(_jit_cache.SIMULATOR)
 def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int = 10_000,
              seed: int = 0, *, progress: Progress | None = None,
@@ -335,8 +330,8 @@ def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int 
     seed = check_seed(seed)
     workers = check_workers(workers)
     target = None
-    if isinstance(strategy, str) and stg.is_target_strategy(strategy):
-        target = stg.parse_target(strategy)
+    if isinstance(strategy, str) and is_target_strategy(strategy):
+        target = parse_target(strategy)
     start = time.perf_counter()
     rules = table.rules
     traces = np.full((games if record else 0, rules.n_boxes, 2 * rules.rolls_per_turn),
@@ -351,7 +346,7 @@ def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int 
         out = stg.play_target(table, plan, games, seed, progress, traces,
                               None if judge is None else judge.add)
         scores, upper, fives, bonuses, entries = out
-        return SimulationResult(rules, f"{stg.PREFIX}{target}", seed, scores, upper, fives,
+        return SimulationResult(rules, f"{PREFIX}{target}", seed, scores, upper, fives,
                                 bonuses, entries, seconds=time.perf_counter() - start,
                                 target=target, p_target=plan.p_target,
                                 solve_seconds=plan.seconds,

@@ -23,36 +23,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import stats
-from .errors import UnknownStrategyError, shown
 from .kernels import simulate as sim
 from .kernels import simulate_target as st
 from .kernels.level import new_store
-from .numbers import MAX_DIGITS, whole_number
 from .table import Table
 from .target import Utility, Vectors, solve_vectors, turn_at
 
-PREFIX = "target:"
-"""Strategy names ``target:X`` (X a whole number of points, 0 or more)."""
 BATCH = 5_000
 """Games per kernel call (a progress step)."""
 
 Progress = Callable[[int, int], None]
-
-
-def is_target_strategy(name: str) -> bool:
-    """Whether ``name`` asks for the target strategy (``target:...``, any case)."""
-    return name.strip().lower().startswith(PREFIX)
-
-
-def parse_target(name: str) -> int:
-    """X of ``target:X``; raises :class:`UnknownStrategyError` unless X is a whole number
-    of points, 0 or more."""
-    target = whole_number(name.strip()[len(PREFIX):])
-    if target is None:
-        raise UnknownStrategyError(
-            f"strategy {shown(name.strip(), 40)}: give target:X with X a whole number of "
-            f"points, 0 or more (e.g. target:300; at most {MAX_DIGITS} digits)")
-    return target
 
 
 def highest_score(table: Table) -> int:

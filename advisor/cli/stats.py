@@ -18,7 +18,6 @@ from ._base import cli, emit_json, load_table, note_targets, progress_bar
 
 HISTOGRAM_BIN = 20
 HISTOGRAM_WIDTH = 50
-BUILTIN_STRATEGIES = ("optimal", "greedy", "greedy-turn", "heuristic")
 
 
 def _histogram(distribution: Any) -> list[str]:
@@ -120,10 +119,10 @@ def _resolve_strategy(name: str, option: str) -> str | Callable[..., Any]:
     module is imported from the current folder or the Python path). ``option`` names
     the option the name came from, for the error message."""
     from solver.errors import shown
-    from solver.simulate_target import PREFIX, is_target_strategy, parse_target
+    from solver.strategies import PREFIX, STRATEGIES, is_target_strategy, parse_target
 
     key = name.strip()
-    if key.lower() in BUILTIN_STRATEGIES:
+    if key.lower() in STRATEGIES:
         return key.lower()
     if is_target_strategy(key):
         try:
@@ -132,7 +131,7 @@ def _resolve_strategy(name: str, option: str) -> str | Callable[..., Any]:
             raise click.BadParameter(str(exc), param_hint=option) from None
     if ":" not in key:
         raise click.BadParameter(
-            f"unknown strategy {shown(key, 40)}; use one of {', '.join(BUILTIN_STRATEGIES)}, "
+            f"unknown strategy {shown(key, 40)}; use one of {', '.join(STRATEGIES)}, "
             "target:X or module:function", param_hint=option)
     module_name, _, attr = key.partition(":")
     if not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", module_name, re.ASCII) or \
@@ -157,7 +156,7 @@ def _resolve_strategy(name: str, option: str) -> str | Callable[..., Any]:
 def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
          seed: int, *, record: bool = False, workers: int = 1) -> Any:
     from solver.simulate import simulate
-    from solver.simulate_target import is_target_strategy
+    from solver.strategies import is_target_strategy
 
     solving = progress_bar(f"{label} vectors")
     playing = progress_bar(label, unit="game")

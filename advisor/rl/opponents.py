@@ -33,7 +33,7 @@ def seat_seed(seed: int, seat: int, block: int) -> int:
 
 def check_strategies(strategies: Sequence[str]) -> tuple[str, ...]:
     """The built-in strategy names of the other seats, checked."""
-    from solver.simulate import STRATEGIES, strategy_name
+    from solver.strategies import STRATEGIES, strategy_name
 
     if isinstance(strategies, str):
         strategies = (strategies,)
