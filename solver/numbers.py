@@ -9,6 +9,9 @@ query) is read here, so that all of them accept the same text.
 from __future__ import annotations
 
 import re
+from numbers import Integral
+
+from .errors import LimitError, shown
 
 MAX_DIGITS = 30
 """Most digits of a number typed (far beyond any score, count or seed)."""
@@ -22,3 +25,12 @@ def whole_number(text: str, *, signed: bool = False) -> int | None:
     if found is None or (not signed and found.group(1).startswith("-")):
         return None
     return int(found.group(1))
+
+
+
+def check_count(value: object, most: int, what: str) -> int:
+    """``value`` as an int when it is an integer (not a bool; numpy's too) 1 to ``most``;
+    else a :class:`~solver.errors.LimitError` naming ``what`` ("the number of games")."""
+    if isinstance(value, bool) or not isinstance(value, Integral) or not 1 <= value <= most:
+        raise LimitError(f"{what} must be an integer 1 to {most:,}, not {shown(value, 40)}")
+    return int(value)

@@ -60,7 +60,6 @@ import numpy as np
 from . import _jit_cache
 from .errors import (
     IllegalStrategyMoveError,
-    LimitError,
     UnknownStrategyError,
     YahtzeeError,
     shown,
@@ -68,6 +67,7 @@ from .errors import (
 from .game.rules import RuleSet
 from .judge import GameJudge, Losses, early_turns, losses_of
 from .kernels import simulate as sim
+from .numbers import check_count
 from .policies import builtin_policy
 from .simulate_batch import DecisionBatch, batch_strategy, is_batch, play_batch
 from .simulate_python import PYTHON_JUDGE_BATCH, Decision, UserStrategy, play_python
@@ -296,11 +296,7 @@ def comparison_json(table: Table, results: list[SimulationResult]) -> dict[str, 
 
 
 def check_games(games: int) -> int:
-    if isinstance(games, bool) or not isinstance(games, int | np.integer) or \
-            not 1 <= games <= MAX_GAMES:
-        raise LimitError(f"the number of games must be an integer 1 to {MAX_GAMES:,}, "
-                         f"not {shown(games, 40)}")
-    return int(games)
+    return check_count(games, MAX_GAMES, "the number of games")
 
 
 def check_seed(seed: int) -> int:

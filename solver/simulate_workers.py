@@ -20,8 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from .errors import LimitError, StrategyError, shown
+from .errors import StrategyError, shown
 from .judge import GameJudge, References
+from .numbers import check_count
 from .simulate_batch import is_batch, play_batch
 from .simulate_python import play_python
 
@@ -30,11 +31,7 @@ _state: dict[str, Any] = {}
 
 
 def check_workers(workers: int) -> int:
-    if isinstance(workers, bool) or not isinstance(workers, int | np.integer) or \
-            not 1 <= workers <= MAX_WORKERS:
-        raise LimitError(f"the number of worker processes must be an integer 1 to "
-                         f"{MAX_WORKERS}, not {shown(workers, 40)}")
-    return int(workers)
+    return check_count(workers, MAX_WORKERS, "the number of worker processes")
 
 
 def _name(strategy: Any) -> str:
