@@ -15,13 +15,14 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .. import _jit_cache
 from ..game.dice import FIRST_ROLL_KEEP, KEEP_CHILD, KEEP_COUNTS, KEEP_SIZE, ROLL_FIVE_FACE
 from ..game.rules import N_UPPER, UPPER_TARGET
 from .basics import next_state, roll_bonus
 from .policy import PolicyTurn, choose, new_turn, play_turns
+from .threads import run_blocks
 from .turn import option, plan_turn
 
 _jit_cache.check()  # before any cached kernel is loaded
@@ -211,21 +212,26 @@ def play_game(greedy, stream, values, par, rules, cache, t, entries, trace):
     return tally
 
 
-@njit(cache=True, parallel=True)
 def play_games(greedy, seed, first_game, values, par, rules, cache, out):
     """Play games ``first_game .. first_game + n - 1`` of ``seed`` (uint64s) into ``out``
-    (:class:`Games`); ``cache``: prepared turns (:func:`prepare_turns`)."""
+    (:class:`Games`), in blocks of 256 games on numba's threads; ``cache``: prepared
+    turns (:func:`prepare_turns`)."""
     n = out.scores.shape[0]
+    run_blocks(_play_block, n, (n + 255) // 256, greedy, seed, first_game, values, par, rules,
+               cache, out)
+
+
+@njit(cache=True, nogil=True)
+def _play_block(begin, end, greedy, seed, first_game, values, par, rules, cache, out):
+    """Games ``begin .. end - 1`` of :func:`play_games`."""
     n_boxes = rules.box_scores.shape[0]
-    chunk = 256
-    for c in prange((n + chunk - 1) // chunk):
-        t = new_turn(n_boxes, rules.n_rerolls, np.int64(1))
-        row = np.empty(n_boxes, dtype=np.int64)
-        trace = np.empty((n_boxes, 2 * rules.n_rerolls + 2), dtype=np.int16)
-        for i in range(c * chunk, min(n, (c + 1) * chunk)):
-            stream = game_stream(seed, first_game + np.uint64(i))
-            tally = play_game(greedy, stream, values, par, rules, cache, t, row, trace)
-            store_game(i, tally, row, trace, out)
+    t = new_turn(n_boxes, rules.n_rerolls, np.int64(1))
+    row = np.empty(n_boxes, dtype=np.int64)
+    trace = np.empty((n_boxes, 2 * rules.n_rerolls + 2), dtype=np.int16)
+    for i in range(begin, end):
+        stream = game_stream(seed, first_game + np.uint64(i))
+        tally = play_game(greedy, stream, values, par, rules, cache, t, row, trace)
+        store_game(i, tally, row, trace, out)
 
 
 @njit(cache=True)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .. import _jit_cache
 from ..game.dice import FIRST_ROLL_KEEP, KEEP_SIZE, N_KEEPS, ROLL_SUB_KEEP_START, ROLL_SUB_KEEPS
@@ -29,6 +29,7 @@ from .expected import turn_snapshots
 from .policy import best_of
 from .simulate import game_stream, roll_from, score_box, store_game
 from .target import new_scratch, option_read, turn_columns
+from .threads import run_blocks
 from .turn import n_options, option, plan_bonus, plan_turn
 
 _jit_cache.check()  # before any cached kernel is loaded
@@ -163,20 +164,16 @@ def play_game(stream, store, values, rules, spec, first, tt, entries, trace):
     return tally
 
 
-@njit(cache=True, parallel=True)
 def play_games(seed, first_game, slot, vectors, values, rules, spec, out):
     """Play games ``first_game ..`` of ``seed`` (uint64s) for the target into ``out``
     (``kernels.simulate.Games``), reading ``vectors`` (every level, a ``LevelStore``) at
-    ``slot[m, u, y]``. Each of a few blocks of games solves the first turn (the same in
-    every game) once."""
-    n = out.scores.shape[0]
-    n_blocks = min(n, 16)
-    for blk in prange(n_blocks):
-        _play_block(blk * n // n_blocks, (blk + 1) * n // n_blocks, seed, first_game,
-                    TargetStore(slot, vectors), values, rules, spec, out)
+    ``slot[m, u, y]``, in up to 16 blocks on numba's threads. Each block of games solves
+    the first turn (the same in every game) once."""
+    run_blocks(_play_block, out.scores.shape[0], 16, seed, first_game,
+               TargetStore(slot, vectors), values, rules, spec, out)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _play_block(begin, end, seed, first_game, store, values, rules, spec, out):
     n_boxes = rules.box_scores.shape[0]
     first = new_turn(n_boxes, rules.n_rerolls, spec)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .. import _jit_cache
 from ..game.dice import (
@@ -33,6 +33,7 @@ from ..game.dice import (
 from .basics import SIXTH, next_state
 from .moments import state_moments
 from .policy import best_boxes, choose_keep, new_turn, play_turns
+from .threads import run_blocks
 from .turn import option, plan_bonus
 
 _jit_cache.check()  # before any cached kernel is loaded
@@ -170,7 +171,6 @@ def _state_distribution(i, n, o, here, below, slot, rules):
             extra[2 * n_boxes + 2] += w
 
 
-@njit(cache=True, parallel=True)
 def stats_level(tasks, here, below, slot, values, rules, figures):
     """Fill ``here`` (a zeroed ``LevelStore`` of one level's states) from ``below``, the
     level with one more box filled; ``slot[m, u, y]`` is a state's index in its level.
@@ -183,20 +183,18 @@ def stats_level(tasks, here, below, slot, values, rules, figures):
     of the game. :data:`MOMENTS`: the why's four figures in ``extra``
     (:func:`solver.kernels.moments.state_moments`).
     """
-    n_tasks = tasks.shape[0]
-    n_blocks = min(n_tasks, 256)
-    for blk in prange(n_blocks):
-        _solve_tasks(tasks[blk * n_tasks // n_blocks:(blk + 1) * n_tasks // n_blocks], here,
-                     below, slot, values, rules, figures)
+    run_blocks(_solve_tasks, tasks.shape[0], 256, tasks, here, below, slot, values, rules,
+               figures)
 
 
-@njit(cache=True)
-def _solve_tasks(tasks, here, below, slot, values, rules, figures):
+@njit(cache=True, nogil=True)
+def _solve_tasks(begin, end, tasks, here, below, slot, values, rules, figures):
+    """The tasks ``begin .. end - 1`` of :func:`stats_level`."""
     n_boxes = rules.box_scores.shape[0]
     t = new_turn(n_boxes, rules.n_rerolls, np.int64(CHUNK))
     o = new_outcomes(n_boxes)
     par = np.zeros(n_boxes)
-    for task in range(tasks.shape[0]):
+    for task in range(begin, end):
         first, n = tasks[task, 0], tasks[task, 1]
         for c in range(n):
             t.cols[0, c] = here.u[first + c]

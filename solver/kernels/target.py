@@ -25,12 +25,13 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .. import _jit_cache
 from ..game.dice import FIRST_ROLL_KEEP, N_KEEPS, N_ROLLS
 from .basics import FAST_MATH, next_state
 from .level import LevelStore
+from .threads import run_blocks
 from .turn import (
     lexicographic_max,
     n_options,
@@ -179,27 +180,29 @@ def turn_columns(m, u, y, c0, width, rules, slot, nxt, spec, t, keeps, keeps2, b
         roll_expectation(t.work2, width, t.value[1])
 
 
-@njit(cache=True, parallel=True)
 def vector_level(tasks, here, slot, nxt, spec, rules):
     """Every task (row of ``tasks``: state ``i``, first column, width) of one level:
     writes ``here.vals[here.start[i] + a - here.lo[i]]`` (and ``vals2`` in pair mode)
-    from the next level's ``nxt``; ``slot[m, u, y]`` indexes ``nxt``."""
-    n_tasks = tasks.shape[0]
-    n_blocks = min(n_tasks, 256)
-    n_boxes = rules.box_scores.shape[0]
-    for blk in prange(n_blocks):
-        t = new_scratch(n_boxes, np.int64(WIDE), spec)
-        no_stages = np.empty((0, N_KEEPS, 1))
-        planned = -1
-        # contiguous runs of tasks: consecutive tasks mostly share a state (and its plan)
-        for task in range(blk * n_tasks // n_blocks, (blk + 1) * n_tasks // n_blocks):
-            i, c0, width = tasks[task, 0], tasks[task, 1], tasks[task, 2]
-            if i != planned:
-                plan_turn(here.m[i], here.y[i], rules, t.plan)
-                planned = i
-            turn_columns(here.m[i], here.u[i], here.y[i], c0, width, rules, slot, nxt, spec, t,
-                         no_stages, no_stages, no_stages)
-            store_columns(here, i, c0, width, t.value, spec.pair)
+    from the next level's ``nxt``; ``slot[m, u, y]`` indexes ``nxt``. In up to 256 blocks
+    of contiguous tasks on numba's threads."""
+    run_blocks(_vector_block, tasks.shape[0], 256, tasks, here, slot, nxt, spec, rules)
+
+
+@njit(cache=True, nogil=True)
+def _vector_block(begin, end, tasks, here, slot, nxt, spec, rules):
+    """Tasks ``begin .. end - 1`` of :func:`vector_level`."""
+    t = new_scratch(rules.box_scores.shape[0], np.int64(WIDE), spec)
+    no_stages = np.empty((0, N_KEEPS, 1))
+    planned = -1
+    # contiguous runs of tasks: consecutive tasks mostly share a state (and its plan)
+    for task in range(begin, end):
+        i, c0, width = tasks[task, 0], tasks[task, 1], tasks[task, 2]
+        if i != planned:
+            plan_turn(here.m[i], here.y[i], rules, t.plan)
+            planned = i
+        turn_columns(here.m[i], here.u[i], here.y[i], c0, width, rules, slot, nxt, spec, t,
+                     no_stages, no_stages, no_stages)
+        store_columns(here, i, c0, width, t.value, spec.pair)
 
 
 @njit(cache=True)
