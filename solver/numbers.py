@@ -31,6 +31,7 @@ def whole_number(text: str, *, signed: bool = False) -> int | None:
 def check_count(value: object, most: int, what: str) -> int:
     """``value`` as an int when it is an integer (not a bool; numpy's too) 1 to ``most``;
     else a :class:`~solver.errors.LimitError` naming ``what`` ("the number of games")."""
-    if isinstance(value, bool) or not isinstance(value, Integral) or not 1 <= value <= most:
+    if isinstance(value, bool) or not isinstance(value, Integral) \
+            or not 1 <= int(value) <= most:
         raise LimitError(f"{what} must be an integer 1 to {most:,}, not {shown(value, 40)}")
     return int(value)
