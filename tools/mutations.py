@@ -103,10 +103,8 @@ MUTATIONS: tuple[Mutation, ...] = (
              "target DP: the upper bonus earned by an entry is not added to the points so far",
              ("tests/test_target.py::test_vectors_match_the_twin",)),
     Mutation("target-first-box-only", "kernel", "solver/kernels/target.py",
-             "        for i in range(n_options(plan, r)):\n"
-             "            k, off = option_read(plan, r, i, scores)\n            src = ",
-             "        for i in range(min(1, n_options(plan, r))):\n"
-             "            k, off = option_read(plan, r, i, scores)\n            src = ",
+             "for i in range(n_open if f < 0 else five_start[f + 1] - five_start[f]):",
+             "for i in range(min(1, n_open) if f < 0 else five_start[f + 1] - five_start[f]):",
              "target DP: a final roll goes in the first allowed box, not the best one",
              ("tests/test_target.py::test_vectors_match_the_twin",)),
     Mutation("policy-keeps-most-dice-first", "kernel", "solver/kernels/policy.py",

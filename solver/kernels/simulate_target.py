@@ -28,9 +28,9 @@ from .basics import next_state
 from .expected import turn_snapshots
 from .policy import best_of
 from .simulate import game_stream, roll_from, score_box, store_game
-from .target import new_scratch, option_read, turn_columns
+from .target import new_scratch, option_read, plan_reads, turn_columns
 from .threads import run_blocks
-from .turn import n_options, option, plan_bonus, plan_turn
+from .turn import n_options, option, plan_bonus
 
 _jit_cache.check()  # before any cached kernel is loaded
 
@@ -62,7 +62,7 @@ def new_turn(n_boxes, n_rerolls, spec):
 @njit(cache=True)
 def play_turn(m, u, y, a, store, values, rules, spec, tt):
     """The turn of state (m, u, y) at ``a`` points so far into ``tt``."""
-    plan_turn(m, y, rules, tt.vec.plan)
+    plan_reads(m, y, rules, tt.vec)
     turn_columns(m, u, y, a, np.int64(1), rules, store.slot, store.vectors, spec, tt.vec, tt.keeps,
                  tt.keeps[:0], tt.keeps[:0])
     tt.ev_ready[0] = False

@@ -28,15 +28,16 @@ import numpy as np
 from numba import njit
 
 from .. import _jit_cache
-from ..game.dice import FIRST_ROLL_KEEP, N_KEEPS, N_ROLLS
+from ..game.dice import FIRST_ROLL_KEEP, N_KEEPS, N_ROLLS, ROLL_FIVE_FACE
 from .basics import FAST_MATH, next_state
 from .level import LevelStore
 from .threads import run_blocks
 from .turn import (
+    five_alike_option,
     lexicographic_max,
-    n_options,
     new_plan,
     option,
+    plain_option,
     plan_bonus,
     plan_turn,
     rerolls,
@@ -69,13 +70,14 @@ class Spec(NamedTuple):
 
 
 class Scratch(NamedTuple):
-    """Work arrays of one task (:func:`new_scratch`): the state's ``plan``; ``bufs`` (6
-    n_boxes, width + pmax + 1), each successor's vector shifted (:func:`gather`), and
-    ``bufs2`` the secondary's (pair mode, else 1 + pmax + 1 columns); ``work`` (462,
-    width) and ``work2`` (the same in pair mode, else no rows); ``value`` (2, width): V
-    of the state and its secondary."""
+    """Work arrays of one task (:func:`new_scratch`): the state's ``plan`` and its
+    ``reads`` (:func:`plan_reads`); ``bufs`` (6 n_boxes, width + pmax + 1), each
+    successor's vector shifted (:func:`gather`), and ``bufs2`` the secondary's (pair mode,
+    else 1 + pmax + 1 columns); ``work`` (462, width) and ``work2`` (the same in pair mode,
+    else no rows); ``value`` (2, width): V of the state and its secondary."""
 
     plan: tuple
+    reads: np.ndarray
     bufs: np.ndarray
     bufs2: np.ndarray
     work: np.ndarray
@@ -87,10 +89,44 @@ class Scratch(NamedTuple):
 def new_scratch(n_boxes, width, spec):
     """Scratch of tasks of up to ``width`` columns."""
     second = width if spec.pair else 1
-    return Scratch(new_plan(n_boxes), np.empty((6 * n_boxes, width + spec.pmax + 1)),
+    return Scratch(new_plan(n_boxes), np.empty((2, N_ROLLS * n_boxes + N_ROLLS + 1),
+                                               dtype=np.int64),
+                   np.empty((6 * n_boxes, width + spec.pmax + 1)),
                    np.empty((6 * n_boxes, second + spec.pmax + 1)),
                    np.empty((N_KEEPS, width)), np.empty((N_KEEPS if spec.pair else 0, width)),
                    np.zeros((2, width)))
+
+
+@njit(cache=True)
+def plan_reads(m, y, rules, t):
+    """Plan the turn of state ``(m, y)`` into scratch ``t``: ``t.plan``
+    (:func:`~solver.kernels.turn.plan_turn`) and ``t.reads``, the plan's options laid
+    flat for the final rolls: option ``o`` of roll ``r``, for ``start[r] <= o <
+    start[r + 1]`` (``start = t.reads[0, -N_ROLLS - 1:]``), reads row ``t.reads[0, o]``
+    of ``bufs`` from column ``t.reads[1, o]`` (:func:`option_read`). Read once per state,
+    not once per task: the plan's tuple costs numba reference counts at every read."""
+    plan_turn(m, y, rules, t.plan)
+    _flat_reads(t.plan, rules.box_scores, t.reads[0], t.reads[1])
+
+
+@njit(cache=True)
+def _flat_reads(plan, scores, rows, cols):
+    first = rows.shape[0] - N_ROLLS - 1
+    n_open, bonus = plan.size[1], plan.size[2]
+    open_box, five_start = plan.open_box, plan.five_start
+    row, box, entry = plan.row, plan.box, plan.entry
+    n = 0
+    for r in range(N_ROLLS):  # option_read, the plan's arrays unpacked once
+        rows[first + r] = n
+        f = ROLL_FIVE_FACE[r]
+        for i in range(n_open if f < 0 else five_start[f + 1] - five_start[f]):
+            if f < 0:
+                rows[n], _, _, cols[n] = plain_option(open_box[i], r, scores)
+            else:
+                rows[n], _, _, add = five_alike_option(five_start[f] + i, row, box, entry)
+                cols[n] = add + bonus
+            n += 1
+    rows[first + N_ROLLS] = n
 
 
 @njit(cache=True)
@@ -129,40 +165,44 @@ def option_read(plan, r, i, scores):
 
 
 @njit(cache=True, fastmath=FAST_MATH)
-def final_rolls(plan, bufs, rules, work, width):
+def final_rolls(reads, bufs, unit, work, width):
     """V_0 at the roll rows of ``work`` (columns ``0..width-1``): the best option per
-    column."""
-    scores, unit = rules.box_scores, rules.unit
+    column, from the flat ``reads`` of :func:`plan_reads`. (Rows are read as contiguous
+    views, ``bufs[k][off:]``: a two-dimensional slice, or an index ``off + c``, makes
+    numba's loop strided or wrapped, and LLVM leaves it scalar, three to five times
+    slower.)"""
+    rows, cols = reads[0], reads[1]
+    first = rows.shape[0] - N_ROLLS - 1
     for r in range(N_ROLLS):
         row = work[FIRST_ROLL_KEEP + r]
         for c in range(width):
             row[c] = -np.inf
-        for i in range(n_options(plan, r)):
-            k, off = option_read(plan, r, i, scores)
-            src = bufs[k, off:off + width]
+        for o in range(rows[first + r], rows[first + r + 1]):
+            src = bufs[rows[o]][cols[o]:]
             for c in range(width):
                 row[c] = max(row[c], src[c]) * unit
 
 
 @njit(cache=True)
-def final_rolls_pair(plan, bufs, bufs2, rules, work, work2, width):
+def final_rolls_pair(reads, bufs, bufs2, work, work2, width):
     """As :func:`final_rolls`, carrying the secondary vector of the chosen option."""
-    scores = rules.box_scores
+    rows, cols = reads[0], reads[1]
+    first = rows.shape[0] - N_ROLLS - 1
     for r in range(N_ROLLS):
         row = work[FIRST_ROLL_KEEP + r]
         row2 = work2[FIRST_ROLL_KEEP + r]
         for c in range(width):
             row[c] = -1.0
             row2[c] = -1.0
-        for i in range(n_options(plan, r)):
-            k, off = option_read(plan, r, i, scores)
-            lexicographic_max(row, row2, bufs[k, off:off + width], bufs2[k, off:off + width],
+        for o in range(rows[first + r], rows[first + r + 1]):
+            lexicographic_max(row, row2, bufs[rows[o]][cols[o]:], bufs2[rows[o]][cols[o]:],
                               width)
 
 
 @njit(cache=True)
 def turn_columns(m, u, y, c0, width, rules, slot, nxt, spec, t, keeps, keeps2, bests):
-    """One state's turn at columns ``c0 .. c0 + width - 1``, ``t.plan`` built for it:
+    """One state's turn at columns ``c0 .. c0 + width - 1``, ``t`` planned for it
+    (:func:`plan_reads`):
     ``t.value[0, :width]`` = V of the state, ``t.value[1, :width]`` its secondary (pair
     mode); the stages go to ``keeps`` / ``keeps2`` / ``bests`` when they have rows (see
     :func:`~solver.kernels.turn.rerolls`)."""
@@ -171,9 +211,9 @@ def turn_columns(m, u, y, c0, width, rules, slot, nxt, spec, t, keeps, keeps2, b
     if spec.pair:
         gather(m, u, y, c0, width, rules, t.plan, slot, nxt, nxt.vals2, spec.above2, t.bufs2,
                spec.pmax)
-        final_rolls_pair(t.plan, t.bufs, t.bufs2, rules, t.work, t.work2, width)
+        final_rolls_pair(t.reads, t.bufs, t.bufs2, t.work, t.work2, width)
     else:
-        final_rolls(t.plan, t.bufs, rules, t.work, width)
+        final_rolls(t.reads, t.bufs, rules.unit, t.work, width)
     rerolls(t.work, width, rules, keeps, bests, t.work2, keeps2, np.bool_(True))
     roll_expectation(t.work, width, t.value[0])
     if spec.pair:
@@ -198,7 +238,7 @@ def _vector_block(begin, end, tasks, here, slot, nxt, spec, rules):
     for task in range(begin, end):
         i, c0, width = tasks[task, 0], tasks[task, 1], tasks[task, 2]
         if i != planned:
-            plan_turn(here.m[i], here.y[i], rules, t.plan)
+            plan_reads(here.m[i], here.y[i], rules, t)
             planned = i
         turn_columns(here.m[i], here.u[i], here.y[i], c0, width, rules, slot, nxt, spec, t,
                      no_stages, no_stages, no_stages)
@@ -224,6 +264,6 @@ def turn_vectors(m, u, y, a, rules, slot, nxt, spec, keeps, keeps2, bests):
     rows, ``keeps[j]`` = K_j), ``keeps2`` (the secondary, pair mode) and ``bests``
     (B_j, or no rows); returns (V, secondary V) of the state."""
     t = new_scratch(rules.box_scores.shape[0], np.int64(1), spec)
-    plan_turn(m, y, rules, t.plan)
+    plan_reads(m, y, rules, t)
     turn_columns(m, u, y, a, np.int64(1), rules, slot, nxt, spec, t, keeps, keeps2, bests)
     return t.value[0, 0], t.value[1, 0]

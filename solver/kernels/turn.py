@@ -148,11 +148,21 @@ def option(plan, r, i, scores):
     the tuple: a tuple read in a loop costs numba reference counts)."""
     f = ROLL_FIVE_FACE[r]
     if f >= 0:
-        o = plan.five_start[f] + i
-        b = plan.box[o]
-        p = plan.entry[o]
-        return plan.row[o], b, p, p - successor_points(b, p)
-    b = plan.open_box[i]
+        return five_alike_option(plan.five_start[f] + i, plan.row, plan.box, plan.entry)
+    return plain_option(plan.open_box[i], r, scores)
+
+
+@njit(cache=True, inline="always")
+def five_alike_option(o, row, box, entry):
+    """:func:`option` of five alike: entry ``o`` of the plan's ``row``, ``box``, ``entry``."""
+    b = box[o]
+    p = entry[o]
+    return row[o], b, p, p - successor_points(b, p)
+
+
+@njit(cache=True, inline="always")
+def plain_option(b, r, scores):
+    """:func:`option` of a roll ``r`` that is not five alike, in open box ``b``."""
     if b < N_UPPER:
         return 6 * b + ROLL_COUNTS[r, b], b, scores[b, r], 0
     p = scores[b, r]
