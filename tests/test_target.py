@@ -116,3 +116,34 @@ def test_target_strategy_beats_the_ev_strategy(official_table, target):
         t = target - a
         p_ev = float(ev_tail[t]) if t < ev_tail.shape[0] else 0.0
         assert turn_at(vectors, *start, a).value >= p_ev - 1e-12
+
+
+@pytest.mark.parametrize("rules_name", ["official", "free-joker", "yatzy"])
+def test_flat_reads_are_the_plans_options(table_of, rules_name):
+    """The final rolls' flat reads (``kernels.target.plan_reads``, built once per state)
+    list, roll by roll, the (row, first column) of every option of the state's plan
+    (``option_read``, the per-option path the kernels took before), in box order."""
+    from solver.game.dice import N_ROLLS
+    from solver.kernels import target as tk
+    from solver.kernels.turn import n_options
+
+    rules = table_of(rules_name).rules
+    scores = rules.arrays.box_scores
+    t = tk.new_scratch(rules.n_boxes, 1, Utility.target(100).spec(rules))
+    rng = np.random.default_rng(19)
+    masks = [0, 1 << rules.yahtzee_box, rules.full_mask & ~1,
+             *(int(m) for m in rng.integers(0, rules.full_mask, 40))]
+    compared = 0
+    for m in masks:
+        for y in range(rules.n_flags):
+            tk.plan_reads(m, y, rules.arrays, t)
+            rows, cols = t.reads
+            start = rows[-N_ROLLS - 1:]
+            for r in range(N_ROLLS):
+                want = [tuple(int(v) for v in tk.option_read(t.plan, r, i, scores))
+                        for i in range(n_options(t.plan, r))]
+                got = [(int(k), int(c)) for k, c in zip(rows[start[r]:start[r + 1]],
+                                                        cols[start[r]:start[r + 1]])]
+                assert got == want, (m, y, r)
+                compared += len(want)
+    assert compared > 10_000
