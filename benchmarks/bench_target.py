@@ -13,6 +13,11 @@ Figures (2-core machine), each from a fresh process so peak memory is its own:
   DP; wanted <= 2 s;
 - ``advise --opponent from a new game``: end to end in process.
 
+``--opponent-only`` times just that last figure (a fresh process, wall and CPU seconds);
+``--compare-with CHECKOUT`` times it in another checkout of this repository too (its own
+``.venv``), the two alternating in the same run, so a change is measured against the
+code before it under the same load.
+
 CPU time next to wall time shows how much of the two cores the process got (the load
 average says whether other work shared them); G ops/s counts the kernels' operations
 (``solver.target.task_operations``).
@@ -20,9 +25,11 @@ average says whether other work shared them); G ops/s counts the kernels' operat
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from _fresh import load_average
 
@@ -80,13 +87,57 @@ print(json.dumps({"target": target, "win": win, "new_game_win": new_game,
 """
 
 
-def _run(script: str, *args: str) -> dict:
-    out = subprocess.run([sys.executable, "-c", script, *args], check=True,
-                         capture_output=True, text=True)
+_NEW_GAME_WIN = r"""
+import json, os, time
+from advisor import vector_cache
+from advisor.advise import advise
+from advisor.model import Dice, Scorecard
+from advisor.objective import Objective
+from solver.table import open_table
+table = open_table("official", build=True)
+mine = Scorecard.parse("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20")
+theirs = Scorecard.parse("aces=2,twos=8,threes=9,fours=16,fives=10,sixes=24,4k=22")
+advise(mine, Dice("55516"), objective=Objective.win(theirs), table=table)  # compiled, theirs known
+vector_cache.clear()
+wall, cpu = time.perf_counter(), time.process_time()
+best = advise(Scorecard.new(), Dice("55516"), objective=Objective.win(theirs), table=table).best
+print(json.dumps({"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu,
+                  "p_win": best.p_win, "p_tie": best.p_tie}))
+"""
+
+
+def _run(script: str, *args: str, python: str = sys.executable, cwd: Path | None = None) -> dict:
+    out = subprocess.run([python, "-c", script, *args], check=True, capture_output=True,
+                         text=True, cwd=cwd)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def opponent_only(other: Path | None, runs: int) -> int:
+    """``advise --opponent`` from a new game, here and (alternating) in ``other``."""
+    here = Path(__file__).resolve().parents[1]
+    places = [("this checkout", here)] + ([("compared", other.resolve())] if other else [])
+    for run in range(1, runs + 1):
+        for name, root in places:
+            before = load_average()
+            r = _run(_NEW_GAME_WIN, python=str(root / ".venv" / "bin" / "python"), cwd=root)
+            print(f"run {run}, {name}: advise --opponent (six open) from a new game: "
+                  f"{r['wall']:.1f} s wall, {r['cpu']:.1f} s CPU; best P(win) "
+                  f"{r['p_win']!r}, P(tie) {r['p_tie']!r} (load {before} -> "
+                  f"{load_average()})", flush=True)
+    return 0
+
+
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--opponent-only", action="store_true",
+                        help="time only advise --opponent from a new game")
+    parser.add_argument("--compare-with", type=Path, metavar="CHECKOUT",
+                        help="another checkout of this repository (with its .venv) to time "
+                             "beside this one (implies --opponent-only)")
+    parser.add_argument("--runs", type=int, default=1, help="alternating runs of each")
+    args = parser.parse_args()
+    if args.opponent_only or args.compare_with:
+        return opponent_only(args.compare_with, args.runs)
     print(f"load average before: {load_average()}")
     for name, top, wanted in (("official", 300, "<= 30 s, <= 2 GB"),
                               ("yatzy", 374, "<= 90 s")):
