@@ -34,8 +34,10 @@ if TYPE_CHECKING:
     from .objective import Objective
     from .record import GameRecord
 
-DEFAULT_OPEN_BOXES = 8
-"""``--win-from``: the win objective applies with this many open boxes or fewer.
+DEFAULT_OPEN_BOXES = 10
+"""``--win-from``: the win objective applies with this many open boxes or fewer (10: with
+ten open boxes a turn's win DP takes seconds, with more it grows to minutes; the measured
+waits are in docs/objectives.md).
 (This module imports the solver only when used, so ``play --help`` stays instant.)"""
 _WIN_NOTE = "win (each player against the best of the others, from {} open boxes on)"
 
@@ -96,7 +98,7 @@ class WinEachTurn:
 def expected_score_line(open_boxes: int) -> str:
     """Why a turn of a win game is ranked by the expected score."""
     return (f"ranked by the expected final score: the chance to win is worked out from "
-            f"{open_boxes} open boxes on (--win-from)")
+            f"{open_boxes} open boxes on (--win-from; earlier it takes too long)")
 
 
 Judging = Union["Objective", WinEachTurn]

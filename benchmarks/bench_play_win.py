@@ -4,7 +4,7 @@ A three-player game, the player to move with N boxes open (the player before wit
 the one after with N + 1): the two others' exact final-score distributions, the
 distribution of their maximum and the win DP from the mover's card, as the session
 does it at the first roll of a turn (fresh process per N, so nothing is cached but the
-numba kernels). ``--win-from`` (default 8) decides from which N the wait is paid;
+numba kernels). ``--win-from`` (default 10) decides from which N the wait is paid;
 before, the advice is by expected score.
 """
 
@@ -41,7 +41,7 @@ print(json.dumps({"wall": time.perf_counter() - start, "cpu": time.process_time(
 
 def main() -> int:
     print(f"load average before: {load_average()}")
-    for n_open in (4, 6, 8, 9):
+    for n_open in (4, 6, 8, 9, 10, 11):
         out = subprocess.run([sys.executable, "-c", _TURN, str(n_open)], check=True,
                              capture_output=True, text=True)
         r = json.loads(out.stdout.strip().splitlines()[-1])

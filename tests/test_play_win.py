@@ -161,7 +161,7 @@ def test_before_win_from_the_advice_is_by_expected_score_and_says_so(tmp_path):
     out = result.stdout
     assert result.exit_code == 0, result.output
     assert "ranked by the expected final score: the chance to win is worked out from 2 " \
-           "open boxes on (--win-from)" in out
+           "open boxes on (--win-from; earlier it takes too long)" in out
     assert "P(win)" not in out and "working out" not in out
     assert "(by expected score: under --objective win" not in out  # game not finished
 
@@ -187,10 +187,10 @@ def test_a_new_record_names_the_objective_and_stays_readable(tmp_path):
     result = play("22256\nquit\n", "--names", "Ann,Bob", "--objective", "win",
                   "--record", str(path))
     assert result.exit_code == 0, result.output
-    assert "ranked by the expected final score" in result.stdout   # 13 open > 8
+    assert "ranked by the expected final score" in result.stdout   # 13 open > 10
     text = path.read_text()
     assert text.splitlines()[0] == ("# objective: win (each player against the best of the "
-                                    "others, from 8 open boxes on)")
+                                    "others, from 10 open boxes on)")
     assert read_record(path).players == ("Ann", "Bob")
 
 

@@ -143,7 +143,8 @@ def test_flat_reads_are_the_plans_options(table_of, rules_name):
                 want = [tuple(int(v) for v in tk.option_read(t.plan, r, i, scores))
                         for i in range(n_options(t.plan, r))]
                 got = [(int(k), int(c)) for k, c in zip(rows[start[r]:start[r + 1]],
-                                                        cols[start[r]:start[r + 1]])]
+                                                        cols[start[r]:start[r + 1]],
+                                                        strict=True)]
                 assert got == want, (m, y, r)
                 compared += len(want)
     assert compared > 10_000

@@ -342,7 +342,7 @@ def analyze_job(arg: tuple[AnalyzeQuestion, dict[tuple[str, ...], SolvedTurn]],
 
 
 # ---------------------------------------------------------------------- the page's own
-PAGE_WIN_FROM = 8
+PAGE_WIN_FROM = 10
 """The page's default "work out the chance to win from N open boxes on" (its turns before
 are ranked by expected score while the player plays; docs/web.md)."""
 CARD_PARAMS = ("card", "rules")

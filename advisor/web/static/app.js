@@ -99,7 +99,7 @@ function objectiveFromForm() {
   }
   return { kind };
 }
-const winFrom = () => (state.objective && state.objective.from) || (rules && rules.win_from) || 8;
+const winFrom = () => (state.objective && state.objective.from) || (rules && rules.win_from) || 10;
 const openBoxes = (p) => (cardInfo.get(`${state.rules}|${state.cards[p]}`) || { open: [] }).open.length;
 const perTurn = () => rules.rolls_per_turn;
 const nBoxes = () => rules.boxes.length;
@@ -1490,7 +1490,7 @@ async function init() {
     $("target-field").hidden = $("objective-select").value !== "target";
     $("win-from-field").hidden = $("objective-select").value !== "win";
   });
-  $("win-from-input").value = String(info.win_from || 8);
+  $("win-from-input").value = String(info.win_from || 10);
   $("chase-stop").addEventListener("click", stopChase);
   if (state) await checkSaved();
   select.value = state ? state.rules : info.name;
