@@ -169,7 +169,8 @@ def test_before_win_from_the_advice_is_by_expected_score_and_says_so(tmp_path):
 def test_a_finished_game_names_the_winner_and_reviews_by_each_turns_objective(tmp_path):
     path, _ = late_record(tmp_path, {"Ann": [*ANN, "33312 threes", "12345 ls"],
                                      "Bob": [*BOB, "55512 fives", "12346 chance"]})
-    result = play("11111\n\n66666\n\n", "--resume", str(path), "--objective", "win")
+    result = play("11111\n\n66666\n\n", "--resume", str(path), "--objective", "win",
+                  "--win-from", "8")
     out = result.stdout
     assert result.exit_code == 0, result.output
     assert "ranked by P(final score > Ann): Ann 303 (finished)" in out  # out of reach
