@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import tempfile
 
+import numpy as np
 import pytest
 
 _TABLES = tempfile.mkdtemp(prefix="yahtzee-tables-")
@@ -36,11 +37,36 @@ def table_of():
 
 
 @pytest.fixture(scope="session")
-def official_stats(official_table):
-    """Exact statistics of optimal play under the official rules (computed once)."""
+def stats_of(table_of):
+    """stats_of(name) -> exact statistics of optimal play from a new game under any rule
+    set (each computed once per session; tests read them, never change them)."""
     from solver.stats import optimal_stats
 
-    return optimal_stats(official_table)
+    computed: dict = {}
+
+    def of(rules_name: str):
+        if rules_name not in computed:
+            computed[rules_name] = optimal_stats(table_of(rules_name))
+        return computed[rules_name]
+
+    return of
+
+
+@pytest.fixture(scope="session")
+def official_stats(stats_of):
+    """Exact statistics of optimal play under the official rules (computed once)."""
+    return stats_of("official")
+
+
+@pytest.fixture(scope="session")
+def greedy_turn_stats(official_table):
+    """Exact statistics of greedy-turn (official rules): the optimal policy on a table of
+    zeros, each state's value 0 where the official table has one (computed once)."""
+    from solver.stats import optimal_stats
+    from solver.table import Table
+
+    zeros = np.where(np.isnan(official_table.values), np.nan, 0.0)
+    return optimal_stats(Table(official_table.rules, zeros))
 
 
 @pytest.fixture(scope="session")

@@ -163,14 +163,12 @@ def moments(table) -> tuple[float, float, float]:
 
 
 @pytest.mark.slow
-def test_sd_agrees_with_the_second_moment_recursion(official_table):
-    from solver.stats import optimal_stats
-
+def test_sd_agrees_with_the_second_moment_recursion(official_table, official_stats):
     mean = official_table.expected_score
     second, yahtzees, bonuses = moments(official_table)
     sd = float(np.sqrt(second - mean**2))
     assert round(sd, 4) == 59.6079
-    stats = optimal_stats(official_table)
+    stats = official_stats
     assert stats.sd == pytest.approx(sd, abs=1e-7)
     # The stats counters, against the same recursion counting five-alike turns.
     assert stats.yahtzees == pytest.approx(yahtzees, abs=1e-9)

@@ -67,7 +67,7 @@ def whole_game(table, rules_name: str, tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rules_name", sorted(PINNED))
-def test_new_game_p_target(table_of, rules_name, tmp_path, monkeypatch):
+def test_new_game_p_target(table_of, stats_of, rules_name, tmp_path, monkeypatch):
     table = table_of(rules_name)
     vectors, path = whole_game(table, rules_name, tmp_path)
     if path is not None:  # every option of a new game's roll, as solved before tables
@@ -92,9 +92,7 @@ def test_new_game_p_target(table_of, rules_name, tmp_path, monkeypatch):
         assert turn_at(vectors, 0, 0, 0, TOP - 301).value == pytest.approx(0.131, abs=5e-4)
     # every target up to TOP from the new game: W nonincreasing in the target, and at
     # least the expected-score strategy's exact P(final >= x)
-    from solver.stats import optimal_stats
-
-    dist = optimal_stats(table).distribution
+    dist = stats_of(rules_name).distribution  # (checked in test_stats.py)
     tail = np.cumsum(dist[::-1])[::-1]
     if rules_name == "yatzy":  # the same report, expected-score strategy: 90.9 %, 9.4 %
         assert float(tail[201]) == pytest.approx(0.909, abs=5e-4)
