@@ -21,7 +21,7 @@ before, whatever the strategy (the simulator's control variates, :mod:`solver.ju
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .. import _jit_cache
 from ..game.dice import (
@@ -34,6 +34,7 @@ from ..game.dice import (
 from ..game.ties import EV_TIE
 from .basics import next_state
 from .policy import new_turn, play_turns
+from .threads import run_blocks
 from .turn import n_options, option, plan_bonus, plan_turn
 
 _jit_cache.check()  # before any cached kernel is loaded
@@ -130,24 +131,30 @@ def judge_game(trace, values, par, rules, cache, t, loss, counts, turn_loss, box
                                 rules.n_flags)
 
 
-@njit(cache=True, parallel=True)
 def judge_games(traces, values, rules, cache, loss, counts, turn_loss, box_loss, luck):
     """Judge the games of ``traces`` (n, n_boxes, 2 R + 2): per game ``loss`` (n, 2)
     float64 and ``counts`` (n, 2) int64 (keeps, boxes), ``turn_loss`` and ``box_loss``
     (n, n_boxes), ``luck`` (n, R + 1) (see :func:`judge_game`). ``cache``: the optimal
-    policy's prepared turns (a ``kernels.simulate.TurnCache``)."""
+    policy's prepared turns (a ``kernels.simulate.TurnCache``). In blocks of 256 games on
+    numba's threads (``kernels.threads``)."""
     n = traces.shape[0]
+    run_blocks(_judge_block, n, (n + 255) // 256, traces, values, rules, cache, loss, counts,
+               turn_loss, box_loss, luck)
+
+
+@njit(cache=True, nogil=True)
+def _judge_block(begin, end, traces, values, rules, cache, loss, counts, turn_loss, box_loss,
+                 luck):
+    """Games ``begin .. end - 1`` of :func:`judge_games`."""
     n_boxes = rules.box_scores.shape[0]
-    chunk = 256
-    for c in prange((n + chunk - 1) // chunk):
-        t = new_turn(n_boxes, rules.n_rerolls, np.int64(1))
-        par = np.zeros(n_boxes)
-        for i in range(c * chunk, min(n, (c + 1) * chunk)):
-            loss[i, :] = 0.0
-            counts[i, :] = 0
-            luck[i, :] = 0.0
-            judge_game(traces[i], values, par, rules, cache, t, loss[i], counts[i],
-                       turn_loss[i], box_loss[i], luck[i])
+    t = new_turn(n_boxes, rules.n_rerolls, np.int64(1))
+    par = np.zeros(n_boxes)
+    for i in range(begin, end):
+        loss[i, :] = 0.0
+        counts[i, :] = 0
+        luck[i, :] = 0.0
+        judge_game(traces[i], values, par, rules, cache, t, loss[i], counts[i], turn_loss[i],
+                   box_loss[i], luck[i])
 
 
 @njit(cache=True)
@@ -178,16 +185,19 @@ def luck_game(trace, values, par, rules, cache, t, luck):
                                 rules.n_flags)
 
 
-@njit(cache=True, parallel=True)
 def luck_games(traces, values, par, rules, cache, luck):
     """Per game of ``traces`` (n, n_boxes, 2 R + 2), ``luck`` (n, R + 1): the luck of its
     turns' first rolls, second rolls, ... under the policy (``values``, ``par``; ``cache``
-    its prepared turns) (see :func:`luck_game`)."""
+    its prepared turns) (see :func:`luck_game`). In blocks of 256 games on numba's
+    threads."""
     n = traces.shape[0]
-    n_boxes = rules.box_scores.shape[0]
-    chunk = 256
-    for c in prange((n + chunk - 1) // chunk):
-        t = new_turn(n_boxes, rules.n_rerolls, np.int64(1))
-        for i in range(c * chunk, min(n, (c + 1) * chunk)):
-            luck[i, :] = 0.0
-            luck_game(traces[i], values, par, rules, cache, t, luck[i])
+    run_blocks(_luck_block, n, (n + 255) // 256, traces, values, par, rules, cache, luck)
+
+
+@njit(cache=True, nogil=True)
+def _luck_block(begin, end, traces, values, par, rules, cache, luck):
+    """Games ``begin .. end - 1`` of :func:`luck_games`."""
+    t = new_turn(rules.box_scores.shape[0], rules.n_rerolls, np.int64(1))
+    for i in range(begin, end):
+        luck[i, :] = 0.0
+        luck_game(traces[i], values, par, rules, cache, t, luck[i])
