@@ -69,7 +69,7 @@ from .judge import GameJudge, Losses, early_turns, losses_of
 from .kernels import simulate as sim
 from .numbers import check_count
 from .policies import builtin_policy
-from .simulate_batch import DecisionBatch, batch_strategy, is_batch, play_batch
+from .simulate_batch import BATCH_GAMES, DecisionBatch, batch_strategy, is_batch, play_batch
 from .simulate_python import PYTHON_JUDGE_BATCH, Decision, UserStrategy, play_python
 from .simulate_workers import check_workers, play_in_workers
 from .stats import PERCENTILES
@@ -368,7 +368,8 @@ def _python_in_workers(table: Table, strategy: UserStrategy, games: int, seed: i
                        progress: Progress | None, name: str | None, record: bool,
                        judged: bool, workers: int, start: float) -> SimulationResult:
     out, traces, per_game, chunks = play_in_workers(
-        table, strategy, games, seed, workers, PYTHON_JUDGE_BATCH, record, judged, progress)
+        table, strategy, games, seed, workers,
+        BATCH_GAMES if is_batch(strategy) else PYTHON_JUDGE_BATCH, record, judged, progress)
     scores, upper, fives, bonuses, entries = out
     label = str(name or getattr(strategy, "__name__", "custom"))
     return SimulationResult(table.rules, label, seed, scores, upper, fives, bonuses, entries,

@@ -27,9 +27,9 @@ from .game.dice import DICE
 from .game.rules import UPPER_TARGET, RuleSet
 from .judge import GameJudge
 from .kernels import batch as bk
-from .simulate_python import PYTHON_JUDGE_BATCH, Decision, Progress
+from .simulate_python import Decision, Progress
 
-BATCH_GAMES = PYTHON_JUDGE_BATCH
+BATCH_GAMES = 1_000
 """Games in lockstep (judged together, and a worker's task)."""
 F = TypeVar("F", bound=Callable[..., Any])
 

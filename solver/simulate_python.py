@@ -26,8 +26,9 @@ from .game.rules import UPPER_TARGET, Placement, RuleSet, filled_mask, upper_sub
 from .judge import GameJudge
 from .kernels import simulate as sim
 
-PYTHON_JUDGE_BATCH = 1_000
-"""Games of a Python strategy judged at once (and a worker process's task)."""
+PYTHON_JUDGE_BATCH = 250
+"""Games of a Python strategy judged at once (and a worker process's task: small, so that
+the processes finish together)."""
 PROGRESS_STEP = 20_000
 """Progress is reported at least every this many games (and every 1 % of them)."""
 Progress = Callable[[int, int], None]
