@@ -5,7 +5,8 @@ From a card (a new game by default) with total ``T``:
 
 - ``p_target``: ``W(state, X - T)``, the target DP (:mod:`solver.target`);
 - ``p_target_ev``: P(final >= X) when playing for the highest expected score, from the
-  exact distribution of the points still to come (:func:`solver.stats.optimal_stats`);
+  exact distribution of the points still to come (:func:`solver.stats.optimal_stats`;
+  a new game's cached beside the table, :mod:`solver.stats_file`);
 - the same two for a range of targets (``target_rows``), from one solve of the target
   DP for the highest of them (a vector per state answers every lower target too).
 """
@@ -20,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from solver.stats import OptimalStats, Progress, most_points_to_come, optimal_stats
+from solver.stats_file import new_game_stats
 from solver.table import Table
 from solver.target import Utility, solve_vectors, turn_at
 
@@ -37,8 +39,11 @@ def target_rows(rules_name: str) -> tuple[int, ...]:
 
 def card_stats(table: Table, card: Scorecard, progress: Progress | None = None) -> OptimalStats:
     """The exact statistics of expected-score play from the start of ``card``'s next turn,
-    with the distribution of the *final* score (the card's total added)."""
+    with the distribution of the *final* score (the card's total added); a new game's
+    are computed once and cached beside the table (:mod:`solver.stats_file`)."""
     card.check_not_full()
+    if card.mask == 0:  # a new game
+        return new_game_stats(table, progress=progress)
     result = optimal_stats(table, progress, start=(card.mask, card.upper, card.flag))
     if card.total == 0:
         return result

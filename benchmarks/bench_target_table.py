@@ -1,6 +1,8 @@
 """Target tables (issue 19): build time, size and peak memory of ``yahtzee solve
 --targets``, then target questions end to end with the table (each a fresh ``yahtzee``
-process, as a user types it).
+process, as a user types it): advise, stats (with and without the cached new-game
+statistics, ``<rules>.ystats``, which ``solve --targets`` writes) and ``simulate
+--strategy target:X`` (reading the table; then solving its vectors without it).
 
 In a temporary table folder (a copy of the official table), so the user's cache is left
 alone. Wanted: ``advise --target 300 22256 --json`` <= 2 s and ``stats --target X`` <= 2 s
@@ -62,6 +64,21 @@ def main() -> int:
             times = [run(env, *args)[0] for _ in range(3)]
             print(f"{label}: {min(times):.2f} s end to end (best of 3; first "
                   f"{times[0]:.2f} s; wanted <= 2 s)")
+        stats_file = Path(folder) / f"{rules}.ystats"
+        stats_file.unlink()
+        slow, _ = run(env, "stats", "--target", str(x), "--json", "--rules", rules)
+        print(f"stats --target {x} --json (new game) without {stats_file.name} (computing "
+              f"it, as before it was cached): {slow:.2f} s end to end")
+        simulate = ["simulate", "--strategy", f"target:{x}", "--games", "10000", "--json",
+                    "--rules", rules]
+        for label in ("reading the target table", "solving (no target table)"):
+            seconds, out = run(env, *simulate)
+            played = json.loads(out)
+            print(f"simulate --strategy target:{x} --games 10000, {label}: {seconds:.1f} s "
+                  f"end to end (vectors {played['solve_seconds']:.1f} s, "
+                  f"{played['games_per_second']:,.0f} games/s; p_target "
+                  f"{played['p_target']!r}, mean {played['mean']!r})")
+            (Path(folder) / f"{rules}.ytargets").unlink(missing_ok=True)
     print(f"load average after: {load_average()}")
     return 0
 

@@ -311,11 +311,13 @@ def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int 
              seed: int = 0, *, progress: Progress | None = None,
              name: str | None = None, record: bool = False,
              solve_progress: Progress | None = None, judged: bool = True,
-             workers: int = 1) -> SimulationResult:
+             workers: int = 1, note: Callable[[str], None] | None = None) -> SimulationResult:
     """Play ``games`` games of the table's rule set with ``strategy`` (a built-in name,
     ``target:X`` or a :data:`UserStrategy` callable) from seed ``seed``; with ``record``
-    keep every game's moves in ``traces`` (same games either way). ``target:X`` first
-    solves its vectors, reporting ``solve_progress(levels_done, levels_total)``. With
+    keep every game's moves in ``traces`` (same games either way). ``target:X`` reads its
+    vectors from the rules' target table when it holds X, else first solves them,
+    reporting ``solve_progress(levels_done, levels_total)`` (``note`` says why and how to
+    build a table that holds X). With
     ``judged`` (the default) every decision is judged against optimal play (``losses``
     and the corrected estimate; about as long again as playing a built-in strategy).
     ``workers`` > 1 plays a Python strategy in that many processes, with the same results
@@ -338,7 +340,7 @@ def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int 
     lossless = isinstance(strategy, str) and strategy.strip().lower() == "optimal"
     judge = GameJudge(table, games, lossless=lossless) if judged else None
     if target is not None:
-        plan = stg.target_plan(table, target, solve_progress)
+        plan = stg.target_plan(table, target, solve_progress, note)
         out = stg.play_target(table, plan, games, seed, progress, traces,
                               None if judge is None else judge.add)
         scores, upper, fives, bonuses, entries = out

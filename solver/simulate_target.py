@@ -12,6 +12,10 @@ reaching X converges to it.
 A target of 0 (always reached) or above the highest score the rules allow (never
 reached) solves nothing: every option then has the same probability and the expected
 score decides every choice.
+
+With the rules' target table (:mod:`solver.target_table`, ``yahtzee solve --targets``)
+holding X, nothing is solved either: the vectors are the table's, read in place, the
+same numbers bit for bit, so the games and every figure are the ones the solve gives.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ BATCH = 5_000
 """Games per kernel call (a progress step)."""
 
 Progress = Callable[[int, int], None]
+Note = Callable[[str], None]
 
 
 def highest_score(table: Table) -> int:
@@ -49,18 +54,27 @@ class TargetPlan:
     target: int
     p_target: float
     seconds: float
-    """Time to solve the vectors."""
+    """Time to solve (or read) the vectors."""
     store: st.TargetStore
+    stored: bool = False
+    """True when the vectors are the target table's (nothing solved)."""
 
 
-def target_plan(table: Table, target: int, progress: Progress | None = None) -> TargetPlan:
-    """Solve the target DP for every level (``progress(levels_done, levels_total)``)."""
+def target_plan(table: Table, target: int, progress: Progress | None = None,
+                note: Note | None = None) -> TargetPlan:
+    """The vectors of every level: the target table's when it holds ``target``, else
+    solved (``progress(levels_done, levels_total)``; ``note`` says why the table is not
+    read and how to build one that is)."""
     began = time.perf_counter()
     if target <= 0 or target > highest_score(table):
         empty = np.zeros(0, dtype=np.int64)
         nothing = st.TargetStore(np.zeros(table.rules.table_shape, dtype=np.int64),
                                  new_store(empty, empty, empty, empty, empty))
         return TargetPlan(target, 1.0 if target <= 0 else 0.0, 0.0, nothing)
+    stored = _stored(table, target, note, progress)
+    if stored is not None:
+        p = _p_new_game(table, stored, target)
+        return TargetPlan(target, p, time.perf_counter() - began, stored, stored=True)
     rules = table.rules
     # total 0: each state's range covers the points a game from a new card can have there
     vectors = solve_vectors(table, Utility.target(target), total=0,
@@ -68,6 +82,45 @@ def target_plan(table: Table, target: int, progress: Progress | None = None) -> 
     p = min(max(turn_at(vectors, 0, 0, 0, 0).value, 0.0), 1.0)
     store = flatten(vectors)
     return TargetPlan(target, p, time.perf_counter() - began, store)
+
+
+def _stored(table: Table, target: int, note: Note | None,
+            progress: Progress | None) -> st.TargetStore | None:
+    """The target table's vectors for ``target`` (None: no usable table holds it;
+    ``note`` then says what to do; ``progress`` follows the table's checks)."""
+    from .errors import TableError
+    from .target_table import build_command, default_max, get_targets
+
+    rules = table.rules.name
+    targets = get_targets(table, note=note)
+    if targets is not None and targets.answers(target):
+        try:
+            return st.TargetStore(*targets.store(target, progress))
+        except TableError as exc:
+            if note is not None:
+                note(f"note: {exc}; solving target:{target} instead")
+            return None
+    if note is not None and targets is None:
+        note(f"note: target:{target} solves the whole game first (up to a minute or more); "
+             f"`{build_command(rules)}` stores the answers of every target up to "
+             f"{default_max(rules)} once, and target:X then reads them at once")
+    elif note is not None:
+        note(f"note: target:{target} is solved: the target table holds targets up to "
+             f"{targets.max_target}; `{build_command(rules, target)}` rebuilds it for "
+             f"this one")
+    return None
+
+
+def _p_new_game(table: Table, store: st.TargetStore, target: int) -> float:
+    """P(final >= target) from a new game, read from ``store`` (every level)."""
+    from .game.dice import N_KEEPS
+    from .kernels.target import turn_vectors
+
+    rules = table.rules
+    stages = np.zeros((rules.rolls_per_turn, N_KEEPS, 1))
+    value, _ = turn_vectors(0, 0, 0, 0, rules.arrays, store.slot, store.vectors,
+                            Utility.target(target).spec(rules), stages, stages[:0], stages[:0])
+    return min(max(float(value), 0.0), 1.0)
 
 
 def flatten(vectors: Vectors) -> st.TargetStore:

@@ -197,6 +197,8 @@ class TargetTable:
     index: list[np.ndarray]
     _values: list[np.ndarray]
     _sha256: list[str]
+    _all_values: np.ndarray
+    """Every level's values, one level after the other (``_values`` are its parts)."""
     _checked: set[int] = field(default_factory=set)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -235,6 +237,44 @@ class TargetTable:
         utility = Utility.target(target)
         levels = _Levels(self, shift, utility)
         return Vectors(self.rules, utility, levels, self.slot, 0.0, 0)
+
+    def store(self, target: int, progress: Progress | None = None
+              ) -> tuple[np.ndarray, LevelStore]:
+        """Every level's vectors for ``target`` in one :class:`LevelStore`, read in place
+        (the values are the mapped file's, not copied; every level checked first), and
+        ``slot[m, u, y]``, a state's index there: the form of
+        :func:`solver.simulate_target.flatten`. The full cards are one state with no
+        stored columns (0 below ``target``, 1 from it on, as the utility itself).
+        ``progress(levels_checked, levels)`` follows the checks (a second or two)."""
+        if not self.answers(target):
+            raise ValueError(f"the target table holds targets 1 to {self.max_target}, "
+                             f"not {target}")
+        rules = self.rules
+        for n in range(1, rules.n_boxes):
+            self.level_values(n)
+            if progress is not None:
+                progress(n, rules.n_boxes - 1)
+        shift = self.max_target - target
+        rows = np.concatenate(self.index)
+        n_states = rows.shape[0]
+        counts = [part.shape[0] for part in self.index]
+        sizes = [part.shape[0] for part in self._values]
+        base = np.zeros(rules.n_boxes + 1, dtype=np.int64)  # each level's first state
+        base[1:] = np.cumsum([0, *counts])
+        offset = np.repeat(np.cumsum([0, *sizes[:-1]]), counts)  # where its values begin
+        end = self._all_values.shape[0]
+        start = np.concatenate((rows[:, 5] + offset, [end, end, end])).astype(np.int64)
+        top = (1 << 40, -(1 << 40))  # the placeholder state after the full cards
+        store = LevelStore(
+            *(np.ascontiguousarray(np.append(rows[:, c], v), dtype=np.int64)
+              for c, v in ((0, rules.full_mask), (1, 0), (2, 0))),
+            start,
+            np.concatenate((rows[:, 3] - shift, [target, top[0]])).astype(np.int64),
+            np.concatenate((rows[:, 4] - shift, [target - 1, top[1]])).astype(np.int64),
+            self._all_values, np.zeros(0), np.zeros((n_states + 1, 0)))
+        filled = np.array([bin(mask).count("1") for mask in range(self.slot.shape[0])])
+        slot = np.where(self.slot >= 0, self.slot + base[filled][:, None, None], -1)
+        return np.ascontiguousarray(slot, dtype=np.int64), store
 
 
 class _Levels(dict):
@@ -330,7 +370,7 @@ def open_targets(path: Path | str, table: Table) -> TargetTable:
         offset += size
     if offset != data.shape[0]:
         raise unusable(f"{data.shape[0] - offset} values beyond its levels")
-    return TargetTable(rules, path, top, slot, index, values, shas)
+    return TargetTable(rules, path, top, slot, index, values, shas, data[head_size:])
 
 
 def _level_size(rows: np.ndarray, top: int) -> int | None:

@@ -260,6 +260,18 @@ def load_table(rules_name: str, table_path: str | None = None):  # noqa: ANN201
         close()
 
 
+def load_new_game_stats(table: Any) -> Any:
+    """The exact statistics of a new game for ``table`` (the cached ones, computed when
+    missing, with a note and a progress bar on stderr)."""
+    from solver.stats_file import new_game_stats
+
+    update, close = progress_bar(f"stats {table.rules.name}")
+    try:
+        return new_game_stats(table, progress=update, note=note)
+    finally:
+        close()
+
+
 def load_moments(table: Any) -> Any:
     """The per-state figures of ``advise --why`` for ``table`` (the cached ones, computed
     when missing, with a note and a progress bar on stderr)."""

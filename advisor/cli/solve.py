@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from ..request.params import options
-from ._base import cli, emit_json, load_table, progress_bar
+from ._base import cli, emit_json, load_new_game_stats, load_table, progress_bar
 
 
 @cli.command(short_help="Build (or load) the table of a rule set.")
@@ -58,6 +58,7 @@ def solve(rules_name: str, out: str | None, targets: bool, max_target: int | Non
 def _solve_targets(rules: Any, max_target: int | None, force: bool, as_json: bool) -> None:
     """``yahtzee solve --targets``: the target DP for every target up to R, stored."""
     from solver.stats import highest_score
+    from solver.stats_file import default_stats_path
     from solver.target_table import (
         check_targets_target,
         default_max,
@@ -83,11 +84,14 @@ def _solve_targets(rules: Any, max_target: int | None, force: bool, as_json: boo
         close()
     solved = time.perf_counter() - start
     size = write_targets(path, table, top, vectors, force=force)
+    entries = int(vectors.entries)
     forget_targets()
+    del vectors
+    load_new_game_stats(table)  # stats --target's expected-score column, from a new game
     seconds = time.perf_counter() - start
     if as_json:
         emit_json({"rules": rules.name, "max_target": top, "path": str(path), "bytes": size,
-                   "entries": int(vectors.entries), "seconds": seconds,
+                   "entries": entries, "seconds": seconds,
                    "solve_seconds": solved})
         return
     click.echo(f"rules:          {rules.name}")
@@ -95,6 +99,7 @@ def _solve_targets(rules: Any, max_target: int | None, force: bool, as_json: boo
     click.echo(f"size:           {size / 1e6:.0f} MB")
     click.echo(f"wall time:      {seconds:.2f} s (solve {solved:.2f} s)")
     click.echo(f"target table:   {path}")
+    click.echo(f"new-game stats: {default_stats_path(rules)}")
 
 
 @cli.command(short_help="Write the whole table as npy or csv.")

@@ -14,7 +14,15 @@ import click
 from solver.errors import shown_path
 
 from ..request.params import options
-from ._base import cli, emit_json, load_table, note_targets, progress_bar
+from ._base import (
+    cli,
+    emit_json,
+    load_new_game_stats,
+    load_table,
+    note,
+    note_targets,
+    progress_bar,
+)
 
 HISTOGRAM_BIN = 20
 HISTOGRAM_WIDTH = 50
@@ -55,6 +63,8 @@ def stats(card_text: str, target: str | None, rules_name: str, table_path: str |
     question = StatsQuestion.parse(card_text=card_text, rules_name=rules_name, target=target)
     table = load_table(rules_name, table_path)
     goal = question.target
+    if question.card.mask == 0:  # a new game: its figures are cached beside the table
+        load_new_game_stats(table)
     if goal is not None:
         from advisor.objective import Objective
 
@@ -169,7 +179,7 @@ def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
     try:
         return simulate(table, strategy, games, seed, progress=played, name=label,
                         record=record, solve_progress=solving[0] if target else None,
-                        workers=workers)
+                        workers=workers, note=note)
     finally:
         solving[1]()
         playing[1]()
