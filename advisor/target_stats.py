@@ -74,18 +74,41 @@ class TargetStats:
                 "seconds": self.seconds}
 
 
+def asked_targets(card: Scorecard, target: int, rows: tuple[int, ...] | None = None
+                  ) -> list[int]:
+    """The targets of a ``stats --target`` question that need the target DP: above the
+    card's total and within reach (the others are 1 or 0), ascending."""
+    rows = target_rows(card.rules_name) if rows is None else rows
+    total = card.total
+    reach = total + most_points_to_come(card.rules, (card.mask, card.upper, card.flag))
+    return sorted({x for x in (target, *rows) if total < x <= reach})
+
+
+def stored_top(table: Table, wanted: list[int]) -> int | None:
+    """The largest of ``wanted`` the rules' target table holds (None: none, or no
+    table); those above it are solved."""
+    from solver.target_table import get_targets
+
+    targets = get_targets(table)
+    held = [x for x in wanted if targets is not None and targets.answers(x)]
+    return held[-1] if held else None
+
+
 def target_stats(table: Table, card: Scorecard, target: int,
                  rows: tuple[int, ...] | None = None,
                  progress: Progress | None = None) -> TargetStats:
     """Exact P(final >= x) from ``card`` for ``target`` and every row target ``x``, under
-    the best strategy for ``x`` and under the expected-score strategy."""
+    the best strategy for ``x`` and under the expected-score strategy. The targets the
+    rules' target table holds are read there; one solve from the card answers the rest
+    (a vector per state answers every lower target too)."""
+    from .objective import Objective
+    from .solved_turn import stored_vectors
+
     began = time.perf_counter()
     card.check_not_full()
     rows = target_rows(card.rules_name) if rows is None else rows
     total = card.total
     state = (card.mask, card.upper, card.flag)
-    reach = total + most_points_to_come(card.rules, state)  # above: probability 0
-    top = max((x for x in (target, *rows) if x <= reach), default=0)
     dist = card_stats(table, card).distribution
     tail = np.cumsum(dist[::-1])[::-1]
 
@@ -93,16 +116,23 @@ def target_stats(table: Table, card: Scorecard, target: int,
         return 1.0 if x <= 0 else float(min(tail[x], 1.0)) if x < tail.shape[0] else 0.0
 
     best: dict[int, float] = {x: 1.0 if x <= total else 0.0 for x in (target, *rows)}
-    if top > total:
-        from .objective import Objective
-        from .solved_turn import stored_vectors
-
+    left = asked_targets(card, target, rows)
+    top = stored_top(table, left)
+    if top is not None:
         vectors = stored_vectors(table, Objective.for_target(top), card)
-        if vectors is None:  # no target table holds it: solved from this card
-            vectors = solve_vectors(table, Utility.target(top), start=state,
-                                    progress=progress)
-        best.update({x: min(turn_at(vectors, *state, total + top - x).value, 1.0)
-                     for x in (target, *rows) if total < x <= reach})
+        if vectors is not None:  # (None: a level it reads is damaged)
+            best.update(_read(vectors, state, total, top, [x for x in left if x <= top]))
+            left = [x for x in left if x > top]
+    if left:  # what no target table holds: one solve from the card
+        top = left[-1]
+        vectors = solve_vectors(table, Utility.target(top), start=state, progress=progress)
+        best.update(_read(vectors, state, total, top, left))
     return TargetStats(card, target, best[target], p_ev(target),
                        tuple((x, best[x], p_ev(x)) for x in rows),
                        time.perf_counter() - began)
+
+
+def _read(vectors: Any, state: tuple[int, int, int], total: int, top: int,
+          targets: list[int]) -> dict[int, float]:
+    """P(final >= x) of each target ``x <= top`` from vectors solved for ``top``."""
+    return {x: min(turn_at(vectors, *state, total + top - x).value, 1.0) for x in targets}

@@ -161,9 +161,7 @@ def get_moments(table: Table, *, progress: Progress | None = None,
     unusable or outdated file is computed again (``progress`` follows the pass, ``note``
     says why) and written; when it cannot be written the figures computed are used and
     ``note`` says so. Thread-safe."""
-    from .errors import TableError, WriteError
-    from .formats.files import remove_stale_temporaries
-    from .formats.tablefile import read_table, write_table
+    from .formats.tablefile import cached_values
 
     rules = table.rules
     path = default_moments_path(rules)
@@ -172,30 +170,12 @@ def get_moments(table: Table, *, progress: Progress | None = None,
         cached = _CACHE.get(key)
         if cached is not None and cached[0] is table:
             return cached[1]
-        kind = _moments_kind()
-        checksum = table_checksum(table)
-        remove_stale_temporaries(path)
-        figures = None
-        if os.path.lexists(path):
-            try:
-                figures = read_table(path, rules, kind=kind,
-                                     expect={"table_sha256": checksum})
-            except TableError as exc:
-                if note is not None:
-                    why = str(exc).split("; rebuild it", 1)[0]
-                    note(f"note: {why}; computing them again")
-        elif note is not None:
-            note(f"note: no why figures for rules {rules.name!r} yet; computing {path} "
-                 f"once (about half a minute)")
-        if figures is None:
-            moments = compute_moments(table, progress)
-            try:
-                write_table(path, rules, moments.figures, force=True, kind=kind,
-                            extra={"table_sha256": checksum})
-            except WriteError as exc:
-                if note is not None:
-                    note(f"note: {exc}; using the figures computed in memory")
-        else:
-            moments = StateMoments(rules, figures)
+        figures = cached_values(
+            path, rules, _moments_kind(), table_checksum(table),
+            lambda: compute_moments(table, progress).figures, force=True, note=note,
+            missing=f"note: no why figures for rules {rules.name!r} yet; computing {path} "
+                    f"once (about half a minute)")
+        figures.flags.writeable = False
+        moments = StateMoments(rules, figures)
         _CACHE[key] = (table, moments)
         return moments

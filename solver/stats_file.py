@@ -113,9 +113,7 @@ def new_game_stats(table: Table, *, progress: Progress | None = None,
     checksums, figures, computed from this table); else computed (``progress`` follows
     the pass, ``note`` says why) and written. ``seconds`` is the time this call took.
     Thread-safe."""
-    from .errors import TableError, WriteError
-    from .formats.files import remove_stale_temporaries
-    from .formats.tablefile import read_table, write_table
+    from .formats.tablefile import cached_values
     from .moments import table_checksum
 
     began = time.perf_counter()
@@ -126,31 +124,12 @@ def new_game_stats(table: Table, *, progress: Progress | None = None,
         cached = _CACHE.get(key)
         if cached is not None and cached[0] is table:
             return cached[1]
-        kind = _kind()
-        checksum = table_checksum(table)
-        remove_stale_temporaries(path)
-        values = None
-        if os.path.lexists(path):
-            try:
-                values = read_table(path, rules, kind=kind, expect={"table_sha256": checksum})
-            except TableError as exc:
-                if note is not None:
-                    why = str(exc).split("; rebuild it", 1)[0]
-                    note(f"note: {why}; computing them again")
-        elif note is not None:
-            note(f"note: no new-game statistics for rules {rules.name!r} yet; computing "
-                 f"{path} once (about half a minute)")
-        if values is None:
-            computed = optimal_stats(table, progress)
-            try:
-                write_table(path, rules, stats_array(computed), kind=kind,
-                            extra={"table_sha256": checksum})
-            except WriteError as exc:
-                if note is not None:
-                    note(f"note: {exc}; using the figures computed in memory")
-            result = computed
-        else:
-            result = stats_of(rules, values, time.perf_counter() - began)
+        values = cached_values(
+            path, rules, _kind(), table_checksum(table),
+            lambda: stats_array(optimal_stats(table, progress)), force=False, note=note,
+            missing=f"note: no new-game statistics for rules {rules.name!r} yet; computing "
+                    f"{path} once (about half a minute)")
+        result = stats_of(rules, values, time.perf_counter() - began)
         _CACHE[key] = (table, result)
         return result
 

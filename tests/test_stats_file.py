@@ -17,7 +17,7 @@ from advisor.model import Scorecard
 from advisor.target_stats import target_rows, target_stats
 from solver.stats_file import default_stats_path, forget_stats, new_game_stats
 
-P_EV = {200: 0.8876183003006166, 250: 0.5133225416213298, 300: 0.12744802262316658}
+P_EV = {200: 0.8635693272119355, 250: 0.48368068744722, 300: 0.14326405016752514}
 """P(final >= X) of expected-score play from a new game, official rules (the tail of the
 computed distribution, ``optimal_stats``)."""
 
@@ -75,15 +75,17 @@ def test_the_ev_chances_are_pinned(official_stats):
 
 
 def test_stats_target_from_a_new_game_is_the_computed_one(official_table, official_stats,
-                                                          at, computed, tmp_path,
-                                                          monkeypatch):
-    """With the cache: the same JSON as the slow path (the distribution computed from the
-    card), and the pinned figures."""
+                                                          at, computed, monkeypatch):
+    """With the cache: ``p_target_ev`` (the expected-score column) is the slow path's (the
+    distribution computed from the card), and pinned. (The best strategy's column is the
+    target DP's, whole-game and slow without a target table: here every target is left
+    to it as out of reach; tests/test_target_table.py compares that column.)"""
+    import advisor.target_stats as ts
+
+    monkeypatch.setattr(ts, "asked_targets", lambda *args: [])
     card = Scorecard.new("official")
     read = target_stats(official_table, card, 300).to_json()
     assert at.exists() and len(computed) == 1
-    import advisor.target_stats as ts
-
     monkeypatch.setattr(ts, "new_game_stats", lambda table, progress=None: official_stats)
     slow = target_stats(official_table, card, 300).to_json()
     read.pop("seconds"), slow.pop("seconds")

@@ -120,6 +120,27 @@ def test_stats_read_from_the_table_are_the_solved_ones(official_table, targets_f
     forget_targets()
 
 
+def test_stats_above_the_table_read_what_it_holds_and_solve_the_rest(official_table,
+                                                                      targets_file,
+                                                                      tmp_path, monkeypatch):
+    from advisor.target_stats import asked_targets, stored_top
+
+    card = Scorecard.parse(CARDS[4])
+    rows = (3, 10, R, R + 9, R + 20)
+    monkeypatch.setattr(target_table, "default_targets_path", lambda rules: targets_file)
+    forget_targets()
+    wanted = asked_targets(card, 17, rows)
+    assert wanted == [17, R, R + 9, R + 20] and stored_top(official_table, wanted) == R
+    read = target_stats(official_table, card, 17, rows).to_json()
+    monkeypatch.setattr(target_table, "default_targets_path", lambda r: tmp_path / "no")
+    forget_targets()
+    assert stored_top(official_table, wanted) is None
+    want = target_stats(official_table, card, 17, rows).to_json()
+    read.pop("seconds"), want.pop("seconds")
+    assert read == want and want["targets"][-1]["p_target"] > 0
+    forget_targets()
+
+
 def test_advise_json_is_the_same_with_and_without_the_table(official_table, stored,
                                                             monkeypatch, tmp_path):
     args = ["advise", "22256", "--card", CARDS[2], "--target", "25", "--json", "--top", "0"]

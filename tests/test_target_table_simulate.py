@@ -42,6 +42,21 @@ def use(monkeypatch):
     forget_targets()
 
 
+class Solving(Exception):
+    """Raised where a test has seen that the vectors are solved (and need not wait)."""
+
+
+@pytest.fixture
+def no_solve(monkeypatch):
+    """The target DP of the simulator raises :class:`Solving` instead of solving."""
+    import solver.simulate_target as stg
+
+    def refuse(*args, **kwargs):
+        raise Solving
+
+    monkeypatch.setattr(stg, "solve_vectors", refuse)
+
+
 def same_run(a, b) -> None:
     """Two simulations played the same games with the same figures (bit for bit)."""
     assert np.array_equal(a.traces, b.traces)
@@ -56,79 +71,93 @@ def same_run(a, b) -> None:
     assert one == two
 
 
-def test_the_stored_vectors_are_the_solved_ones(official_table, small_targets, use):
-    """Every state's value at every column a game can have, read from the table, is the
-    solve's (the simulator's own vectors, from a new game, total 0)."""
-    use(small_targets)
-    rules = official_table.rules
-    for x in (1, 23, R):
-        stored = target_plan(official_table, x)
-        assert stored.stored
-        vectors = solve_vectors(official_table, Utility.target(x), total=0,
-                                keep=tuple(range(1, rules.n_boxes + 1)))
-        solved = flatten(vectors)
-        mine, theirs = stored.store, solved
-        compared = 0
-        for n in range(1, rules.n_boxes):
-            level_masks = [m for m in range(1 << rules.n_boxes) if bin(m).count("1") == n]
-            m = np.array(level_masks)
-            i = theirs.slot[m].ravel()
-            j = mine.slot[m].ravel()
-            live = i >= 0
-            assert np.array_equal(live, j >= 0)
-            for a, b in zip(i[live][::97], j[live][::97], strict=True):  # a sample
-                t, s = theirs.vectors, mine.vectors
-                assert (t.m[a], t.u[a], t.y[a]) == (s.m[b], s.u[b], s.y[b])
-                for col in range(int(t.lo[a]), int(t.hi[a]) + 1):
-                    assert s.lo[b] <= col <= s.hi[b]
-                    assert (t.vals[t.start[a] + col - t.lo[a]]
-                            == s.vals[s.start[b] + col - s.lo[b]])
-                    compared += 1
-        assert compared > 1000
-        assert stored.p_target == target_plan(official_table, x, note=None).p_target
-    forget_targets()
+@pytest.fixture(scope="module")
+def runs(official_table, small_targets, tmp_path_factory):
+    """target:R, 300 games of seed 11: (read from the table, solved), with the notes."""
+    from unittest import mock
 
-
-@pytest.mark.parametrize("x", [R, 27])
-def test_same_games_and_figures_with_and_without_the_table(official_table, small_targets,
-                                                           use, tmp_path, x):
-    use(small_targets)
     notes: list[str] = []
-    read = simulate(official_table, f"target:{x}", 300, seed=11, record=True,
-                    note=notes.append)
-    assert notes == []  # read at once: nothing to say
-    use(tmp_path / "none.ytargets")
-    solved = simulate(official_table, f"target:{x}", 300, seed=11, record=True,
-                      note=notes.append)
+    with mock.patch.object(target_table, "default_targets_path", lambda r: small_targets):
+        forget_targets()
+        read = simulate(official_table, f"target:{R}", 300, seed=11, record=True,
+                        note=notes.append)
+        read_notes = list(notes)
+    none = tmp_path_factory.mktemp("no-targets") / "official.ytargets"
+    with mock.patch.object(target_table, "default_targets_path", lambda r: none):
+        forget_targets()
+        solved = simulate(official_table, f"target:{R}", 300, seed=11, record=True,
+                          note=notes.append)
+    forget_targets()
+    return read, solved, read_notes, notes[len(read_notes):]
+
+
+def test_same_games_and_figures_with_and_without_the_table(runs):
+    read, solved, read_notes, solved_notes = runs
     same_run(read, solved)
     assert 0 < read.p_target < 1 and read.losses is not None
-    assert len(notes) == 1 and "yahtzee solve --targets --rules official" in notes[0]
+    assert read_notes == []  # read at once: nothing to say
+    assert len(solved_notes) == 1
+    assert "yahtzee solve --targets --rules official" in solved_notes[0]
+
+
+def test_the_stored_vectors_are_the_solved_ones(official_table, small_targets, use):
+    """Every state's value at every column a game can have there, read from the table
+    for X < R, is the solve's (the simulator's own vectors: from a new game, total 0)."""
+    use(small_targets)
+    rules = official_table.rules
+    x = 27
+    stored = target_plan(official_table, x)
+    assert stored.stored
+    vectors = solve_vectors(official_table, Utility.target(x), total=0,
+                            keep=tuple(range(1, rules.n_boxes + 1)))
+    solved, mine = flatten(vectors), stored.store
+    t, s = solved.vectors, mine.vectors
+    compared = 0
+    for n in range(1, rules.n_boxes):
+        masks = np.array([m for m in range(1 << rules.n_boxes) if bin(m).count("1") == n])
+        i, j = solved.slot[masks].ravel(), mine.slot[masks].ravel()
+        live = i >= 0
+        assert np.array_equal(live, j >= 0)
+        a, b = np.unique(np.stack([i[live], j[live]]), axis=1)  # each state once
+        for field in ("m", "u", "y"):
+            assert np.array_equal(getattr(t, field)[a], getattr(s, field)[b])
+        width = np.maximum(t.hi[a] - t.lo[a] + 1, 0)  # every column of the solve's range
+        assert (s.lo[b] <= t.lo[a]).all() and (s.hi[b] >= t.hi[a]).all()
+        at = np.repeat(np.arange(a.shape[0]), width)
+        col = t.lo[a][at] + np.arange(at.shape[0]) - np.repeat(np.cumsum(width) - width, width)
+        ta, sb = a[at], b[at]
+        assert np.array_equal(t.vals[t.start[ta] + col - t.lo[ta]],
+                              s.vals[s.start[sb] + col - s.lo[sb]])
+        compared += at.shape[0]
+    assert compared > 10_000
 
 
 def test_cli_reads_the_table_and_notes_when_it_cannot(official_table, small_targets, use,
-                                                     tmp_path):
+                                                     tmp_path, runs, no_solve):
     use(small_targets)
-    args = ["simulate", "--strategy", f"target:{R}", "--games", "200", "--json"]
+    args = ["simulate", "--strategy", f"target:{R}", "--games", "300", "--seed", "11",
+            "--json"]
     read = CliRunner().invoke(cli, args)
     assert read.exit_code == 0, read.output
     assert "note:" not in read.stderr
+    data, want = json.loads(read.stdout), json.loads(json.dumps(runs[1].to_json()))
+    for key in ("seconds", "solve_seconds", "games_per_second"):
+        data.pop(key), want.pop(key)
+    assert data == want  # the library's figures of the solved vectors
     use(tmp_path / "none.ytargets")
     solved = CliRunner().invoke(cli, args)
-    assert solved.exit_code == 0, solved.output
+    assert isinstance(solved.exception, Solving)
     assert ("note: target:40 solves the whole game first (up to a minute or more); "
             "`yahtzee solve --targets --rules official` stores the answers of every target "
             "up to 500 once, and target:X then reads them at once") in solved.stderr
-    one, two = json.loads(read.stdout), json.loads(solved.stdout)
-    for key in ("seconds", "solve_seconds", "games_per_second"):
-        one.pop(key), two.pop(key)
-    assert one == two
 
 
-def test_a_target_above_the_table_is_solved_and_says_so(official_table, small_targets, use):
+def test_a_target_above_the_table_is_solved_and_says_so(official_table, small_targets, use,
+                                                        no_solve):
     use(small_targets)
     notes: list[str] = []
-    plan = target_plan(official_table, R + 1, note=notes.append)
-    assert not plan.stored and 0 < plan.p_target < 1
+    with pytest.raises(Solving):
+        target_plan(official_table, R + 1, note=notes.append)
     assert notes == [f"note: target:{R + 1} is solved: the target table holds targets up "
                      f"to {R}; `yahtzee solve --targets --rules official --max {R + 1}` "
                      f"rebuilds it for this one"]
@@ -139,7 +168,7 @@ def test_a_target_above_the_table_is_solved_and_says_so(official_table, small_ta
 
 
 def test_a_damaged_level_is_noted_and_the_target_solved(official_table, small_targets, use,
-                                                        tmp_path):
+                                                        tmp_path, no_solve):
     path = tmp_path / "official.ytargets"
     shutil.copyfile(small_targets, path)
     data = bytearray(path.read_bytes())
@@ -148,13 +177,9 @@ def test_a_damaged_level_is_noted_and_the_target_solved(official_table, small_ta
     before = path.read_bytes()
     use(path)
     notes: list[str] = []
-    plan = target_plan(official_table, R, note=notes.append)
-    assert not plan.stored
+    with pytest.raises(Solving):
+        target_plan(official_table, R, note=notes.append)
     assert len(notes) == 1 and "checksum mismatch in level 12" in notes[0]
     assert f"rebuild it with: yahtzee solve --targets --rules official --max {R}" in notes[0]
     assert notes[0].endswith(f"; solving target:{R} instead")
     assert path.read_bytes() == before  # nothing written
-    result = CliRunner().invoke(cli, ["simulate", "--strategy", f"target:{R}", "--games",
-                                      "20"])
-    assert result.exit_code == 0, result.output
-    assert "checksum mismatch in level 12" in result.stderr

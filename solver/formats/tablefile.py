@@ -40,11 +40,12 @@ from ..errors import (
     MissingTableError,
     ReadError,
     TableError,
+    WriteError,
     shown,
     shown_path,
 )
 from ..game.rules import RULE_NAMES, RuleSet
-from .files import atomic_write, check_target, open_regular
+from .files import atomic_write, check_target, open_regular, remove_stale_temporaries
 
 MAGIC = "yahtzee-table"
 VERSION = 1
@@ -332,3 +333,31 @@ def _check_values(values: np.ndarray, rules: RuleSet, unusable: Any) -> None:
 TABLE = FileKind(MAGIC, VERSION, "table", lambda rules: rules.table_shape, _check_values,
                  _build_command)
 """A solved table (``E`` of every state)."""
+
+
+def cached_values(path: Path | str, rules: RuleSet, kind: FileKind, checksum: str,
+                  compute: Callable[[], np.ndarray], *, missing: str, force: bool,
+                  note: Callable[[str], None] | None = None) -> np.ndarray:
+    """The values of a cache file of ``kind`` computed from the table whose checksum is
+    ``checksum`` (header field ``table_sha256``): read from ``path`` when it fits, else
+    ``compute()``d and written (``force``: over any regular file, else only over a file
+    of ``kind`` and ``rules``). ``note`` says why it is computed (``missing`` when there
+    is no file) and when it cannot be written (the values computed are then used)."""
+    remove_stale_temporaries(path)
+    if os.path.lexists(path):
+        try:
+            return read_table(path, rules, kind=kind, expect={"table_sha256": checksum})
+        except TableError as exc:
+            if note is not None:
+                why = str(exc).split("; rebuild it", 1)[0]
+                note(f"note: {why}; computing them again")
+    elif note is not None:
+        note(missing)
+    values = compute()
+    try:
+        write_table(path, rules, values, force=force, kind=kind,
+                    extra={"table_sha256": checksum})
+    except WriteError as exc:
+        if note is not None:
+            note(f"note: {exc}; using the figures computed in memory")
+    return values
