@@ -43,7 +43,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from .errors import CorruptTableError, TableError, shown_path
+from .errors import CorruptTableError, InvalidOptionError, TableError, shown_path
 from .game.rules import RuleSet, get_rules
 from .kernels.level import LevelStore
 from .table import Table, tables_dir
@@ -206,6 +206,12 @@ class TargetTable:
         """True when the table holds the answers of ``target`` (``1 <= target <= R``)."""
         return 1 <= target <= self.max_target
 
+    def _check_holds(self, target: int) -> None:
+        if not self.answers(target):
+            raise InvalidOptionError(f"the target table holds targets 1 to "
+                                     f"{self.max_target}, not {target}; rebuild it for it "
+                                     f"with: {build_command(self.rules.name, target)}")
+
     def level_values(self, n: int) -> np.ndarray:
         """The values of level ``n`` (1 to n_boxes - 1), checked the first time."""
         vals = self._values[n - 1]
@@ -230,9 +236,7 @@ class TargetTable:
         every level; each level checked when first read)."""
         from .target import Utility, Vectors
 
-        if not self.answers(target):
-            raise ValueError(f"the target table holds targets 1 to {self.max_target}, "
-                             f"not {target}")
+        self._check_holds(target)
         shift = self.max_target - target
         utility = Utility.target(target)
         levels = _Levels(self, shift, utility)
@@ -246,9 +250,7 @@ class TargetTable:
         :func:`solver.simulate_target.flatten`. The full cards are one state with no
         stored columns (0 below ``target``, 1 from it on, as the utility itself).
         ``progress(levels_checked, levels)`` follows the checks (a second or two)."""
-        if not self.answers(target):
-            raise ValueError(f"the target table holds targets 1 to {self.max_target}, "
-                             f"not {target}")
+        self._check_holds(target)
         rules = self.rules
         for n in range(1, rules.n_boxes):
             self.level_values(n)

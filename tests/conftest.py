@@ -75,3 +75,14 @@ def official_moments(official_table):
     from solver.moments import get_moments
 
     return get_moments(official_table)
+
+
+@pytest.fixture(scope="session")
+def small_targets(official_table, tmp_path_factory):
+    """A target table of the official rules for every target up to 30 (low totals only:
+    seconds to build; built once per session)."""
+    from solver.target_table import solve_targets, write_targets
+
+    path = tmp_path_factory.mktemp("targets") / "official.ytargets"
+    write_targets(path, official_table, 30, solve_targets(official_table, 30))
+    return path

@@ -22,17 +22,16 @@ from advisor.solved_turn import SolvedTurn, solve_turn
 from advisor.target_stats import target_stats
 from solver.errors import CorruptTableError, MissingTableError
 from solver.game.dice import ROLL_KEEP
+from solver.table import get_table
 from solver.target_table import (
     default_targets_path,
     forget_targets,
     get_targets,
     open_targets,
-    solve_targets,
-    write_targets,
 )
 
 R = 30
-"""The small table's largest target: low totals only (late cards full of zeros)."""
+"""The small table's largest target (conftest's small_targets): low totals only."""
 CARDS = (
     "",  # a new game: the table's level 1
     "chance=5",
@@ -44,12 +43,11 @@ CARDS = (
 )
 
 
-@pytest.fixture(scope="module")
-def targets_file(official_table, tmp_path_factory):
+@pytest.fixture
+def targets_file(small_targets):
     """A target table of the official rules for every target up to R (built once)."""
-    path = tmp_path_factory.mktemp("targets") / "official.ytargets"
-    write_targets(path, official_table, R, solve_targets(official_table, R))
-    return path
+    assert target_table.open_targets(small_targets, get_table("official")).max_target == R
+    return small_targets
 
 
 @pytest.fixture
@@ -130,7 +128,7 @@ def test_stats_above_the_table_read_what_it_holds_and_solve_the_rest(official_ta
     monkeypatch.setattr(target_table, "default_targets_path", lambda rules: targets_file)
     forget_targets()
     wanted = asked_targets(card, 17, rows)
-    assert wanted == [17, R, R + 9, R + 20] and stored_top(official_table, wanted) == R
+    assert wanted == [10, 17, R, R + 9, R + 20] and stored_top(official_table, wanted) == R
     read = target_stats(official_table, card, 17, rows).to_json()
     monkeypatch.setattr(target_table, "default_targets_path", lambda r: tmp_path / "no")
     forget_targets()

@@ -14,17 +14,21 @@ from click.testing import CliRunner
 
 import solver.target_table as target_table
 from advisor.cli import cli
+from solver.errors import InvalidOptionError
 from solver.simulate import simulate
 from solver.simulate_target import flatten, target_plan
 from solver.target import Utility, solve_vectors
 from solver.target_table import forget_targets, solve_targets, write_targets
 
 R = 40
-"""The small official table's largest target (seconds to build)."""
+"""The largest target of the table the games are played with (slow: a whole-game solve
+besides the table's own)."""
+SMALL = 30
+"""conftest's ``small_targets``: for the notes and refusals (nothing solved)."""
 
 
 @pytest.fixture(scope="module")
-def small_targets(official_table, tmp_path_factory):
+def targets_40(official_table, tmp_path_factory):
     path = tmp_path_factory.mktemp("sim-targets") / "official.ytargets"
     write_targets(path, official_table, R, solve_targets(official_table, R))
     return path
@@ -72,12 +76,12 @@ def same_run(a, b) -> None:
 
 
 @pytest.fixture(scope="module")
-def runs(official_table, small_targets, tmp_path_factory):
+def runs(official_table, targets_40, tmp_path_factory):
     """target:R, 300 games of seed 11: (read from the table, solved), with the notes."""
     from unittest import mock
 
     notes: list[str] = []
-    with mock.patch.object(target_table, "default_targets_path", lambda r: small_targets):
+    with mock.patch.object(target_table, "default_targets_path", lambda r: targets_40):
         forget_targets()
         read = simulate(official_table, f"target:{R}", 300, seed=11, record=True,
                         note=notes.append)
@@ -91,6 +95,7 @@ def runs(official_table, small_targets, tmp_path_factory):
     return read, solved, read_notes, notes[len(read_notes):]
 
 
+@pytest.mark.slow
 def test_same_games_and_figures_with_and_without_the_table(runs):
     read, solved, read_notes, solved_notes = runs
     same_run(read, solved)
@@ -100,10 +105,11 @@ def test_same_games_and_figures_with_and_without_the_table(runs):
     assert "yahtzee solve --targets --rules official" in solved_notes[0]
 
 
-def test_the_stored_vectors_are_the_solved_ones(official_table, small_targets, use):
+@pytest.mark.slow
+def test_the_stored_vectors_are_the_solved_ones(official_table, targets_40, use):
     """Every state's value at every column a game can have there, read from the table
     for X < R, is the solve's (the simulator's own vectors: from a new game, total 0)."""
-    use(small_targets)
+    use(targets_40)
     rules = official_table.rules
     x = 27
     stored = target_plan(official_table, x)
@@ -119,6 +125,8 @@ def test_the_stored_vectors_are_the_solved_ones(official_table, small_targets, u
         live = i >= 0
         assert np.array_equal(live, j >= 0)
         a, b = np.unique(np.stack([i[live], j[live]]), axis=1)  # each state once
+        own = np.array([bin(int(m)).count("1") == n for m in t.m[a]])  # (not placeholders,
+        a, b = a[own], b[own]                                          # which nothing reads)
         for field in ("m", "u", "y"):
             assert np.array_equal(getattr(t, field)[a], getattr(s, field)[b])
         width = np.maximum(t.hi[a] - t.lo[a] + 1, 0)  # every column of the solve's range
@@ -132,9 +140,10 @@ def test_the_stored_vectors_are_the_solved_ones(official_table, small_targets, u
     assert compared > 10_000
 
 
-def test_cli_reads_the_table_and_notes_when_it_cannot(official_table, small_targets, use,
+@pytest.mark.slow
+def test_cli_reads_the_table_and_notes_when_it_cannot(official_table, targets_40, use,
                                                      tmp_path, runs, no_solve):
-    use(small_targets)
+    use(targets_40)
     args = ["simulate", "--strategy", f"target:{R}", "--games", "300", "--seed", "11",
             "--json"]
     read = CliRunner().invoke(cli, args)
@@ -152,15 +161,33 @@ def test_cli_reads_the_table_and_notes_when_it_cannot(official_table, small_targ
             "up to 500 once, and target:X then reads them at once") in solved.stderr
 
 
+def test_a_simulation_reads_the_table_and_solves_nothing(official_table, small_targets, use,
+                                                        no_solve):
+    from solver.target import turn_at
+
+    use(small_targets)
+    notes: list[str] = []
+    run = simulate(official_table, f"target:{SMALL - 2}", 60, seed=3, note=notes.append)
+    table = target_table.get_targets(official_table)
+    assert run.p_target == min(max(turn_at(table.vectors(SMALL - 2), 0, 0, 0, 0).value, 0.0), 1.0)
+    assert notes == [] and run.losses is not None and (run.scores >= SMALL - 2).all()
+
+
 def test_a_target_above_the_table_is_solved_and_says_so(official_table, small_targets, use,
                                                         no_solve):
     use(small_targets)
     notes: list[str] = []
     with pytest.raises(Solving):
-        target_plan(official_table, R + 1, note=notes.append)
-    assert notes == [f"note: target:{R + 1} is solved: the target table holds targets up "
-                     f"to {R}; `yahtzee solve --targets --rules official --max {R + 1}` "
+        target_plan(official_table, SMALL + 1, note=notes.append)
+    assert notes == [f"note: target:{SMALL + 1} is solved: the target table holds targets up "
+                     f"to {SMALL}; `yahtzee solve --targets --rules official --max {SMALL + 1}` "
                      f"rebuilds it for this one"]
+    # asked of the table itself: one clear error (a ValueError), nothing read
+    table = target_table.open_targets(small_targets, official_table)
+    for x in (0, SMALL + 1):
+        with pytest.raises(InvalidOptionError, match=f"holds targets 1 to {SMALL}, not {x}"):
+            table.store(x)
+    assert issubclass(InvalidOptionError, ValueError)
     # trivial targets solve nothing and read nothing: no note
     for x in (0, 1576):
         assert not target_plan(official_table, x, note=notes.append).stored
@@ -178,8 +205,8 @@ def test_a_damaged_level_is_noted_and_the_target_solved(official_table, small_ta
     use(path)
     notes: list[str] = []
     with pytest.raises(Solving):
-        target_plan(official_table, R, note=notes.append)
+        target_plan(official_table, SMALL, note=notes.append)
     assert len(notes) == 1 and "checksum mismatch in level 12" in notes[0]
-    assert f"rebuild it with: yahtzee solve --targets --rules official --max {R}" in notes[0]
-    assert notes[0].endswith(f"; solving target:{R} instead")
+    assert f"rebuild it with: yahtzee solve --targets --rules official --max {SMALL}" in notes[0]
+    assert notes[0].endswith(f"; solving target:{SMALL} instead")
     assert path.read_bytes() == before  # nothing written

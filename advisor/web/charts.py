@@ -3,8 +3,9 @@
 :func:`solver.stats.optimal_stats` from a new game is seconds of numba work that holds
 the interpreter, so it runs in one spawned worker process while the server keeps
 answering. Answers depend only on the turn-start state (filled mask, capped upper
-subtotal, Yahtzee flag), so they are cached per state: the new-game figures are
-computed once per server process, on first request, and a later card's figures are
+subtotal, Yahtzee flag), so they are cached per state: the new-game figures are read
+from the cache beside the table (:mod:`solver.stats_file`; computed there once, on the
+first request when missing), and a later card's figures are
 quick because few boxes are open. Requests for a state already being computed wait for
 that one computation.
 """
@@ -30,10 +31,14 @@ def state_stats(state: State) -> dict[str, Any]:
     """``optimal_stats(...).to_json()`` from the start of a turn in ``state`` (run in the
     worker; the table comes from the process's table cache)."""
     from solver.stats import optimal_stats
+    from solver.stats_file import new_game_stats
     from solver.table import get_table
 
     rules_name, mask, upper, flag = state
-    return optimal_stats(get_table(rules_name), start=(mask, upper, flag)).to_json()
+    table = get_table(rules_name)
+    if mask == 0:  # a new game: computed once, cached beside the table
+        return new_game_stats(table).to_json()
+    return optimal_stats(table, start=(mask, upper, flag)).to_json()
 
 
 def build_table(rules_name: str) -> str:
