@@ -170,12 +170,16 @@ def get_moments(table: Table, *, progress: Progress | None = None,
         cached = _CACHE.get(key)
         if cached is not None and cached[0] is table:
             return cached[1]
+        computed: list[StateMoments] = []
+
+        def compute() -> np.ndarray:
+            computed.append(compute_moments(table, progress))
+            return computed[0].figures
+
         figures = cached_values(
-            path, rules, _moments_kind(), table_checksum(table),
-            lambda: compute_moments(table, progress).figures, force=True, note=note,
-            missing=f"note: no why figures for rules {rules.name!r} yet; computing {path} "
-                    f"once (about half a minute)")
-        figures.flags.writeable = False
-        moments = StateMoments(rules, figures)
+            path, rules, _moments_kind(), table_checksum(table), compute, force=True,
+            note=note, missing=f"note: no why figures for rules {rules.name!r} yet; "
+                               f"computing {path} once (about half a minute)")
+        moments = computed[0] if computed else StateMoments(rules, figures)
         _CACHE[key] = (table, moments)
         return moments
