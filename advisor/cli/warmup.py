@@ -9,9 +9,7 @@ from ._base import cli, load_table
 
 
 @cli.command(short_help="Compile the kernels ahead (once after installing).")
-@options("rules")
-@click.option("--all", "everything", is_flag=True,
-              help="Also the simulator's and the target and win objectives' kernels.")
+@options("rules", "all")
 def warmup(rules_name: str, everything: bool) -> None:
     """Build the table of the rule set if missing and compile the everyday numba kernels
     (advise, play, analyze, strategy, stats, the why), so no later command waits on

@@ -239,6 +239,8 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
           "train-history.jsonl in the user's data folder, e.g. "
           "~/.local/share/yahtzee-solver].", metavar="FILE", dest="history_path"),
     Param("no_history", "Keep no history of this session.", is_flag=True),
+    Param("all", "Also the simulator's and the target and win objectives' kernels.",
+          dest="everything", is_flag=True),
     Param("host", "Address to listen on. 0.0.0.0 lets a phone on the same network in: the "
           "addresses to open and a QR code are printed (and a warning: the server has no "
           "login).", default="127.0.0.1", show_default=True),

@@ -104,19 +104,19 @@ def judge_game(trace, values, par, rules, cache, t, loss, counts, turn_loss, box
     m = u = y = np.int64(0)  # not literals (see policy.play_turns)
     for turn in range(n_boxes):
         succ, keeps = _turn(m, u, y, values, par, rules, cache, t)
-        roll = trace[turn, 0]
+        roll = np.int64(trace[turn, 0])  # one signature of _best (int64 rolls)
         j = rules.n_rerolls
         luck[0] += _best(roll, j, keeps) - values[m, u, y]
         s = 1
         lost = 0.0
         while j > 0 and trace[turn, s] >= 0 and trace[turn, s + 1] >= 0:
-            luck[(s + 1) // 2] += _best(trace[turn, s + 1], j - 1, keeps) - \
+            luck[(s + 1) // 2] += _best(np.int64(trace[turn, s + 1]), j - 1, keeps) - \
                 keeps[j, trace[turn, s], 0]
             here = _lost(_best(roll, j, keeps), keeps[j, trace[turn, s], 0])
             loss[0] += here
             counts[0] += 1
             lost += here
-            roll = trace[turn, s + 1]
+            roll = np.int64(trace[turn, s + 1])
             s += 2
             j -= 1
         b = np.int64(trace[turn, width - 1])
@@ -171,11 +171,11 @@ def luck_game(trace, values, par, rules, cache, t, luck):
         before = 0.0
         for r in range(N_ROLLS):
             before += ROLL_PROBABILITY[r] * _best(FIRST_ROLL_KEEP + r, j, keeps)
-        roll = trace[turn, 0]
+        roll = np.int64(trace[turn, 0])  # one signature of _best (int64 rolls)
         luck[0] += _best(roll, j, keeps) - before
         s = 1
         while j > 0 and trace[turn, s] >= 0 and trace[turn, s + 1] >= 0:
-            roll = trace[turn, s + 1]
+            roll = np.int64(trace[turn, s + 1])
             luck[(s + 1) // 2] += _best(roll, j - 1, keeps) - keeps[j, trace[turn, s], 0]
             s += 2
             j -= 1
