@@ -24,8 +24,6 @@ points ``p_o``, next state ``s'_o``), with ``d_o = p_o + E(s'_o) - E(s)``:
 
 from __future__ import annotations
 
-import os
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +31,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .formats.tablefile import PerTableCache
 from .game.rules import UPPER_TARGET, RuleSet
 from .levels import Progress
 
@@ -149,8 +148,7 @@ def table_checksum(table: Table) -> str:
     return hashlib.sha256(np.ascontiguousarray(table.values, dtype="<f8").data).hexdigest()
 
 
-_CACHE: dict[tuple[int, str], tuple[Table, StateMoments]] = {}
-_CACHE_LOCK = threading.Lock()
+_CACHE = PerTableCache()
 
 
 def get_moments(table: Table, *, progress: Progress | None = None,
@@ -165,11 +163,8 @@ def get_moments(table: Table, *, progress: Progress | None = None,
 
     rules = table.rules
     path = default_moments_path(rules)
-    key = (id(table), os.path.abspath(path))
-    with _CACHE_LOCK:
-        cached = _CACHE.get(key)
-        if cached is not None and cached[0] is table:
-            return cached[1]
+
+    def make() -> StateMoments:
         computed: list[StateMoments] = []
 
         def compute() -> np.ndarray:
@@ -180,6 +175,6 @@ def get_moments(table: Table, *, progress: Progress | None = None,
             path, rules, _moments_kind(), table_checksum(table), compute, force=True,
             note=note, missing=f"note: no why figures for rules {rules.name!r} yet; "
                                f"computing {path} once (about half a minute)")
-        moments = computed[0] if computed else StateMoments(rules, figures)
-        _CACHE[key] = (table, moments)
-        return moments
+        return computed[0] if computed else StateMoments(rules, figures)
+
+    return _CACHE.get(table, path, make)

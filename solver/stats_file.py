@@ -17,8 +17,6 @@ cannot write, the figures computed are used and a note says so.
 
 from __future__ import annotations
 
-import os
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -26,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from .formats.tablefile import PerTableCache
 from .game.rules import RuleSet, get_rules
 from .levels import Progress
 from .stats import OptimalStats, highest_score, optimal_stats
@@ -102,8 +101,7 @@ def stats_of(rules: RuleSet, values: np.ndarray, seconds: float) -> OptimalStats
                         yahtzee_bonuses=float(values[n + 2 * nb + 2]), seconds=seconds)
 
 
-_CACHE: dict[tuple[int, str], tuple[Table, OptimalStats]] = {}
-_CACHE_LOCK = threading.Lock()
+_CACHE = PerTableCache()
 
 
 def new_game_stats(table: Table, *, progress: Progress | None = None,
@@ -119,22 +117,18 @@ def new_game_stats(table: Table, *, progress: Progress | None = None,
     began = time.perf_counter()
     rules = table.rules
     path = default_stats_path(rules)
-    key = (id(table), os.path.abspath(path))
-    with _CACHE_LOCK:
-        cached = _CACHE.get(key)
-        if cached is not None and cached[0] is table:
-            return cached[1]
+
+    def make() -> OptimalStats:
         values = cached_values(
             path, rules, _kind(), table_checksum(table),
             lambda: stats_array(optimal_stats(table, progress)), force=False, note=note,
             missing=f"note: no new-game statistics for rules {rules.name!r} yet; computing "
                     f"{path} once (about half a minute)")
-        result = stats_of(rules, values, time.perf_counter() - began)
-        _CACHE[key] = (table, result)
-        return result
+        return stats_of(rules, values, time.perf_counter() - began)
+
+    return _CACHE.get(table, path, make)
 
 
 def forget_stats() -> None:
     """Forget the figures read or computed (the next call reads the file again)."""
-    with _CACHE_LOCK:
-        _CACHE.clear()
+    _CACHE.clear()

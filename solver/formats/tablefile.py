@@ -27,6 +27,7 @@ import hashlib
 import json
 import mmap
 import os
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from io import BufferedReader
@@ -333,6 +334,30 @@ def _check_values(values: np.ndarray, rules: RuleSet, unusable: Any) -> None:
 TABLE = FileKind(MAGIC, VERSION, "table", lambda rules: rules.table_shape, _check_values,
                  _build_command)
 """A solved table (``E`` of every state)."""
+
+
+class PerTableCache:
+    """What was read or computed for a table, once per process: ``get(table, path,
+    make)`` returns ``make()``'s result for this very ``table`` object and cache file
+    ``path``, computing it at most once (thread-safe); ``clear()`` forgets it all."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._items: dict[tuple[int, str], tuple[Any, Any]] = {}
+
+    def get(self, table: Any, path: Path | str, make: Callable[[], Any]) -> Any:
+        key = (id(table), os.path.abspath(path))
+        with self._lock:
+            cached = self._items.get(key)
+            if cached is not None and cached[0] is table:
+                return cached[1]
+            result = make()
+            self._items[key] = (table, result)
+            return result
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
 
 
 def cached_values(path: Path | str, rules: RuleSet, kind: FileKind, checksum: str,
