@@ -190,10 +190,16 @@ class Advice:
 
 
 @cache
-def _rerolls_of(roll: int) -> tuple[tuple[int, Keep], ...]:
-    """(keep index, Keep) of every distinct keep of 0 to 4 dice of roll ``roll``."""
-    return tuple((k, Keep(faces_of(KEEP_COUNTS[k]))) for k in sub_keeps(roll)
-                 if KEEP_SIZE[k] < DICE)
+def _rerolls_of(roll: int) -> tuple[np.ndarray, tuple[tuple[int, Keep], ...]]:
+    """(their keep indices, (rank, Keep) of each) of every distinct keep of 0 to 4 dice
+    of roll ``roll``."""
+    ks = [k for k in sub_keeps(roll) if KEEP_SIZE[k] < DICE]
+    return (np.array(ks, dtype=np.int64),
+            tuple((ties.rank(k, -1), Keep(faces_of(KEEP_COUNTS[k]))) for k in ks))
+
+
+_NO_P = (0.0, 0.0)
+"""(p, tie p) of every option under the expected score (or a target out of reach)."""
 
 
 def question_rolls_left(card: Scorecard, rolls_left: int | None = None) -> int:
@@ -331,27 +337,10 @@ class TurnAdvisor:
         :class:`~advisor.why.Outcome`."""
         dice = as_dice(dice)
         rolls_left = check_rolls_left(rolls_left, self.rules.rolls_per_turn)
-        total = self.card.total
-        names = self.rules.boxes
         objective = self.objective
-        with_p = not objective.is_ev
-        solve = with_p and not objective.is_out_of_reach(self.card)  # else every p is 0
-        found: list[tuple] = []  # (expected final, rank, keep, box, points, bonus, p)
-        for to_come, box, points, bonus in self.box_values(dice):
-            p = self.solved.box(box, points, bonus) if solve else (0.0, 0.0)
-            found.append((total + to_come, ties.rank(-1, box), None, names[box].name, points,
-                          bonus, p))
-        if rolls_left:
-            row = self.turn[rolls_left]
-            if solve:
-                solved = self.solved
-                p_row, tie_row = solved.keep_values[rolls_left], solved.keep_values2[rolls_left]
-            for k, keep in _rerolls_of(dice.roll_index):
-                p = (float(p_row[k]), float(tie_row[k])) if solve else (0.0, 0.0)
-                found.append((total + float(row[k]), ties.rank(k, -1), keep, None, 0, 0, p))
+        found = self._priced(dice, rolls_left)
         evs = [item[0] for item in found]
-        order = ties.ranked([item[-1][0] for item in found] if with_p else evs, evs,
-                            [item[1] for item in found], ties.P_TIE if with_p else ties.EV_TIE)
+        order = ties.ranked(*self._ranking_keys(found, evs))
         best = max(evs)
         best_p = _unit(found[order[0]][-1][0])
         options = tuple(self._option(best, best_p, *found[i]) for i in order)
@@ -361,6 +350,63 @@ class TurnAdvisor:
         roll = dice.roll_index
         options = tuple(replace(o, outcome=outcomes.of(o, roll, rolls_left)) for o in options)
         return Advice(self.card, dice, rolls_left, options, objective, outcomes.strategy)
+
+    def chosen_and_best(self, dice: Dice | str, rolls_left: int,
+                        move: Move) -> tuple[Option | None, Option]:
+        """(the option making ``move``, None when no option does; the best option) for
+        ``dice`` with ``rolls_left``: the very options :meth:`advise` lists, without
+        building and ranking the others (``analyze`` asks this of every decision)."""
+        dice = as_dice(dice)
+        rolls_left = check_rolls_left(rolls_left, self.rules.rolls_per_turn)
+        found = self._priced(dice, rolls_left)
+        evs = [item[0] for item in found]
+        values, evs, ranks, tie = self._ranking_keys(found, evs)
+        top = ties.best(values, evs, ranks, len(found), tie)  # advise's first (ties.ranked)
+        best = max(evs)
+        best_p = _unit(found[top][-1][0])
+        if move.keep is not None:
+            pick = next((i for i, item in enumerate(found)
+                         if item[2] is not None and item[2].faces == move.keep), None)
+        else:
+            pick = next((i for i, item in enumerate(found)
+                         if item[2] is None and item[3] == move.box), None)
+        chosen = None if pick is None else self._option(best, best_p, *found[pick])
+        return chosen, self._option(best, best_p, *found[top])
+
+    def _priced(self, dice: Dice, rolls_left: int) -> list[tuple]:
+        """(expected final, rank, keep, box name, points, bonus, (p, tie p)) of every
+        distinct choice for ``dice``: the allowed boxes, then the keeps while rolls are
+        left (p is 0 under the expected score)."""
+        total = self.card.total
+        names = self.rules.boxes
+        objective = self.objective
+        solve = not objective.is_ev and not objective.is_out_of_reach(self.card)  # else p = 0
+        found: list[tuple] = []
+        for to_come, box, points, bonus in self.box_values(dice):
+            p = self.solved.box(box, points, bonus) if solve else _NO_P
+            found.append((total + to_come, ties.rank(-1, box), None, names[box].name, points,
+                          bonus, p))
+        if rolls_left:
+            ks, keeps = _rerolls_of(dice.roll_index)
+            evs = (total + self.turn[rolls_left][ks]).tolist()  # total + K_j(k), each keep
+            if solve:
+                solved = self.solved
+                ps = zip(solved.keep_values[rolls_left][ks].tolist(),
+                         solved.keep_values2[rolls_left][ks].tolist(), strict=True)
+            else:
+                ps = [_NO_P] * len(evs)
+            found += [(ev, rank, keep, None, 0, 0, p)
+                      for ev, (rank, keep), p in zip(evs, keeps, ps, strict=True)]
+        return found
+
+    def _ranking_keys(self, found: list[tuple], evs: list[float]) -> tuple[list, list, list,
+                                                                          float]:
+        """(values, expected finals, fixed ranks, tolerance) of ``found`` for
+        :mod:`solver.game.ties`: ranked by the objective's probability, else by ``evs``."""
+        ranks = [item[1] for item in found]
+        if self.objective.is_ev:
+            return evs, evs, ranks, ties.EV_TIE
+        return [item[-1][0] for item in found], evs, ranks, ties.P_TIE
 
     def _option(self, best: float, best_p: float, expected_final: float, _rank: int,
                 keep: Keep | None, box: str | None, points: int, bonus: int,

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver.errors import InvalidRecordError
 
-from .advise import Advice, Option, TurnAdvisor, turn_advisor
+from .advise import Option, TurnAdvisor, turn_advisor
 from .model import Dice, Scorecard
 from .objective import EV, Objective
 from .play_win import Judging, WinEachTurn
@@ -266,7 +266,7 @@ def analyze(record: GameRecord, objective: Judging = EV, *, table: Table | None 
     if advisors is None:
         advisors = _process_advisors(table, one_turn=each_turn)
     positions = list(record.positions())
-    cards = _cards_before_turns(record)
+    cards = _cards_before_turns(record) if win is not None else []  # (for win's objectives)
     judged: list[Judged] = []
     before, turn, advisor = 0.0, -1, None
     for done, pos in enumerate(positions, start=1):
@@ -277,12 +277,12 @@ def analyze(record: GameRecord, objective: Judging = EV, *, table: Table | None 
             before = value_before_turn(advisor)
         assert advisor is not None
         here = advisor.objective
-        advice = advisor.advise(pos.dice, pos.rolls_left)
-        chosen = _chosen(advice, pos.move)
-        best = value_of(advice.best, here)
+        chosen, top = advisor.chosen_and_best(pos.dice, pos.rolls_left, pos.move)
+        if chosen is None:  # (checked when the record was read)
+            raise InvalidRecordError(f"{pos.move} is not a choice for {pos.dice}")
+        best = value_of(top, here)
         judged.append(Judged(pos.turn, pos.player, pos.card, pos.dice, pos.rolls_left, chosen,
-                             advice.best, best - value_of(chosen, here), best - before,
-                             here))
+                             top, best - value_of(chosen, here), best - before, here))
         before = value_of(chosen, here)
         if progress is not None:
             progress(done, len(positions))
@@ -322,10 +322,3 @@ def _process_advisors(table: Table, *, one_turn: bool) -> Advisors:
         return turn_advisor(card, table, objective, build=lambda t: TurnAdvisor(
             card, t, objective, whole_game=False))
     return advisor
-
-
-def _chosen(advice: Advice, move: Any) -> Option:
-    for option in advice.options:
-        if option.move == move:
-            return option
-    raise InvalidRecordError(f"{move} is not a choice for {advice.dice}")  # checked earlier

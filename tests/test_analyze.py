@@ -63,6 +63,33 @@ def test_every_loss_is_advise_s_loss(games, official_table):
             assert judged.is_error == (same.loss > 1e-9)
 
 
+def test_the_chosen_and_best_options_are_advise_s(games, official_table):
+    """``analyze`` builds only the chosen and the best option of a decision
+    (``TurnAdvisor.chosen_and_best``): for every option of every decision they are
+    ``advise``'s own, field for field; under a target too (late cards: quick to solve)."""
+    from advisor.advise import TurnAdvisor
+    from advisor.objective import EV, Objective
+    from solver.game.move import Move
+
+    asked = 0
+    for record in games[:3]:
+        for pos in record.positions():
+            objectives = [EV]
+            if pos.turn >= 12:
+                objectives.append(Objective.for_target(pos.card.total + 25))
+            for objective in objectives:
+                advisor = TurnAdvisor(pos.card, official_table, objective)
+                advice = advisor.advise(pos.dice, pos.rolls_left)
+                for option in advice.options:
+                    got = advisor.chosen_and_best(pos.dice, pos.rolls_left, option.move)
+                    assert got == (option, advice.best)
+                    asked += 1
+                absent = Move(keep=(7 - pos.dice.faces[0],) * 5)  # not a sub-multiset
+                assert advisor.chosen_and_best(pos.dice, pos.rolls_left, absent) == (
+                    None, advice.best)
+    assert asked > 3 * 2 * 13 * 10
+
+
 def test_figures_of_a_known_game(official_table):
     record = parse_record("Ann: 22256 222 22234 2223 22235 twos")
     analysis = analyze(record, table=official_table)
