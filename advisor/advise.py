@@ -324,9 +324,10 @@ class TurnAdvisor:
     def box_values(self, dice: Dice) -> list[tuple[float, int, int, int]]:
         """(points to come, box, points, bonus) of every box the rules allow for ``dice``."""
         card, rules, values = self.card, self.rules, self.table.values
+        mask, upper, flag = card.mask, card.upper, card.flag
         found = []
-        for box, points, bonus in rules.placements(dice.faces, card.mask, card.yahtzee_holds_50):
-            m, u, y, upper_bonus = rules.after_box(card.mask, card.upper, card.flag, box, points)
+        for box, points, bonus in rules.placements(dice.faces, mask, card.yahtzee_holds_50):
+            m, u, y, upper_bonus = rules.after_box(mask, upper, flag, box, points)
             to_come = points + upper_bonus + bonus + float(values[m, u, y])
             found.append((to_come, box, points, bonus))
         return found
