@@ -93,7 +93,8 @@ MAX_GAMES = 10_000_000
 about 15 minutes for the optimal strategy at 12,000 games/s (judged)."""
 
 Progress = Callable[[int, int], None]
-"""progress(games_done, games_total), called after each batch."""
+"""progress(games_done, games_total), called as the games start (0 done) and after each
+batch."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -334,6 +335,8 @@ def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int 
     rules = table.rules
     traces = np.full((games if record else 0, rules.n_boxes, 2 * rules.rolls_per_turn),
                      -1, dtype=np.int16)
+    if progress is not None and target is None:
+        progress(0, games)  # the games start (a progress bar's rate counts from here)
     if callable(strategy) and workers > 1:
         return _python_in_workers(table, strategy, games, seed, progress, name, record,
                                   judged, workers, start)
@@ -341,6 +344,8 @@ def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int 
     judge = GameJudge(table, games, lossless=lossless) if judged else None
     if target is not None:
         plan = stg.target_plan(table, target, solve_progress, note)
+        if progress is not None:
+            progress(0, games)
         out = stg.play_target(table, plan, games, seed, progress, traces,
                               None if judge is None else judge.add)
         scores, upper, fives, bonuses, entries = out

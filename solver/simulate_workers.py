@@ -4,23 +4,31 @@ The games are cut into blocks (``PYTHON_JUDGE_BATCH`` games for a Python strateg
 lockstep ``BATCH_GAMES`` for a batch strategy) played by N processes: this one and a
 pool of N - 1 fresh (spawned) ones, each with one numba thread. The pool takes the
 blocks from the first on; this process, which has nothing to start, plays the last
-blocks while the pool starts, and every block from the end that the pool has not begun.
-A block's games are the same whichever process plays it (each game has its own dice
-stream) and are judged as one batch, as in one process, so the results are identical
-game for game and figure for figure. The strategy goes to the processes by name
-(pickled): a function defined at the top level of an importable module, as ``yahtzee
-simulate --strategy module:function`` names it.
+blocks while the pool starts (its tasks are submitted from a thread: a spawn waits for
+the new process to read the table), and takes blocks from the end until the two meet.
+Each block is claimed once, when a process begins it (a shared pair of counters), so no
+process waits for a block queued to another: at the end one process waits at most for
+the rest of the block another is playing. A block's games are the same whichever
+process plays it (each game has its own dice stream) and are judged as one batch, as in
+one process, so the results are identical game for game and figure for figure. The
+strategy goes to the processes by name (pickled): a function defined at the top level
+of an importable module, as ``yahtzee simulate --strategy module:function`` names it.
 """
 
 from __future__ import annotations
 
+import atexit
 import multiprocessing
+import os
 import pickle
+import sys
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+import numba
 import numpy as np
 
 from .errors import StrategyError, shown
@@ -58,23 +66,65 @@ def check_picklable(strategy: Callable[..., Any]) -> None:
 
 
 def _start(rules_name: str, values: np.ndarray, strategy: Any, seed: int, record: bool,
-           judged: bool) -> None:
+           judged: bool, claims: Any) -> None:
     """A worker's set-up: one numba thread, the table, the strategy, the judge's
-    references."""
+    references, the blocks' claims (:func:`_claim_front`)."""
     import numba
 
     from .game.rules import get_rules
     from .table import Table
 
+    atexit.register(_leave)
     numba.set_num_threads(1)
+    values.flags.writeable = False  # read-only as a table's own: the kernels' one signature
     table = Table(get_rules(rules_name), values)
     _state.update(table=table, strategy=strategy, seed=seed, record=record, judged=judged,
-                  references=References(table) if judged else None)
+                  references=References(table) if judged else None, claims=claims)
 
 
-def _block(first: int, games: int) -> Part:
-    """Games ``first .. first + games - 1`` in a worker."""
+def _leave() -> None:
+    """A worker's exit, once the pool has told it to stop (its results are sent and
+    multiprocessing has flushed its queues): at once, without Python's finalization of
+    numba and every module (about a second in which the first process would wait)."""
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            stream.flush()
+    os._exit(0)
+
+
+def _block(index: int, first: int, games: int) -> Part | None:
+    """Block ``index`` (games ``first .. first + games - 1``) in a worker, or None when
+    the first process took it."""
+    if not _claim_front(_state["claims"], index):
+        return None
     return play_block(_state, first, games)
+
+
+def _claim_front(claims: Any, index: int) -> bool:
+    """Claim block ``index`` for a worker unless the first process took it. ``claims``:
+    a shared (front, back): one past the last block a worker took, and the first block
+    the first process took (it takes them from the end)."""
+    with claims.get_lock():
+        if index >= claims[1]:
+            return False
+        claims[0] = max(claims[0], index + 1)
+        return True
+
+
+def _claim_back(claims: Any) -> int | None:
+    """The last block no process has taken, claimed for the first process (None: none
+    left)."""
+    with claims.get_lock():
+        if claims[1] - 1 < claims[0]:
+            return None
+        claims[1] -= 1
+        return int(claims[1])
+
+
+def _stop(claims: Any) -> None:
+    """No process takes another block."""
+    with claims.get_lock():
+        claims[1] = 0
 
 
 def play_block(state: dict[str, Any], first: int, games: int) -> Part:
@@ -104,9 +154,6 @@ def play_in_workers(table: Any, strategy: Callable[..., Any], games: int, seed: 
     ``block`` games a task."""
     check_picklable(strategy)
     tasks = [(first, min(block, games - first)) for first in range(0, games, block)]
-    here = {"table": table, "strategy": strategy, "seed": seed, "record": record,
-            "judged": judged, "references": References(table) if judged else None}
-    context = multiprocessing.get_context("spawn")
     parts: list[Part | None] = [None] * len(tasks)
     done = 0
 
@@ -117,34 +164,82 @@ def play_in_workers(table: Any, strategy: Callable[..., Any], games: int, seed: 
         if progress is not None:
             progress(done, games)
 
+    def here() -> dict[str, Any]:
+        return {"table": table, "strategy": strategy, "seed": seed, "record": record,
+                "judged": judged, "references": References(table) if judged else None}
+
     if len(tasks) == 1:  # nothing to share
-        finished(0, play_block(here, *tasks[0]))
-        return _joined([p for p in parts if p is not None], judged)
-    with ProcessPoolExecutor(min(workers - 1, len(tasks) - 1), mp_context=context,
-                             initializer=_start,
-                             initargs=(table.rules.name, np.asarray(table.values), strategy,
-                                       seed, record, judged)) as pool:
-        pending: list[Future[Part]] = [pool.submit(_block, *task) for task in tasks]
+        finished(0, play_block(here(), *tasks[0]))
+        return _joined(parts, judged)
+    context = multiprocessing.get_context("spawn")
+    claims = context.Array("q", [0, len(tasks)])
+    pool = ProcessPoolExecutor(min(workers - 1, len(tasks) - 1), mp_context=context,
+                               initializer=_start,
+                               initargs=(table.rules.name, np.asarray(table.values),
+                                         strategy, seed, record, judged, claims))
+    pending: list[Future[Part | None]] = []
+    starting = _Submitter(pool, pending, tasks)
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)  # this process's share of the cores while the workers play
+    try:
+        state = here()
+        while (i := _claim_back(claims)) is not None:
+            finished(i, play_block(state, *tasks[i]))
+            _collect(pending, parts, finished, wait=False)
+        starting.finish()
+        _collect(pending, parts, finished, wait=True)
+    except BrokenProcessPool as exc:
+        raise StrategyError(f"a worker process of strategy {_name(strategy)} stopped "
+                            f"({shown(exc, 80)}); try workers=1") from None
+    finally:
+        numba.set_num_threads(threads)
+        _stop(claims)
+        starting.join()  # what it raised, if not yet raised, gives way to the error here
+        pool.shutdown(wait=True, cancel_futures=True)
+    return _joined(parts, judged)
+
+
+class _Submitter(threading.Thread):
+    """Submits the blocks' tasks (``pending`` in block order) from its own thread: a
+    worker's start (its Python, its imports) delays the first submit, and this process
+    plays meanwhile. :meth:`finish` waits for it and re-raises what submitting raised."""
+
+    def __init__(self, pool: ProcessPoolExecutor, pending: list[Future[Part | None]],
+                 tasks: list[tuple[int, int]]) -> None:
+        super().__init__(name="simulate-workers-submit", daemon=True)
+        self.pool, self.pending, self.tasks = pool, pending, tasks
+        self.error: BaseException | None = None
+        self.start()
+
+    def run(self) -> None:
         try:
-            for i in range(len(tasks) - 1, -1, -1):  # from the end, each block not begun
-                if not pending[i].cancel():
-                    break
-                finished(i, play_block(here, *tasks[i]))
-            for i, future in enumerate(pending):
-                if parts[i] is None:
-                    finished(i, future.result())
-        except BrokenProcessPool as exc:
-            raise StrategyError(f"a worker process of strategy {_name(strategy)} stopped "
-                                f"({shown(exc, 80)}); try workers=1") from None
-        finally:
-            for future in pending:
-                future.cancel()
-    return _joined([p for p in parts if p is not None], judged)
+            for i, task in enumerate(self.tasks):
+                self.pending.append(self.pool.submit(_block, i, *task))
+        except BaseException as exc:  # noqa: BLE001  (re-raised by join)
+            self.error = exc
+
+    def finish(self) -> None:
+        self.join()
+        if self.error is not None:
+            raise self.error
 
 
-def _joined(parts: list[Part], judged: bool) -> tuple[tuple[np.ndarray, ...], np.ndarray,
+def _collect(pending: list[Future[Part | None]], parts: list[Part | None],
+             finished: Callable[[int, Part], None], wait: bool) -> None:
+    """Take the workers' finished blocks (every one with ``wait``) into ``parts``."""
+    for i, future in enumerate(list(pending)):
+        if parts[i] is None and (wait or future.done()):
+            part = future.result()
+            if part is not None:
+                finished(i, part)
+
+
+def _joined(parts: list[Part | None], judged: bool) -> tuple[tuple[np.ndarray, ...], np.ndarray,
                                                        np.ndarray | None, list[Any]]:
-    """The blocks' parts (in game order) as one."""
+    """The blocks' parts (in game order, every one played) as one."""
+    if any(p is None for p in parts):
+        raise RuntimeError("a block of games was not played")  # cannot happen: claimed
+    parts = [p for p in parts if p is not None]
     outcomes = tuple(np.concatenate([p[0][k] for p in parts]) for k in range(5))
     traces = np.concatenate([p[1] for p in parts])
     if not judged:

@@ -208,9 +208,25 @@ def most_common_face(decision: Decision):
     return decision.rules.boxes[best.box].name
 
 
+def fails_in_a_worker(decision: Decision):
+    """A Python strategy of the top level that fails in a worker process only."""
+    import multiprocessing
+
+    if multiprocessing.parent_process() is not None:
+        raise RuntimeError("no worker may play")
+    return most_common_face(decision)
+
+
 def test_workers_play_the_same_games_with_the_same_figures(official_table):
-    one = simulate(official_table, most_common_face, 2300, seed=4, record=True)
-    two = simulate(official_table, most_common_face, 2300, seed=4, record=True, workers=2)
+    seen: dict[int, list[tuple[int, int]]] = {1: [], 2: []}
+    one = simulate(official_table, most_common_face, 2300, seed=4, record=True,
+                   progress=lambda done, total: seen[1].append((done, total)))
+    two = simulate(official_table, most_common_face, 2300, seed=4, record=True, workers=2,
+                   progress=lambda done, total: seen[2].append((done, total)))
+    for calls in seen.values():  # from the start (a bar's rate counts from there) to the end
+        assert calls[0] == (0, 2300) and calls[-1] == (2300, 2300)
+        assert [done for done, _ in calls] == sorted(done for done, _ in calls)
+    assert len(seen[2]) == 1 + 10  # and once per block of 250 games
     for name in ("scores", "upper_bonus", "yahtzees", "yahtzee_bonuses", "entries", "traces"):
         assert np.array_equal(getattr(one, name), getattr(two, name)), name
     assert np.array_equal(one.losses.per_game, two.losses.per_game)
@@ -229,3 +245,11 @@ def test_workers_need_a_strategy_they_can_import(official_table):
     for bad in (0, 65, 1.5, True):
         with pytest.raises(LimitError, match="worker processes"):
             simulate(official_table, most_common_face, 10, workers=bad)
+
+
+def test_a_strategy_failing_in_a_worker_is_one_clear_error(official_table):
+    from solver.errors import StrategyError
+
+    with pytest.raises(StrategyError, match=r"strategy 'fails_in_a_worker' failed with "
+                                            r"RuntimeError: .*no worker may play.* at turn 1"):
+        simulate(official_table, fails_in_a_worker, 6000, seed=2, workers=2)
