@@ -196,6 +196,17 @@ def test_not_judged_on_request(official_table):
     assert "corrected_mean" not in run.to_json()
 
 
+@pytest.mark.parametrize("strategy", ["optimal", "greedy-turn", "heuristic", "greedy"])
+def test_judging_changes_no_game(official_table, strategy):
+    """The judge reads the games played: with or without it, the same games (the tests
+    that check only scores simulate without it)."""
+    judged = simulate(official_table, strategy, 300, seed=6, record=True)
+    plain = simulate(official_table, strategy, 300, seed=6, record=True, judged=False)
+    assert judged.losses is not None and plain.losses is None
+    for name in ("scores", "upper_bonus", "yahtzees", "yahtzee_bonuses", "entries", "traces"):
+        assert np.array_equal(getattr(judged, name), getattr(plain, name)), name
+
+
 def most_common_face(decision: Decision):
     """A Python strategy of the top level (workers import it by name): keep the most
     common face twice, then the allowed box worth the most points now."""
