@@ -19,7 +19,8 @@ from solver.simulate import (
 
 @pytest.fixture(scope="module")
 def optimal_run(official_table):
-    return simulate(official_table, "optimal", 20_000, seed=11)
+    # (the games only: not judged, the same games either way, test_simulate_luck.py)
+    return simulate(official_table, "optimal", 20_000, seed=11, judged=False)
 
 
 def test_optimal_lands_near_the_exact_mean(optimal_run, official_table):
@@ -33,12 +34,12 @@ def test_same_seed_same_games_whatever_the_threads_and_batches(official_table, o
     threads = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
-        single = simulate(official_table, "optimal", 5_000, seed=11)
+        single = simulate(official_table, "optimal", 5_000, seed=11, judged=False)
     finally:
         numba.set_num_threads(threads)
     assert np.array_equal(single.scores, optimal_run.scores[:5_000])
     assert np.array_equal(single.entries, optimal_run.entries[:5_000])
-    other = simulate(official_table, "optimal", 5_000, seed=12)
+    other = simulate(official_table, "optimal", 5_000, seed=12, judged=False)
     assert not np.array_equal(other.scores, single.scores)
 
 
@@ -54,8 +55,8 @@ def test_totals_add_up(optimal_run, official_table):
 
 
 def test_greedy_is_far_below_and_heuristic_in_between(official_table):
-    greedy = simulate(official_table, "greedy", 4_000, seed=5)
-    heuristic = simulate(official_table, "heuristic", 4_000, seed=5)
+    greedy = simulate(official_table, "greedy", 4_000, seed=5, judged=False)
+    heuristic = simulate(official_table, "heuristic", 4_000, seed=5, judged=False)
     exact = official_table.expected_score
     assert greedy.mean < exact - 50
     assert greedy.mean + 30 < heuristic.mean < exact - 10
