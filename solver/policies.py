@@ -11,8 +11,6 @@ control variates use their values (:mod:`solver.judge`).
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
 
 from .game.dice import FIRST_ROLL_KEEP, ROLL_PROBABILITY
@@ -33,9 +31,27 @@ def builtin_policy(table: Table, name: str) -> tuple[bool, np.ndarray, np.ndarra
     return name == "greedy", values, par
 
 
-@cache
+_PARS: dict[RuleSet, np.ndarray] = {}
+
+
 def heuristic_pars(rules: RuleSet) -> np.ndarray:
-    """(n_boxes,) par of each box for the heuristic (see the module docstring)."""
+    """(n_boxes,) par of each box for the heuristic (see the module docstring), computed
+    once per process (writeable, as every par the kernels see: one signature; not to be
+    changed)."""
+    pars = _PARS.get(rules)
+    if pars is None:
+        pars = _PARS.setdefault(rules, _pars(rules))
+    return pars
+
+
+def take_pars(rules: RuleSet, pars: np.ndarray) -> None:
+    """Take ``pars``, :func:`heuristic_pars` of ``rules`` in another process of this
+    program (a worker of ``simulate``), as this process's: computing them first loads
+    the policy kernels (about half a second)."""
+    _PARS.setdefault(rules, np.array(pars, dtype=np.float64))
+
+
+def _pars(rules: RuleSet) -> np.ndarray:
     # one turn aimed at box b alone: no Yahtzee bonus, no Joker; the box scores its entry
     arrays = rules.arrays._replace(yahtzee_bonus=0.0, has_joker=False, n_flags=1)
     zeros = np.zeros(rules.table_shape)

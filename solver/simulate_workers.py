@@ -34,6 +34,7 @@ import numpy as np
 from .errors import StrategyError, shown
 from .judge import GameJudge, References
 from .numbers import check_count
+from .policies import heuristic_pars
 from .simulate_batch import is_batch, play_batch
 from .simulate_python import play_python
 
@@ -65,16 +66,19 @@ def check_picklable(strategy: Callable[..., Any]) -> None:
             "(module:function), or workers=1") from None
 
 
-def _start(rules_name: str, values: np.ndarray, strategy: Any, seed: int, record: bool,
-           judged: bool, claims: Any) -> None:
-    """A worker's set-up: one numba thread, the table, the strategy, the judge's
-    references, the blocks' claims (:func:`_claim_front`)."""
+def _start(rules_name: str, values: np.ndarray, pars: np.ndarray, strategy: Any, seed: int,
+           record: bool, judged: bool, claims: Any) -> None:
+    """A worker's set-up: one numba thread, the table, the heuristic's pars (this
+    process's), the strategy, the judge's references, the blocks' claims
+    (:func:`_claim_front`)."""
     import numba
 
     from .game.rules import get_rules
+    from .policies import take_pars
     from .table import Table
 
     atexit.register(_leave)
+    take_pars(get_rules(rules_name), pars)
     numba.set_num_threads(1)
     values.flags.writeable = False  # read-only as a table's own: the kernels' one signature
     table = Table(get_rules(rules_name), values)
@@ -176,7 +180,8 @@ def play_in_workers(table: Any, strategy: Callable[..., Any], games: int, seed: 
     pool = ProcessPoolExecutor(min(workers - 1, len(tasks) - 1), mp_context=context,
                                initializer=_start,
                                initargs=(table.rules.name, np.asarray(table.values),
-                                         strategy, seed, record, judged, claims))
+                                         heuristic_pars(table.rules), strategy, seed,
+                                         record, judged, claims))
     pending: list[Future[Part | None]] = []
     starting = _Submitter(pool, pending, tasks)
     threads = numba.get_num_threads()
