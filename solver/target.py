@@ -199,14 +199,20 @@ class _Plan:
         i, rep, low, high, y, m = (a[keep] for a in (i, rep, low, high, y, m))
         feas = low + np.where(low >= top, ub, 0) + lower_least[i] + 50 * y
         ups = np.where(high < top, high - u0, upper_most[i] + (ub if u0 < top else 0))
-        bonus = np.where((y == 1) & (rules.n_flags == 2),
-                         rules.yahtzee_bonus * new_bits[i].sum(axis=1), 0)
+        # a Yahtzee bonus per new turn once the flag is set: not the turn that set it
+        yz_new = new_bits[i, rules.yahtzee_box] == 1
+        flags = rules.n_flags == 2
+        bonus = np.where((y == 1) & flags, rules.yahtzee_bonus
+                         * (new_bits[i].sum(axis=1) - (yz_new & (y0 == 0))), 0)
+        # a Yahtzee box filled since the start without the flag holds 0
+        lower_gain_i = lower_gain[i] - np.where(yz_new & (y == 0) & flags,
+                                                self.most[rules.yahtzee_box], 0)
         most = max_points_to_come(rules, m, rep, y)
         lo = np.maximum(self.utility.zero_below - most, feas)
         hi = np.full(m.shape, self.utility.top - 1, dtype=np.int64)
         if self.total is not None:
             lo = np.maximum(lo, self.total)
-            hi = np.minimum(hi, self.total + lower_gain[i] + ups + bonus)
+            hi = np.minimum(hi, self.total + lower_gain_i + ups + bonus)
         return m, rep, y, lo.astype(np.int64), hi.astype(np.int64)
 
 

@@ -34,7 +34,6 @@ from .level import LevelStore
 from .threads import run_blocks
 from .turn import (
     five_alike_option,
-    lexicographic_max,
     new_plan,
     option,
     plain_option,
@@ -183,20 +182,64 @@ def final_rolls(reads, bufs, unit, work, width):
                 row[c] = max(row[c], src[c]) * unit
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FAST_MATH)
 def final_rolls_pair(reads, bufs, bufs2, work, work2, width):
-    """As :func:`final_rolls`, carrying the secondary vector of the chosen option."""
+    """As :func:`final_rolls`, carrying the secondary vector of the chosen option: the
+    lexicographic maximum (the largest primary; among the options that hold it, the
+    largest secondary), over up to three options per pass over the columns."""
     rows, cols = reads[0], reads[1]
     first = rows.shape[0] - N_ROLLS - 1
     for r in range(N_ROLLS):
-        row = work[FIRST_ROLL_KEEP + r]
-        row2 = work2[FIRST_ROLL_KEEP + r]
-        for c in range(width):
-            row[c] = -1.0
-            row2[c] = -1.0
-        for o in range(rows[first + r], rows[first + r + 1]):
-            lexicographic_max(row, row2, bufs[rows[o]][cols[o]:], bufs2[rows[o]][cols[o]:],
-                              width)
+        k = FIRST_ROLL_KEEP + r
+        o, end = rows[first + r], rows[first + r + 1]
+        for c in range(width if o == end else 0):  # no option (never, as rules go)
+            work[k, c] = -1.0
+            work2[k, c] = -1.0
+        fresh = True
+        while o < end:  # options o, p, q (the last one repeated when fewer are left)
+            p = min(o + 1, end - 1)
+            q = min(o + 2, end - 1)
+            if fresh:
+                _options_first(work, work2, k, bufs, bufs2, rows[o], cols[o], rows[p],
+                               cols[p], rows[q], cols[q], width)
+            else:
+                _options_merge(work, work2, k, bufs, bufs2, rows[o], cols[o], rows[p],
+                               cols[p], rows[q], cols[q], width)
+            fresh = False
+            o += 3
+
+
+@njit(cache=True, fastmath=FAST_MATH, inline="always")
+def _options_first(work, work2, k, bufs, bufs2, i, ci, j, cj, h, ch, width):
+    """Rows ``k`` of (``work``, ``work2``) = the lexicographic maximum of the options that
+    read rows ``i``, ``j``, ``h`` of (``bufs``, ``bufs2``) from columns ``ci``, ``cj``,
+    ``ch`` (an option named twice counts once; every secondary is a probability, so -1
+    stands for an option that does not hold the largest primary)."""
+    for c in range(width):
+        a = bufs[i, ci + c]
+        b = bufs[j, cj + c]
+        e = bufs[h, ch + c]
+        top = max(max(a, b), e)
+        work2[k, c] = max(max(bufs2[i, ci + c] if a == top else -1.0,
+                              bufs2[j, cj + c] if b == top else -1.0),
+                          bufs2[h, ch + c] if e == top else -1.0)
+        work[k, c] = top
+
+
+@njit(cache=True, fastmath=FAST_MATH, inline="always")
+def _options_merge(work, work2, k, bufs, bufs2, i, ci, j, cj, h, ch, width):
+    """:func:`_options_first` with rows ``k`` themselves among the pairs."""
+    for c in range(width):
+        x = work[k, c]
+        a = bufs[i, ci + c]
+        b = bufs[j, cj + c]
+        e = bufs[h, ch + c]
+        top = max(max(x, a), max(b, e))
+        work2[k, c] = max(max(work2[k, c] if x == top else -1.0,
+                              bufs2[i, ci + c] if a == top else -1.0),
+                          max(bufs2[j, cj + c] if b == top else -1.0,
+                              bufs2[h, ch + c] if e == top else -1.0))
+        work[k, c] = top
 
 
 @njit(cache=True)

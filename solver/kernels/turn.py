@@ -217,25 +217,58 @@ def best_sub_keeps(work, width, unit):
                 work[k, c] = max(work[k, c], work[sub, c]) * unit
 
 
-@njit(cache=True)
-def lexicographic_max(out, out2, one, two, width):
-    """``(out, out2) = max((out, out2), (one, two))`` entry by entry, lexicographically:
-    the secondary follows the larger primary; equal primaries keep the larger secondary."""
-    for c in range(width):
-        x = one[c]
-        x2 = two[c]
-        better = x > out[c] or (x == out[c] and x2 > out2[c])
-        out[c] = x if better else out[c]
-        out2[c] = x2 if better else out2[c]
-
-
-@njit(cache=True)
+@njit(cache=True, fastmath=FAST_MATH)
 def best_sub_keeps_pair(work, work2, width):
-    """:func:`best_sub_keeps` with lexicographic maxima of (primary, secondary)."""
+    """:func:`best_sub_keeps` with lexicographic maxima of (primary, secondary): each
+    keep's row merges its sub-keeps' rows two or three at a time (:func:`pair_merge3`),
+    one pass over the columns per merge (:func:`pair_merge2`)."""
     for k in range(1, N_KEEPS):
-        for j in range(KEEP_SUB_COUNT[k]):
-            sub = KEEP_SUB_LIST[k, j]
-            lexicographic_max(work[k], work2[k], work[sub], work2[sub], width)
+        d = KEEP_SUB_COUNT[k]
+        s0, s1, s2 = KEEP_SUB_LIST[k, 0], KEEP_SUB_LIST[k, 1], KEEP_SUB_LIST[k, 2]
+        s3, s4 = KEEP_SUB_LIST[k, 3], KEEP_SUB_LIST[k, 4]
+        if d == 1:
+            pair_merge2(work, work2, k, s0, s0, width)
+        elif d == 2 or d == 4:
+            pair_merge2(work, work2, k, s0, s1, width)
+        else:
+            pair_merge3(work, work2, k, s0, s1, s2, width)
+        if d == 4:
+            pair_merge2(work, work2, k, s2, s3, width)
+        elif d == 5:
+            pair_merge2(work, work2, k, s3, s4, width)
+
+
+@njit(cache=True, fastmath=FAST_MATH, inline="always")
+def pair_merge3(work, work2, k, i, j, h, width):
+    """Rows ``k`` of (``work``, ``work2``) = the lexicographic maximum of the pairs of rows
+    ``k``, ``i``, ``j`` and ``h`` (a row named twice counts once), column by column: the
+    largest primary, and the largest secondary among the rows that hold it (every
+    secondary is a probability, so -1 stands for a row that does not)."""
+    for c in range(width):
+        x = work[k, c]
+        a = work[i, c]
+        b = work[j, c]
+        e = work[h, c]
+        top = max(max(x, a), max(b, e))
+        work2[k, c] = max(max(work2[k, c] if x == top else -1.0,
+                              work2[i, c] if a == top else -1.0),
+                          max(work2[j, c] if b == top else -1.0,
+                              work2[h, c] if e == top else -1.0))
+        work[k, c] = top
+
+
+@njit(cache=True, fastmath=FAST_MATH, inline="always")
+def pair_merge2(work, work2, k, i, j, width):
+    """:func:`pair_merge3` of rows ``k``, ``i`` and ``j``."""
+    for c in range(width):
+        x = work[k, c]
+        a = work[i, c]
+        b = work[j, c]
+        top = max(max(x, a), b)
+        work2[k, c] = max(max(work2[k, c] if x == top else -1.0,
+                              work2[i, c] if a == top else -1.0),
+                          work2[j, c] if b == top else -1.0)
+        work[k, c] = top
 
 
 @njit(cache=True)
