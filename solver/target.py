@@ -44,6 +44,8 @@ from .table import Table
 
 STEP = tk.STEP
 WIDE = tk.WIDE
+import os
+_WIDE_PAIR = int(os.environ.get('YZ_WIDE_PAIR', '128'))  # EXPERIMENT
 
 
 @dataclass(frozen=True, eq=False)
@@ -216,16 +218,16 @@ class _Plan:
         return m, rep, y, lo.astype(np.int64), hi.astype(np.int64)
 
 
-def _tasks(level: LevelStore) -> np.ndarray:
+def _tasks(level: LevelStore, wide: int = WIDE) -> np.ndarray:
     """(n_tasks, 3) int64: (state, first column, width) of every task, each state's range
-    in pieces of at most WIDE columns."""
+    in pieces of at most ``wide`` columns."""
     n = level.m.shape[0]
     lengths = level.start[1:n + 1] - level.start[:n]
-    counts = -(-lengths // WIDE)
+    counts = -(-lengths // wide)
     state = np.repeat(np.arange(n, dtype=np.int64), counts)
     first = np.cumsum(counts) - counts
-    offset = (np.arange(state.shape[0], dtype=np.int64) - first[state]) * WIDE
-    width = np.minimum(lengths[state] - offset, WIDE)
+    offset = (np.arange(state.shape[0], dtype=np.int64) - first[state]) * wide
+    width = np.minimum(lengths[state] - offset, wide)
     return np.stack([state, level.lo[state] + offset, width], axis=1)
 
 
@@ -270,7 +272,7 @@ def solve_vectors(table: Table, utility: Utility, *, start: tuple[int, int, int]
         nonlocal last, kept, keep, entries, operations
         here = new_store(*plan.level_states(levels[n]), step=STEP, pair=spec.pair)
         _point_slots(slot, plan, here, levels[n])
-        tasks = _tasks(here)
+        tasks = _tasks(here, _WIDE_PAIR if spec.pair else WIDE)
         columns = int(tasks[:, 2].sum())
         entries += columns
         operations += float(task_operations(rules, np.array([rules.n_boxes - n]))[0]) * columns

@@ -209,36 +209,39 @@ def final_rolls_pair(reads, bufs, bufs2, work, work2, width):
             o += 3
 
 
-@njit(cache=True, fastmath=FAST_MATH, inline="always")
+@njit(cache=True, fastmath=FAST_MATH)
 def _options_first(work, work2, k, bufs, bufs2, i, ci, j, cj, h, ch, width):
     """Rows ``k`` of (``work``, ``work2``) = the lexicographic maximum of the options that
     read rows ``i``, ``j``, ``h`` of (``bufs``, ``bufs2``) from columns ``ci``, ``cj``,
     ``ch`` (an option named twice counts once; every secondary is a probability, so -1
-    stands for an option that does not hold the largest primary)."""
+    stands for an option that does not hold the largest primary). The columns are
+    unsigned, so numba adds no wraparound test to the index and LLVM keeps SIMD loads;
+    every load is unconditional, or LLVM masks them."""
+    ui, uj, uh = np.uint64(ci), np.uint64(cj), np.uint64(ch)
     for c in range(width):
-        a = bufs[i, ci + c]
-        b = bufs[j, cj + c]
-        e = bufs[h, ch + c]
+        uc = np.uint64(c)
+        a, a2 = bufs[i, ui + uc], bufs2[i, ui + uc]
+        b, b2 = bufs[j, uj + uc], bufs2[j, uj + uc]
+        e, e2 = bufs[h, uh + uc], bufs2[h, uh + uc]
         top = max(max(a, b), e)
-        work2[k, c] = max(max(bufs2[i, ci + c] if a == top else -1.0,
-                              bufs2[j, cj + c] if b == top else -1.0),
-                          bufs2[h, ch + c] if e == top else -1.0)
+        work2[k, c] = max(max(a2 if a == top else -1.0, b2 if b == top else -1.0),
+                          e2 if e == top else -1.0)
         work[k, c] = top
 
 
-@njit(cache=True, fastmath=FAST_MATH, inline="always")
+@njit(cache=True, fastmath=FAST_MATH)
 def _options_merge(work, work2, k, bufs, bufs2, i, ci, j, cj, h, ch, width):
     """:func:`_options_first` with rows ``k`` themselves among the pairs."""
+    ui, uj, uh = np.uint64(ci), np.uint64(cj), np.uint64(ch)
     for c in range(width):
-        x = work[k, c]
-        a = bufs[i, ci + c]
-        b = bufs[j, cj + c]
-        e = bufs[h, ch + c]
+        uc = np.uint64(c)
+        x, x2 = work[k, c], work2[k, c]
+        a, a2 = bufs[i, ui + uc], bufs2[i, ui + uc]
+        b, b2 = bufs[j, uj + uc], bufs2[j, uj + uc]
+        e, e2 = bufs[h, uh + uc], bufs2[h, uh + uc]
         top = max(max(x, a), max(b, e))
-        work2[k, c] = max(max(work2[k, c] if x == top else -1.0,
-                              bufs2[i, ci + c] if a == top else -1.0),
-                          max(bufs2[j, cj + c] if b == top else -1.0,
-                              bufs2[h, ch + c] if e == top else -1.0))
+        work2[k, c] = max(max(x2 if x == top else -1.0, a2 if a == top else -1.0),
+                          max(b2 if b == top else -1.0, e2 if e == top else -1.0))
         work[k, c] = top
 
 
@@ -268,13 +271,14 @@ def vector_level(tasks, here, slot, nxt, spec, rules):
     writes ``here.vals[here.start[i] + a - here.lo[i]]`` (and ``vals2`` in pair mode)
     from the next level's ``nxt``; ``slot[m, u, y]`` indexes ``nxt``. In up to 256 blocks
     of contiguous tasks on numba's threads."""
-    run_blocks(_vector_block, tasks.shape[0], 256, tasks, here, slot, nxt, spec, rules)
+    wide = np.int64(tasks[:, 2].max()) if tasks.shape[0] else np.int64(1)
+    run_blocks(_vector_block, tasks.shape[0], 256, tasks, here, slot, nxt, spec, rules, wide)
 
 
 @njit(cache=True, nogil=True)
-def _vector_block(begin, end, tasks, here, slot, nxt, spec, rules):
-    """Tasks ``begin .. end - 1`` of :func:`vector_level`."""
-    t = new_scratch(rules.box_scores.shape[0], np.int64(WIDE), spec)
+def _vector_block(begin, end, tasks, here, slot, nxt, spec, rules, wide):
+    """Tasks ``begin .. end - 1`` of :func:`vector_level`, none wider than ``wide``."""
+    t = new_scratch(rules.box_scores.shape[0], wide, spec)
     no_stages = np.empty((0, N_KEEPS, 1))
     planned = -1
     # contiguous runs of tasks: consecutive tasks mostly share a state (and its plan)

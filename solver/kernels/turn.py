@@ -238,36 +238,33 @@ def best_sub_keeps_pair(work, work2, width):
             pair_merge2(work, work2, k, s3, s4, width)
 
 
-@njit(cache=True, fastmath=FAST_MATH, inline="always")
+@njit(cache=True, fastmath=FAST_MATH)
 def pair_merge3(work, work2, k, i, j, h, width):
     """Rows ``k`` of (``work``, ``work2``) = the lexicographic maximum of the pairs of rows
     ``k``, ``i``, ``j`` and ``h`` (a row named twice counts once), column by column: the
     largest primary, and the largest secondary among the rows that hold it (every
     secondary is a probability, so -1 stands for a row that does not)."""
     for c in range(width):
-        x = work[k, c]
-        a = work[i, c]
-        b = work[j, c]
-        e = work[h, c]
+        x, x2 = work[k, c], work2[k, c]  # (every load unconditional, or LLVM masks them)
+        a, a2 = work[i, c], work2[i, c]
+        b, b2 = work[j, c], work2[j, c]
+        e, e2 = work[h, c], work2[h, c]
         top = max(max(x, a), max(b, e))
-        work2[k, c] = max(max(work2[k, c] if x == top else -1.0,
-                              work2[i, c] if a == top else -1.0),
-                          max(work2[j, c] if b == top else -1.0,
-                              work2[h, c] if e == top else -1.0))
+        work2[k, c] = max(max(x2 if x == top else -1.0, a2 if a == top else -1.0),
+                          max(b2 if b == top else -1.0, e2 if e == top else -1.0))
         work[k, c] = top
 
 
-@njit(cache=True, fastmath=FAST_MATH, inline="always")
+@njit(cache=True, fastmath=FAST_MATH)
 def pair_merge2(work, work2, k, i, j, width):
     """:func:`pair_merge3` of rows ``k``, ``i`` and ``j``."""
     for c in range(width):
-        x = work[k, c]
-        a = work[i, c]
-        b = work[j, c]
+        x, x2 = work[k, c], work2[k, c]
+        a, a2 = work[i, c], work2[i, c]
+        b, b2 = work[j, c], work2[j, c]
         top = max(max(x, a), b)
-        work2[k, c] = max(max(work2[k, c] if x == top else -1.0,
-                              work2[i, c] if a == top else -1.0),
-                          work2[j, c] if b == top else -1.0)
+        work2[k, c] = max(max(x2 if x == top else -1.0, a2 if a == top else -1.0),
+                          b2 if b == top else -1.0)
         work[k, c] = top
 
 
