@@ -44,8 +44,6 @@ from .table import Table
 
 STEP = tk.STEP
 WIDE = tk.WIDE
-import os
-_WIDE_PAIR = int(os.environ.get('YZ_WIDE_PAIR', '128'))  # EXPERIMENT
 
 
 @dataclass(frozen=True, eq=False)
@@ -272,7 +270,7 @@ def solve_vectors(table: Table, utility: Utility, *, start: tuple[int, int, int]
         nonlocal last, kept, keep, entries, operations
         here = new_store(*plan.level_states(levels[n]), step=STEP, pair=spec.pair)
         _point_slots(slot, plan, here, levels[n])
-        tasks = _tasks(here, _WIDE_PAIR if spec.pair else WIDE)
+        tasks = _tasks(here)
         columns = int(tasks[:, 2].sum())
         entries += columns
         operations += float(task_operations(rules, np.array([rules.n_boxes - n]))[0]) * columns
