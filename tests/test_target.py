@@ -101,6 +101,22 @@ def test_w_invariants(official_table):
     assert turn_at(vectors, *start, 200).value == pytest.approx(1.0, abs=1e-12)
 
 
+def test_ranges_reach_the_highest_totals_and_no_further(official_table):
+    """From a new game, a state's range of ``a`` ends at the most its boxes can hold: with
+    50 in the Yahtzee box, a Yahtzee bonus on every later turn but not on the turn that
+    scored the 50; with the Yahtzee box scratched, 0 there (both totals can be played)."""
+    from solver.levels import masks_by_level
+    from solver.target import _Plan
+
+    rules = official_table.rules
+    plan = _Plan(official_table, (0, 0, 0), 0, Utility.target(2000))
+    m, u, y, _, hi = plan.level_states(masks_by_level(rules.n_boxes)[3])
+    mask = sum(1 << rules.box_index(name) for name in ("sixes", "yahtzee", "chance"))
+    # 50, then 66666 in sixes and in chance: 30 + 100 each
+    assert hi[(m == mask) & (u == 30) & (y == 1)].tolist() == [50 + 2 * (30 + 100)]
+    assert hi[(m == mask) & (u == 30) & (y == 0)].tolist() == [30 + 30]
+
+
 @pytest.mark.parametrize("target", [60, 120, 150, 180])
 def test_target_strategy_beats_the_ev_strategy(official_table, target):
     """For every points-needed t, the best strategy's P(to come >= t) is at least the EV
