@@ -166,20 +166,40 @@ def option_read(plan, r, i, scores):
 @njit(cache=True, fastmath=FAST_MATH)
 def final_rolls(reads, bufs, unit, work, width):
     """V_0 at the roll rows of ``work`` (columns ``0..width-1``): the best option per
-    column, from the flat ``reads`` of :func:`plan_reads`. (Rows are read as contiguous
-    views, ``bufs[k][off:]``: a two-dimensional slice, or an index ``off + c``, makes
-    numba's loop strided or wrapped, and LLVM leaves it scalar, three to five times
-    slower.)"""
+    column, from the flat ``reads`` of :func:`plan_reads`, up to three options per pass
+    over the columns (:func:`_options_max`)."""
     rows, cols = reads[0], reads[1]
     first = rows.shape[0] - N_ROLLS - 1
     for r in range(N_ROLLS):
-        row = work[FIRST_ROLL_KEEP + r]
+        k = FIRST_ROLL_KEEP + r
+        o, end = rows[first + r], rows[first + r + 1]
+        for c in range(width if o == end else 0):  # no option (never, as rules go)
+            work[k, c] = -1.0
+        fresh = True
+        while o < end:  # options o, p, q (the last one repeated when fewer are left)
+            p = min(o + 1, end - 1)
+            q = min(o + 2, end - 1)
+            _options_max(work, k, bufs, rows[o], cols[o], rows[p], cols[p], rows[q],
+                         cols[q], unit, width, fresh)
+            fresh = False
+            o += 3
+
+
+@njit(cache=True, fastmath=FAST_MATH)
+def _options_max(work, k, bufs, i, ci, j, cj, h, ch, unit, width, fresh):
+    """Row ``k`` of ``work`` = the maximum of the options that read rows ``i``, ``j``,
+    ``h`` of ``bufs`` from columns ``ci``, ``cj``, ``ch`` and, unless ``fresh``, of row
+    ``k`` itself (unsigned columns: see :func:`_options_first`)."""
+    ui, uj, uh = np.uint64(ci), np.uint64(cj), np.uint64(ch)
+    if fresh:
         for c in range(width):
-            row[c] = -np.inf
-        for o in range(rows[first + r], rows[first + r + 1]):
-            src = bufs[rows[o]][cols[o]:]
-            for c in range(width):
-                row[c] = max(row[c], src[c]) * unit
+            uc = np.uint64(c)
+            work[k, c] = max(max(bufs[i, ui + uc], bufs[j, uj + uc]), bufs[h, uh + uc]) * unit
+    else:
+        for c in range(width):
+            uc = np.uint64(c)
+            work[k, c] = max(max(work[k, c], bufs[i, ui + uc]),
+                             max(bufs[j, uj + uc], bufs[h, uh + uc])) * unit
 
 
 @njit(cache=True, fastmath=FAST_MATH)
