@@ -130,8 +130,10 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("policy-bonus-without-50", "kernel", "solver/kernels/basics.py",
              "if ROLL_FIVE_FACE[r] >= 0 and rules.n_flags == 2 and y == 1:",
              "if ROLL_FIVE_FACE[r] >= 0 and rules.n_flags == 2:",
-             "the policy counts a Yahtzee bonus without 50 in the box",
+             "a Yahtzee bonus without 50 in the box (the solver, stats and judge multiply "
+             "the turn plan's bonus by the flag again; the simulator pays it as it is)",
              (f"{PATHS}::test_five_fives_with_fives_open_are_forced_into_fives_in_every_column",
+              f"{PATHS}::test_optimal_simulation_lands_on_the_exact_mean_and_follows_the_rules",
               *README)),
     Mutation("policy-box-within-a-point", "kernel", "solver/kernels/policy.py",
              "if top - (succ[k, c] + add) <= EV_TIE:",
