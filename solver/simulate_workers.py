@@ -71,17 +71,16 @@ def _start(rules_name: str, values: np.ndarray, pars: np.ndarray, strategy: Any,
     """A worker's set-up: one numba thread, the table, the heuristic's pars (this
     process's), the strategy, the judge's references, the blocks' claims
     (:func:`_claim_front`)."""
-    import numba
-
     from .game.rules import get_rules
     from .policies import take_pars
     from .table import Table
 
     atexit.register(_leave)
-    take_pars(get_rules(rules_name), pars)
+    rules = get_rules(rules_name)
+    take_pars(rules, pars)
     numba.set_num_threads(1)
     values.flags.writeable = False  # read-only as a table's own: the kernels' one signature
-    table = Table(get_rules(rules_name), values)
+    table = Table(rules, values)
     _state.update(table=table, strategy=strategy, seed=seed, record=record, judged=judged,
                   references=References(table) if judged else None, claims=claims)
 
