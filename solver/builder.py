@@ -28,13 +28,15 @@ def build_values(rules: RuleSet | str, progress: Progress | None = None) -> Buil
     reach = reachable_upper_totals()
     classes = upper_classes(reach)
     values = np.full(rules.table_shape, np.nan)
+    read = values.view()  # what the turns read: read-only, as every reader's table
+    read.flags.writeable = False
     full = rules.full_mask
     values[full, reach[full & 0x3F], :] = 0.0
     states = [rules.n_flags * int(reach[full & 0x3F].sum())]
     levels = masks_by_level(rules.n_boxes)
 
     def step(n: int) -> None:
-        states.append(int(kn.solve_level(levels[n], values, classes, rules.arrays)))
+        states.append(int(kn.solve_level(levels[n], values, read, classes, rules.arrays)))
 
     solve_backward(rules, 0, step, progress)
     return BuildResult(values, sum(states), time.perf_counter() - start)

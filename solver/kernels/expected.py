@@ -16,12 +16,13 @@ options of a lower box add their entry to it.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .. import _jit_cache
 from ..game.dice import FIRST_ROLL_KEEP, N_KEEPS, N_ROLLS, ROLL_COUNTS, YAHTZEE_ROLLS
 from ..game.rules import N_UPPER, UPPER_TARGET
 from .basics import FAST_MATH, next_state
+from .threads import run_blocks
 from .turn import (
     n_options,
     new_plan,
@@ -116,70 +117,75 @@ def final_rolls_one(plan, succ, y, rules, work):
         v[r] += plan_bonus(plan, r) * y
 
 
-@njit(cache=True)
-def turn(m, cols_u, cols_y, values, par, rules, plan, succ, work, keeps, bests, last):
-    """The turn of the states (m, cols_u[c], cols_y[c]) on ``work[:, :W]``, ``plan``
-    built for (m, 1): V_0 at the roll rows, then the rerolls (stages kept in ``keeps`` /
-    ``bests`` when they have rows, ``last``: see :func:`~solver.kernels.turn.rerolls`)."""
-    gather(m, cols_u, cols_y, values, par, rules, plan, succ)
-    final_rolls(plan, succ, cols_y, rules, work)
-    rerolls(work, cols_u.shape[0], rules, keeps, bests, work[:0], keeps, last)
+BLOCKS = 64
+"""Blocks of masks per level (:func:`solve_level`): masks differ in their number of
+columns, so more blocks than threads keep the threads busy to the end."""
 
 
-@njit(cache=True)
-def _solve_mask(m, values, upper_class, rules):
-    """E of every state of mask ``m``; returns the number of states (columns) set.
+def solve_level(masks, values, read, upper_class, rules):
+    """Compute ``values[m]`` for every mask of one level (all E of the next level known)
+    and return the number of states set. ``read`` is a read-only view of ``values`` (what
+    the turns read: the readers' own array type, so the builder, ``advise`` and the
+    statistics share one compiled gather); ``rules`` is a ``RuleArrays``; ``upper_class``
+    see :func:`_solve_masks`. Blocks of masks run on numba's threads
+    (:func:`~solver.kernels.threads.run_blocks`), each writing only its own masks."""
+    counted = np.zeros(masks.shape[0], dtype=np.int64)
+    run_blocks(_solve_masks, masks.shape[0], BLOCKS, masks, values, read, upper_class, rules,
+               counted)
+    return int(counted.sum())
+
+
+@njit(cache=True, nogil=True)
+def _solve_masks(begin, end, masks, values, read, upper_class, rules, counted):
+    """E of every state of the masks ``masks[begin:end]``, and in ``counted[i]`` the
+    number of states of mask ``i`` set.
 
     ``upper_class[upper mask, u]`` is the representative subtotal of ``u`` (-1 when ``u``
     cannot occur): subtotals from which the bonus can no longer be reached, or any
     subtotal once the upper section is full, share one value, computed once and copied.
+    The columns of a mask are its representatives, flag by flag.
     """
-    n_flag_here = rules.n_flags if (m >> rules.yahtzee_box) & 1 else 1
-    classes = upper_class[m & 63]
-    reps = np.flatnonzero(classes == np.arange(UPPER_TARGET + 1))
-    n_cols = reps.shape[0] * n_flag_here
-    all_u = np.empty(n_cols, dtype=np.int64)
-    all_y = np.empty(n_cols, dtype=np.int64)
-    for y in range(n_flag_here):
-        all_u[y * reps.shape[0]:(y + 1) * reps.shape[0]] = reps
-        all_y[y * reps.shape[0]:(y + 1) * reps.shape[0]] = y
     n_boxes = rules.box_scores.shape[0]
     plan = new_plan(n_boxes)
-    plan_turn(m, np.int64(1), rules, plan)
     work = np.empty((N_KEEPS, CHUNK))
     succ = np.empty((6 * n_boxes, CHUNK))
     expected = np.empty(CHUNK)
     no_stages = np.empty((0, N_KEEPS, 1))
     no_par = np.zeros(n_boxes)
-    for start in range(0, n_cols, CHUNK):
-        stop = min(start + CHUNK, n_cols)
-        cols_u = all_u[start:stop]
-        cols_y = all_y[start:stop]
-        turn(m, cols_u, cols_y, values, no_par, rules, plan, succ, work, no_stages, no_stages,
-             np.bool_(True))
-        roll_expectation(work, stop - start, expected)
-        for c in range(stop - start):
-            values[m, cols_u[c], cols_y[c]] = expected[c]
-    states = 0
-    for u in range(UPPER_TARGET + 1):
-        rep = classes[u]
-        if rep >= 0:
-            states += n_flag_here
-            if rep != u:
-                for y in range(n_flag_here):
-                    values[m, u, y] = values[m, rep, y]
-    return states
-
-
-@njit(cache=True, parallel=True)
-def solve_level(masks, values, upper_class, rules):
-    """Compute ``values[m]`` for every mask of one level (all E of the next level known);
-    ``rules`` is a ``RuleArrays``. Returns the number of states set.
-    """
-    counted = np.zeros(masks.shape[0], dtype=np.int64)
-    for i in prange(masks.shape[0]):
-        counted[i] = _solve_mask(masks[i], values, upper_class, rules)
-    return counted.sum()
+    all_u = np.empty(rules.n_flags * (UPPER_TARGET + 1), dtype=np.int64)
+    all_y = np.empty_like(all_u)
+    for i in range(begin, end):
+        m = masks[i]
+        n_flag_here = rules.n_flags if (m >> rules.yahtzee_box) & 1 else 1
+        classes = upper_class[m & 63]
+        n_cols = 0
+        for y in range(n_flag_here):
+            for u in range(UPPER_TARGET + 1):
+                if classes[u] == u:
+                    all_u[n_cols] = u
+                    all_y[n_cols] = y
+                    n_cols += 1
+        plan_turn(m, np.int64(1), rules, plan)
+        for start in range(0, n_cols, CHUNK):
+            stop = min(start + CHUNK, n_cols)
+            cols_u = all_u[start:stop]
+            cols_y = all_y[start:stop]
+            gather(m, cols_u, cols_y, read, no_par, rules, plan, succ)
+            final_rolls(plan, succ, cols_y, rules, work)
+            rerolls(work, stop - start, rules, no_stages, no_stages, work[:0], no_stages,
+                    np.bool_(True))
+            roll_expectation(work, stop - start, expected)
+            for c in range(stop - start):
+                values[m, cols_u[c], cols_y[c]] = expected[c]
+        states = 0
+        for u in range(UPPER_TARGET + 1):
+            rep = classes[u]
+            if rep >= 0:
+                states += n_flag_here
+                if rep != u:
+                    for y in range(n_flag_here):
+                        values[m, u, y] = values[m, rep, y]
+        counted[i] = states
 
 
 @njit(cache=True)
@@ -190,5 +196,9 @@ def turn_snapshots(m, u, y, values, rules, out):
     n_boxes = rules.box_scores.shape[0]
     plan = new_plan(n_boxes)
     plan_turn(m, np.int64(1), rules, plan)
-    turn(m, np.full(1, u), np.full(1, y), values, np.zeros(n_boxes), rules, plan,
-         np.empty((6 * n_boxes, 1)), np.empty((N_KEEPS, 1)), out, out[:0], np.bool_(True))
+    cols_y = np.full(1, y)
+    succ = np.empty((6 * n_boxes, 1))
+    work = np.empty((N_KEEPS, 1))
+    gather(m, np.full(1, u), cols_y, values, np.zeros(n_boxes), rules, plan, succ)
+    final_rolls(plan, succ, cols_y, rules, work)
+    rerolls(work, np.int64(1), rules, out, out[:0], work[:0], out, np.bool_(True))
