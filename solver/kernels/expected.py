@@ -172,8 +172,7 @@ def _solve_masks(begin, end, masks, values, read, upper_class, rules, counted):
             cols_y = all_y[start:stop]
             gather(m, cols_u, cols_y, read, no_par, rules, plan, succ)
             final_rolls(plan, succ, cols_y, rules, work)
-            rerolls(work, stop - start, rules, no_stages, no_stages, work[:0], no_stages,
-                    np.bool_(True))
+            rerolls(work, stop - start, rules, no_stages, no_stages, np.bool_(True))
             roll_expectation(work, stop - start, expected)
             for c in range(stop - start):
                 values[m, cols_u[c], cols_y[c]] = expected[c]
@@ -201,4 +200,4 @@ def turn_snapshots(m, u, y, values, rules, out):
     work = np.empty((N_KEEPS, 1))
     gather(m, np.full(1, u), cols_y, values, np.zeros(n_boxes), rules, plan, succ)
     final_rolls(plan, succ, cols_y, rules, work)
-    rerolls(work, np.int64(1), rules, out, out[:0], work[:0], out, np.bool_(True))
+    rerolls(work, np.int64(1), rules, out, out[:0], np.bool_(True))

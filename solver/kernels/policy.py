@@ -83,7 +83,7 @@ def play_turns(m, width, values, par, rules, t, depth):
     gather(m, cols_u, cols_y, values, par, rules, t.plan, t.succ)
     if depth > 0:
         final_rolls(t.plan, t.succ, cols_y, rules, t.work)
-        rerolls(t.work, width, rules, t.keeps, t.bests, t.work[:0], t.keeps, depth > 1)
+        rerolls(t.work, width, rules, t.keeps, t.bests, depth > 1)
 
 
 @njit(cache=True)

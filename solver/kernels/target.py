@@ -40,6 +40,7 @@ from .turn import (
     plan_bonus,
     plan_turn,
     rerolls,
+    rerolls_pair,
     roll_expectation,
 )
 from .turn import successor_points as points_of
@@ -271,7 +272,7 @@ def turn_columns(m, u, y, c0, width, rules, slot, nxt, spec, t, keeps, keeps2, b
     (:func:`plan_reads`):
     ``t.value[0, :width]`` = V of the state, ``t.value[1, :width]`` its secondary (pair
     mode); the stages go to ``keeps`` / ``keeps2`` / ``bests`` when they have rows (see
-    :func:`~solver.kernels.turn.rerolls`)."""
+    :func:`~solver.kernels.turn.rerolls`, :func:`~solver.kernels.turn.rerolls_pair`)."""
     gather(m, u, y, c0, width, rules, t.plan, slot, nxt, nxt.vals, spec.above, t.bufs,
            spec.pmax)
     if spec.pair:
@@ -280,7 +281,10 @@ def turn_columns(m, u, y, c0, width, rules, slot, nxt, spec, t, keeps, keeps2, b
         final_rolls_pair(t.reads, t.bufs, t.bufs2, t.work, t.work2, width)
     else:
         final_rolls(t.reads, t.bufs, rules.unit, t.work, width)
-    rerolls(t.work, width, rules, keeps, bests, t.work2, keeps2, np.bool_(True))
+    if spec.pair:
+        rerolls_pair(t.work, width, rules, keeps, bests, t.work2, keeps2)
+    else:
+        rerolls(t.work, width, rules, keeps, bests, np.bool_(True))
     roll_expectation(t.work, width, t.value[0])
     if spec.pair:
         roll_expectation(t.work2, width, t.value[1])

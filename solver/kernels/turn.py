@@ -17,8 +17,9 @@ Everything but ``G`` is shared and lives here:
   forced Joker applied), each with its successor row and entry, and the roll's Yahtzee
   bonus (:func:`~solver.kernels.basics.roll_bonus`);
 - the reroll steps :func:`expect_keeps` and :func:`best_sub_keeps` and their driver
-  :func:`rerolls`, on a work array ``work`` (462, >= width) holding one value per keep
-  and *column*, and the first roll's :func:`roll_expectation`.
+  :func:`rerolls` (:func:`rerolls_pair` for lexicographic pairs), on a work array
+  ``work`` (462, >= width) holding one value per keep and *column*, and the first
+  roll's :func:`roll_expectation`.
 
 ``G``, the value of an option, is the objective's gather: the expected score adds the
 entry to the successor's value (``kernels.expected``); the target and win DP reads the
@@ -277,32 +278,40 @@ def _keep_stage(work, width, stages, j):
 
 
 @njit(cache=True)
-def rerolls(work, width, rules, keeps, bests, work2, keeps2, last):
+def rerolls(work, width, rules, keeps, bests, last):
     """The rerolls of a turn on ``work[:, :width]``, whose roll rows hold V_0: the roll
     rows end as V_R (with ``last``; else as K_R, and ``bests[R]`` is not set).
 
     When they have rows, ``keeps`` (R + 1, 462, >= width) gets ``keeps[0]`` = V_0 (roll
     rows) and ``keeps[j]`` = K_j (the value of each keep with ``j`` rolls left), ``bests``
-    (same shape) ``bests[j]`` = B_j (at the roll rows V_j). Pair mode (``work2`` with
-    rows): ``work2`` is the secondary, carried along by lexicographic maxima, and
-    ``keeps2`` its K_j.
+    (same shape) ``bests[j]`` = B_j (at the roll rows V_j). (The pair mode is
+    :func:`rerolls_pair`, a kernel of its own: the expected score, ``advise`` and the
+    statistics do not compile it.)
     """
-    pair = work2.shape[0] > 0
     for j in range(rules.n_rerolls + 1):
         if j > 0:
             expect_keeps(work, width)
-            if pair:
-                expect_keeps(work2, width)
         _keep_stage(work, width, keeps, j)
-        if pair:
-            _keep_stage(work2, width, keeps2, j)
         if j == rules.n_rerolls and not last:
             break
         if j > 0:
-            if pair:
-                best_sub_keeps_pair(work, work2, width)
-            else:
-                best_sub_keeps(work, width, rules.unit)
+            best_sub_keeps(work, width, rules.unit)
+        _keep_stage(work, width, bests, j)
+
+
+@njit(cache=True)
+def rerolls_pair(work, width, rules, keeps, bests, work2, keeps2):
+    """:func:`rerolls` (with ``last``) in pair mode: ``work2`` is the secondary, carried
+    along by lexicographic maxima (:func:`best_sub_keeps_pair`), and ``keeps2`` its K_j
+    (when it has rows)."""
+    for j in range(rules.n_rerolls + 1):
+        if j > 0:
+            expect_keeps(work, width)
+            expect_keeps(work2, width)
+        _keep_stage(work, width, keeps, j)
+        _keep_stage(work2, width, keeps2, j)
+        if j > 0:
+            best_sub_keeps_pair(work, work2, width)
         _keep_stage(work, width, bests, j)
 
 
