@@ -2,17 +2,27 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed-stamp
+# Two installs: `make run` needs the project and its runtime dependencies only
+# (RUN_STAMP); the tests and tools need the dev extras too (STAMP, which implies both).
+RUN_STAMP := $(VENV)/.run-stamp
+STAMP     := $(VENV)/.installed-stamp
+# The venv's own pip (ensurepip's) installs an editable pyproject build (pip >= 21.3),
+# so it is not upgraded first; no pip version check either.
+PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
 .PHONY: run test test-fast bench lint clean mutate
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
-	touch $(STAMP)
+$(RUN_STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(PIP) -e .
+	touch $(RUN_STAMP)
 
-run: $(STAMP)   ## build the official table, print its new-game expected score, compile the kernels
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(PIP) -e ".[dev]"
+	touch $(RUN_STAMP) $(STAMP)
+
+run: $(RUN_STAMP)   ## build the official table, print its new-game expected score, compile the kernels
 	$(BIN)/yahtzee solve --rules official
 	$(BIN)/python -m solver.warmup official
 
