@@ -26,11 +26,17 @@ run: $(RUN_STAMP)   ## build the official table, print its new-game expected sco
 	$(BIN)/yahtzee solve --rules official
 	$(BIN)/python -m solver.warmup official
 
+# Two pytest-xdist workers: both cores (tests/conftest.py shares the session's tables and
+# statistics between them and hands out the longest tests first). A plain `pytest` runs in
+# one process, as before.
+TEST_WORKERS ?= 2
+XDIST := -n $(TEST_WORKERS) --dist loadgroup
+
 test: $(STAMP)  ## the whole test suite
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q $(XDIST)
 
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -m "not slow" $(XDIST)
 
 bench: $(STAMP) ## performance figures (wall time, states/s, peak memory)
 	$(BIN)/python benchmarks/run_all.py
