@@ -82,10 +82,10 @@ def _run_lock(name: str) -> Iterator[Path]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def _publish(source: Path, target: Path) -> None:
-    """Copy ``source`` to ``target`` atomically (the other worker never sees half)."""
+def _publish(target: Path, write: Callable[[Path], Any]) -> None:
+    """Make ``target`` atomically with ``write(path)`` (the other worker never sees half)."""
     partial = target.with_name(target.name + ".partial")
-    shutil.copyfile(source, partial)
+    write(partial)
     os.replace(partial, target)
 
 
@@ -100,7 +100,7 @@ def once_per_run_file(path: Path, make: Callable[[], Any], name: str | None = No
                 return
             make()
         if not shared.exists():
-            _publish(path, shared)
+            _publish(shared, lambda partial: shutil.copyfile(path, partial))
 
 
 def once_per_run_value(name: str, compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
@@ -110,10 +110,7 @@ def once_per_run_value(name: str, compute: Callable[[], dict[str, Any]]) -> dict
             with open(shared, "rb") as f:
                 return pickle.load(f)
         value = compute()
-        partial = shared.with_name(shared.name + ".partial")
-        with open(partial, "wb") as f:
-            pickle.dump(value, f)
-        os.replace(partial, shared)
+        _publish(shared, lambda partial: partial.write_bytes(pickle.dumps(value)))
         return value
 
 
