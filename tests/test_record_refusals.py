@@ -137,6 +137,10 @@ JSON_REFUSALS = [
      "turn 1: each reroll needs the dice kept and the dice rolled (22256 twos)"),
     (turns({"rolls": ["22256"], "keeps": ["2", "2"]}),
      "turn 1: each reroll needs the dice kept and the dice rolled (22256 2 2)"),
+    (turns({"rolls": ["22256"], "keeps": ["222"], "box": "twos"}),
+     "turn 1: each reroll needs the dice kept and the dice rolled (22256 222 twos)"),
+    (turns({"rolls": ["22256", "22236"], "keeps": ["222", "2"], "box": "twos"}),
+     "turn 1: each reroll needs the dice kept and the dice rolled (22256 222 22236 2 twos)"),
     (turns({"rolls": [], "box": "twos"}), "turn 1: a turn starts with the dice of the first "
                                           "roll"),
     (json.dumps({"players": ["Ann"], "turns": [{"player": "Bob", "rolls": ["22256"]}]}),
@@ -193,6 +197,9 @@ def test_records_built_from_objects_are_checked_as_records_read():
         (lambda: GameRecord("official", ("Ann",), (Turn("Ann", (dice, dice), (Keep("22256"),),
                                                          "twos"),)),
          "turn 1, token '22256': a keep holds 0 to 4 dice"),
+        (lambda: GameRecord("official", ("Ann",), (Turn("Ann", (dice,), (Keep("222"),),
+                                                         "twos"),)),
+         "turn 1: each reroll needs the dice kept and the dice rolled (22256 222 twos)"),
         (lambda: check_names("Ann"), "player names are a list of text, e.g. ['Ann', 'Bob'], "
                                      "not 'Ann'"),
         (lambda: check_names([]), "give at least one player name, e.g. Ann,Bob"),

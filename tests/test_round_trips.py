@@ -121,6 +121,16 @@ def test_every_alias_of_every_rule_set_names_its_box(rules):
         for name, aliases in YAHTZEE_ALIASES.items():  # a box of any rule set, no rules given
             for word in (name, *aliases):
                 assert canonical_box(word) == name and Move.parse(f"s {word}").box == name
+    for name, aliases in aliases_of(rules).items():
+        for word in (name, *aliases):
+            # no rules given: the default rules' box of that name, else this rule set's
+            known = word in YAHTZEE_ALIASES or any(word in a for a in YAHTZEE_ALIASES.values())
+            want = canonical_box(word, "official") if known else name
+            for text in spellings(word):
+                assert canonical_box(text) == want, (rules, text)
+                assert Move.parse(f"score {text}").box == want, (rules, text)
+                assert Move.parse(text) == Move(box=want), (rules, text)
+                assert Move.scoring(text).box == want, (rules, text)
     with pytest.raises(InvalidCardError):
         ruleset.box_index("one_pair" if rules != "yatzy" else "yahtzee")
 
@@ -223,3 +233,28 @@ def test_a_move_that_names_no_box_of_the_rules_is_refused():
         Move.parse("score two_pairs", "official")
     with pytest.raises(InvalidMoveError):
         Move.parse("score yahtzee", "yatzy")
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_every_spelling_of_the_yahtzee_bonus_key_is_the_bonus(rules):
+    """``yahtzee_bonus=N`` of a card is spelt as a box name may be (any case, ``-`` for
+    ``_``): read as the bonuses (refused by name under rules without the bonus), never
+    as an unknown box."""
+    ruleset = get_rules(rules)
+    five = ruleset.boxes[ruleset.yahtzee_box].name
+    plain = f"{five}=50,twos=10,threes=15"  # room for two bonuses (five 2s, five 3s)
+    for text in spellings(BONUS_KEY):
+        if " " in text.strip():
+            continue  # a space ends no box name in a card's text
+        for n in (0, 1, 2):
+            typed = f"{plain},{text}={n}"
+            if ruleset.n_flags == 2:
+                card = Scorecard.parse(typed, rules)
+                assert card == Scorecard.parse(f"{plain},{BONUS_KEY}={n}", rules), typed
+                assert card.yahtzee_bonuses == n, typed
+                assert_card_round_trips(card)
+            elif n:
+                with pytest.raises(InvalidCardError, match="have no Yahtzee bonus"):
+                    Scorecard.parse(typed, rules)
+            else:
+                assert Scorecard.parse(typed, rules) == Scorecard.parse(plain, rules), typed

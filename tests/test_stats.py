@@ -11,6 +11,7 @@ from independent_scorer import RULE_BOOKS, placements, upper_after
 
 from solver.errors import InvalidCardError
 from solver.game.dice import N_KEEPS, ROLL_PROBABILITY, ROLLS, keep_outcome_probabilities
+from solver.game.rules import RULE_NAMES
 from solver.stats import PERCENTILES, optimal_stats
 from solver.table import turn_values
 
@@ -157,3 +158,41 @@ def test_other_rule_sets(table_of, stats_of, rules_name):
     assert s.distribution.sum() == pytest.approx(1.0, abs=1e-12)
     assert abs(s.mean - table.expected_score) < 1e-9
     assert s.box_means.sum() + s.bonus_points == pytest.approx(s.mean, abs=1e-9)
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_every_figure_of_the_stats_json_means_what_its_key_says(stats_of, rules):
+    """Under every rule set, the JSON's figures tied to each other by their meaning (not
+    read back from the same attributes): the mean is the box means plus the bonuses; the
+    Yahtzee box's mean is 50 times P(not zero); a game rolls at least as many Yahtzees
+    as it scores 50 and bonuses; the extremes, the likeliest score, the percentiles and
+    P(score >= x) are those of the distribution."""
+    s = stats_of(rules)
+    ruleset = s.rules
+    data = s.to_json()
+    boxes = data["boxes"]
+    assert list(boxes) == [b.name for b in ruleset.boxes]
+    bonus = ruleset.yahtzee_bonus if ruleset.n_flags == 2 else 0
+    assert data["mean"] == pytest.approx(
+        sum(b["mean"] for b in boxes.values())
+        + ruleset.upper_bonus * data["upper_bonus_probability"]
+        + bonus * data["yahtzee_bonuses"], abs=1e-9)
+    five = boxes[ruleset.boxes[ruleset.yahtzee_box].name]
+    assert five["mean"] == pytest.approx(50 * (1 - five["p_zero"]), abs=1e-9)
+    assert all(0 <= b["p_zero"] <= 1 and b["mean"] >= 0 for b in boxes.values())
+    if ruleset.n_flags == 1:
+        assert data["yahtzee_bonuses"] == 0
+    assert data["yahtzees"] >= (1 - five["p_zero"]) + data["yahtzee_bonuses"] - 1e-12
+    assert 0 < data["upper_bonus_probability"] < 1
+    dist = {int(x): p for x, p in data["distribution"].items()}
+    scores = sorted(dist)
+    assert (data["min_score"], data["max_score"]) == (scores[0], scores[-1])
+    assert data["most_likely"] == max(scores, key=lambda x: (dist[x], -x))
+    assert data["mean"] == pytest.approx(sum(x * p for x, p in dist.items()), abs=1e-9)
+    variance = sum((x - data["mean"]) ** 2 * p for x, p in dist.items())
+    assert data["sd"] == pytest.approx(variance ** 0.5, abs=1e-9)
+    for x, p in data["p_at_least"].items():
+        assert p == pytest.approx(sum(q for y, q in dist.items() if y >= int(x)), abs=1e-12)
+    for q, x in data["percentiles"].items():
+        assert sum(p for y, p in dist.items() if y <= x) >= int(q) / 100 - 1e-12
+        assert sum(p for y, p in dist.items() if y < x) < int(q) / 100 + 1e-12

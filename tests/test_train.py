@@ -24,6 +24,7 @@ from advisor.train import (
 )
 from advisor.train_history import FORMAT, append_session, read_history
 from solver.game.move import Move
+from solver.game.rules import RULE_NAMES, get_rules
 
 # Answers for a scripted session: option numbers of the neutral list, moves as typed in
 # play, and boxes by name; whatever does not fit a position is replaced by choice 1.
@@ -341,3 +342,73 @@ def test_every_kind_of_decision_has_a_label():
     from advisor.train import KINDS
 
     assert list(KIND_LABELS) == list(KINDS)
+
+
+def kinds_by_the_docstring(card: Scorecard, best) -> tuple[str, ...]:
+    """The kinds of a decision written from the module docstring of advisor.train."""
+    rules = card.rules
+    open_boxes = [rules.boxes[b] for b in card.open_boxes()]
+    five_entry = card.entries[rules.yahtzee_box]
+    five_alike_pay = five_entry is None or (five_entry == 50 and rules.n_flags == 2)
+    straight_open = any(box.name.endswith("straight") for box in open_boxes)
+    found = set()
+    if best.keep is not None:
+        found.add("keep")
+        faces = best.keep.faces
+        counts = {f: faces.count(f) for f in set(faces)}
+        if len(counts) == 1 and len(faces) >= 2 and any(box.face == faces[0]
+                                                          for box in open_boxes):
+            found.add("upper")
+        if counts and max(counts.values()) >= 3 and five_alike_pay:
+            found.add("yahtzee")
+        run = max((n for n in range(1, 7) for start in range(1, 8 - n)
+                   if all(f in counts for f in range(start, start + n))), default=0)
+        if run >= 3 and straight_open:
+            found.add("straights")
+    else:
+        found.add("box")
+        box = rules.boxes[rules.box_index(best.box)]
+        if box.is_upper:
+            found.add("upper")
+        if rules.box_index(best.box) == rules.yahtzee_box and best.points == 50:
+            found.add("yahtzee")
+        if box.name.endswith("straight"):
+            found.add("straights")
+    if len(open_boxes) <= 3:
+        found.add("end_of_game")
+    return tuple(k for k in ("keep", "box", "upper", "yahtzee", "straights", "end_of_game")
+                 if k in found)
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_the_kinds_of_every_keep_and_box_under_every_rule_set_are_the_docstrings(rules):
+    """Every keep and every box as the best choice, on cards of every rule set with the
+    Yahtzee box open, zero or 50: the kinds are those the docstring defines (a Yahtzee
+    chase pays only while the box is open, or holds 50 under rules with a bonus)."""
+    from itertools import combinations_with_replacement
+
+    from cards import random_cards
+
+    from advisor.advise import Option
+
+    ruleset = get_rules(rules)
+    five = ruleset.boxes[ruleset.yahtzee_box].name
+    cards = [Scorecard.new(rules), Scorecard.parse(f"{five}=0", rules),
+             Scorecard.parse(f"{five}=50", rules),
+             Scorecard.parse(f"{five}=50,sixes=24,chance=20,twos=6", rules),
+             *random_cards(rules, 12)]
+    keeps = [k for n in range(2, 5) for k in combinations_with_replacement(range(1, 7), n)]
+    seen = set()
+    for card in cards:
+        if card.is_full:
+            continue
+        position = Position(card, Dice("12345"), 2)
+        options = [Option("keep", 0.0, keep=Keep(k)) for k in keeps]
+        options += [Option("score", 0.0, box=ruleset.boxes[b].name, points=p)
+                    for b in card.open_boxes() for p in (0, 50) if p in
+                    ruleset.possible_points(b)]
+        for option in options:
+            want = kinds_by_the_docstring(card, option)
+            assert kinds_of(position, option) == want, (str(card), option.move)
+            seen.update(want)
+    assert seen == {"keep", "box", "upper", "yahtzee", "straights", "end_of_game"}

@@ -31,6 +31,8 @@ TRIPS = "tests/test_round_trips.py"
 WEB_PARAMS = "tests/web/test_web_parameters.py"
 OBJ_RULES = "tests/test_objective_rules.py"
 REFUSALS = "tests/test_record_refusals.py"
+SERVED = "tests/web/test_web_served_rules.py"
+KEYS = "tests/test_request_questions.py"
 
 MUTATIONS: tuple[Mutation, ...] = (
     # ------------------------------------------------------------ scoring (boxes.py)
@@ -455,4 +457,120 @@ MUTATIONS: tuple[Mutation, ...] = (
              "            if False:\n                raise InvalidRecordError(",
              "a rules or players line may come after the turns",
              (REFUSALS,)),
+    # ------------------------------------------------------------ issue 23, round 3 (probe)
+    Mutation("web-train-default-rules", "python", "advisor/web/app.py",
+             "params = read_query(TrainQuestion.PARAMS, request.query_params.multi_items(),\n"
+             '                            {"rules": default_rules, "seed": None})',
+             "params = read_query(TrainQuestion.PARAMS, request.query_params.multi_items(),\n"
+             '                            {"seed": None})',
+             "/api/train without ?rules= uses the default rule set, not the server's",
+             (SERVED,)),
+    Mutation("web-session-default-rules", "python", "advisor/web/app.py",
+             "params = read_query(TrainQuestion.SESSION_PARAMS, "
+             "request.query_params.multi_items(),\n"
+             '                            {"rules": default_rules, "seed": None})',
+             "params = read_query(TrainQuestion.SESSION_PARAMS, "
+             "request.query_params.multi_items(),\n"
+             '                            {"seed": None})',
+             "/api/train/session without ?rules= uses the default rule set, not the server's",
+             (SERVED,)),
+    Mutation("web-distribution-figures-default-rules", "python", "advisor/web/app.py",
+             "await service.get((card.rules_name, card.mask, card.upper,",
+             "await service.get((default_rules, card.mask, card.upper,",
+             "/api/distribution's figures are of the server's default rule set",
+             (f"{WEB_PARAMS}::test_every_parameter_of_every_endpoint_is_answered_as_the_"
+              "library_answers",)),
+    Mutation("turn-job-key-without-rules", "python", "advisor/request/answers.py",
+             'return ("turn", self.card.rules_name, str(self.card),',
+             'return ("turn", str(self.card),',
+             "a background turn solve is known by its card's text alone (the same card "
+             "under another rule set joins it)",
+             (f"{KEYS}",)),
+    Mutation("turn-job-opponents-ignored", "python", "advisor/request/answers.py",
+             "opponent=opponent,\n"
+             "                                            rules=rules_name, opponents=opponents)\n"
+             "        if objective.is_ev:",
+             "opponent=opponent,\n"
+             "                                            rules=rules_name)\n"
+             "        if objective.is_ev:",
+             "POST /api/jobs/turn ignores ?opponents=",
+             (f"{KEYS}",)),
+    Mutation("analyze-win-from-ignored", "python", "advisor/request/answers.py",
+             "return cls(record, choose_judging(objective_name=objective_name, win_from=win_from,",
+             "return cls(record, choose_judging(objective_name=objective_name, win_from=None,",
+             "/api/analyze ignores ?win_from= (judges from 10 open boxes on)",
+             (f"{KEYS}",)),
+    Mutation("session-objective-ignored", "python", "advisor/request/answers.py",
+             "return session_of(table, positions, self.answers, self.objective,",
+             "return session_of(table, positions, self.answers, Objective.ev(),",
+             "/api/train/session grades by the expected score whatever ?target= or ?beat=",
+             (f"{KEYS}",)),
+    Mutation("record-answer-finished-turn", "python", "advisor/request/answers.py",
+             '"finished": record.is_finished}',
+             '"finished": record.current is None}',
+             "POST /api/record calls the game finished once no turn is in progress",
+             ("tests/web/test_web_api.py",)),
+    Mutation("judging-opponent-default-rules", "python", "advisor/play_win.py",
+             "opponent=opponent,\n                                       rules=rules)",
+             "opponent=opponent)",
+             "play/analyze --opponent: the card read under the default rules whatever the "
+             "game's",
+             (OBJ_RULES,)),
+    Mutation("win-from-one-box-early", "python", "advisor/play_win.py",
+             "if len(mine.open_boxes()) > self.open_boxes:",
+             "if len(mine.open_boxes()) >= self.open_boxes:",
+             "--objective win applies from one open box fewer than --win-from says",
+             (OBJ_RULES,)),
+    Mutation("opponents-option-default-rules", "python", "advisor/objective.py",
+             "return cls.win_against(cards, get_rules(rules))\n        if target is not None:",
+             "return cls.win_against(cards)\n        if target is not None:",
+             "opponents=A;B (options, query) read under the default rules whatever the game's",
+             (OBJ_RULES,)),
+    Mutation("record-json-keep-then-box", "python", "advisor/record.py",
+             "            (turn.box is not None and len(turn.keeps) != len(turn.rolls) - 1):",
+             "            False:",
+             "a finished turn may end with a keep whose roll is missing (JSON form)",
+             (REFUSALS,)),
+    Mutation("record-keep-of-five", "python", "advisor/record.py",
+             "        if len(keep) >= DICE:", "        if len(keep) > DICE:",
+             "a record's turn may keep all five dice and 'reroll' none (JSON form, objects)",
+             (REFUSALS,)),
+    Mutation("record-text-trailing-keep-lost", "python", "advisor/record.py",
+             "for keep in self.keeps[len(self.rolls) - 1:]:",
+             "for keep in self.keeps[len(self.rolls):]:",
+             "a record's text leaves out the keep typed before its reroll (it does not read "
+             "back)",
+             (TRIPS,)),
+    Mutation("train-yahtzee-kind-any-rules", "python", "advisor/train.py",
+             "return entry is None or (entry == 50 and rules.n_flags == 2)",
+             "return entry is None or entry == 50",
+             "practice counts a chase of five alike as a Yahtzee decision under rules "
+             "without the Yahtzee bonus",
+             ("tests/test_train.py",)),
+    Mutation("move-box-default-rules", "python", "solver/game/move.py",
+             "            box = canonical_box(name, rules)",
+             "            box = canonical_box(name, rules or DEFAULT_RULES)",
+             "a move's box named without rules is read under the default rules only "
+             "(score pair, s yatzy refused)",
+             (TRIPS,)),
+    Mutation("card-bonus-key-dashes", "python", "solver/game/card.py",
+             'if name.lower().replace("-", "_") == BONUS_KEY:',
+             "if name.lower() == BONUS_KEY:",
+             "a card's yahtzee-bonus=N (dashes, as box names) is an unknown box",
+             (TRIPS,)),
+    Mutation("stats-json-yahtzees-swapped", "python", "solver/stats.py",
+             '"yahtzees": self.yahtzees,\n            "yahtzee_bonuses": self.yahtzee_bonuses,',
+             '"yahtzees": self.yahtzee_bonuses,\n            "yahtzee_bonuses": self.yahtzees,',
+             "stats JSON: the Yahtzees and the Yahtzee bonuses under each other's key",
+             ("tests/test_cli_stats.py",)),
+    Mutation("upper-reach-four-dice", "python", "advisor/text.py",
+             "reachable = have + sum(5 * rules.boxes[b].face",
+             "reachable = have + sum(4 * rules.boxes[b].face",
+             "the upper bonus is called out of reach when only five of a face reach it",
+             ("tests/test_card_figures.py",)),
+    Mutation("heuristic-par-with-joker", "python", "solver/policies.py",
+             "arrays = rules.arrays._replace(yahtzee_bonus=0.0, has_joker=False, n_flags=1)",
+             "arrays = rules.arrays._replace(yahtzee_bonus=0.0, n_flags=1)",
+             "the heuristic's par of a lower box counts Joker entries of five alike",
+             ("tests/test_simulate.py::test_the_readme_strategy_figures",)),
 )
