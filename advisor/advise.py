@@ -476,7 +476,7 @@ def advise(card: Scorecard | str, dice: Dice | str, *, rolls_left: int | None = 
     card = as_card(card)
     dice = as_dice(dice)
     rolls_left = question_rolls_left(card, rolls_left)
-    if target is not None:
+    if target is not None and isinstance(objective, Objective):  # another value: refused below
         if not objective.is_ev:
             raise ObjectiveError("give objective=... or target=..., not both")
         objective = Objective.for_target(target)

@@ -239,6 +239,7 @@ ANY_VALUE = st.one_of(st.none(), st.booleans(), st.integers(-3, 5), st.floats(al
 @SETTINGS
 @given(ANY_VALUE, ANY_VALUE, ANY_VALUE, st.one_of(ANY_VALUE, st.just("TABLE")), ANY_VALUE,
        ANY_VALUE)
+@example(card="", dice="22256", rolls_left=None, table="TABLE", objective=None, target=200)
 def test_advise_takes_any_values(official_table, card, dice, rolls_left, table, objective,
                                  target) -> None:
     table = official_table if table == "TABLE" else table
