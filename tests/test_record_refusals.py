@@ -316,3 +316,29 @@ def test_each_refusal_of_a_record_held_for_a_game(tmp_path: Path, monkeypatch):
                                "text (byte 2 is 0xff)")
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"22256 twos\n")))
     assert parse_record(read_stdin()).cards()["Player 1"].total == 6
+
+
+def test_a_record_file_holds_one_game_of_one_rule_set():
+    """A record's form (``play --record``/``--resume`` rewrites it) refuses to write a
+    game of other rules or other players, for every pair of rule sets and in both forms;
+    a longer game of its own rules and players is written and reads back as it is."""
+    from advisor.record_file import RecordForm
+    from solver.game.rules import RULE_NAMES
+
+    message = "a record file holds one game: the rules and the players cannot change"
+    games = {rules: GameRecord(rules, ("Ann", "Bob"), (Turn("Ann", (Dice("22256"),),
+                                                            box="twos"),))
+             for rules in RULE_NAMES}
+    for rules, game in games.items():
+        longer = game.with_roll(Dice("12345"))
+        for text in (str(game), json.dumps(game.to_json())):
+            form = RecordForm.of(text)
+            assert parse_record(form.render(longer)) == longer
+            for other, theirs in games.items():
+                if other != rules:
+                    with pytest.raises(InvalidRecordError) as info:
+                        form.render(theirs.with_roll(Dice("12345")))
+                    assert str(info.value) == message, (rules, other)
+            with pytest.raises(InvalidRecordError) as info:
+                form.render(GameRecord(rules, ("Ann", "Cy")))
+            assert str(info.value) == message

@@ -16,6 +16,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -58,9 +59,8 @@ class Server:
             return status, raw.decode("utf-8", "replace")
 
 
-@pytest.fixture(scope="session")
-def server(official_table) -> Server:
-    """The app on a free loopback port for the whole session (official table built first)."""
+def _serve(default_rules: str) -> Iterator[Server]:
+    """The app of ``default_rules`` on a free loopback port until the generator closes."""
     import uvicorn
 
     from advisor.cli.serve import listen
@@ -70,7 +70,7 @@ def server(official_table) -> Server:
     sock = listen("127.0.0.1", 0)
     port = sock.getsockname()[1]
     stats = StatsService()
-    app = create_app("official", stats=stats)
+    app = create_app(default_rules, stats=stats)
     uv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -83,6 +83,23 @@ def server(official_table) -> Server:
     uv.should_exit = True
     thread.join(30)
     sock.close()
+
+
+@pytest.fixture(scope="session")
+def server(official_table) -> Iterator[Server]:
+    """The app on a free loopback port for the whole session (official table built first)."""
+    yield from _serve("official")
+
+
+SERVED_RULES = "yatzy"
+"""The default rule set of :func:`yatzy_server` (``yahtzee serve --rules yatzy``)."""
+
+
+@pytest.fixture(scope="session")
+def yatzy_server(table_of) -> Iterator[Server]:
+    """A second app whose default rule set is yatzy, for the whole session."""
+    table_of(SERVED_RULES)
+    yield from _serve(SERVED_RULES)
 
 
 def _browser_missing() -> str | None:

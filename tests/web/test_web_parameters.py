@@ -285,3 +285,39 @@ def test_a_parameter_given_twice_counts_its_last_value_as_the_cli_does(server):
         assert body == json.loads(result.stdout)
         assert body == answer_of(server, path, {key: values[-1], **({"dice": "22256"}
                                                                    if rest else {})})
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_a_record_of_every_rule_set_is_described_turn_by_turn(server, rules):
+    """POST /api/record of a two-player game of ``rules`` after every turn and in the
+    middle of the last one, in both forms: the record, its text, each player's card as
+    /api/card shows it (from the entries alone) and ``finished`` only once every box of
+    both cards is filled."""
+    from advisor.record import GameRecord
+    from solver.game.move import Move
+
+    players = ("Ann", "Bob")
+    n_boxes = get_rules(rules).n_boxes
+    record = GameRecord(rules, players)
+
+    def check(record: GameRecord, finished_turns: int) -> None:
+        want = {"record": record.to_json(), "text": str(record),
+                "cards": {name: shown_card(card) for name, card in record.cards().items()},
+                "finished": finished_turns == len(players) * n_boxes}
+        for body in (str(record), json.dumps(record.to_json())):
+            status, answer = server.request("POST", "/api/record", body.encode())
+            assert (status, answer) == (200, want), (rules, finished_turns)
+
+    check(record, 0)
+    for turn in range(len(players) * n_boxes):
+        player = players[turn % len(players)]
+        first_open = record.cards()[player].open_boxes()[0]
+        record = record.with_roll(Dice("22256"))
+        if turn == len(players) * n_boxes - 1:  # the last turn, in progress
+            record = record.with_move(Move.keeping("222"))
+            check(record, turn)
+            record = record.with_roll(Dice("22234"))
+            check(record, turn)
+        record = record.with_move(Move(box=get_rules(rules).boxes[first_open].name))
+        check(record, turn + 1)
+    assert record.is_finished
