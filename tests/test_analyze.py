@@ -13,6 +13,7 @@ from advisor.analyze import analyze
 from advisor.cli import cli
 from advisor.model import Dice
 from advisor.record import GameRecord, parse_record
+from solver.game.rules import RULE_NAMES
 
 GAMES = 40
 
@@ -177,3 +178,25 @@ def test_analyze_objective_options_are_checked(tmp_path):
     assert both.exit_code == 2 and "choose one objective" in both.stderr
     bad = CliRunner().invoke(cli, ["analyze", str(path), "--target", "lots"])
     assert bad.exit_code == 2 and bad.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_a_record_of_every_rule_set_is_judged_under_its_rules(table_of, rules):
+    """A two-player record of every rule set: the analysis is of those rules, its new
+    game is the rules' own expected score, and each decision's best choice and loss are
+    those ``advise`` gives on the card of those rules."""
+    table = table_of(rules)
+    record = parse_record(f"rules {rules}\nplayers Ann,Bob\nAnn: 22256 222 22234 twos\n"
+                          f"Bob: 12346 1234 12344 fours\nAnn: 11223 11\n")
+    analysis = analyze(record, table=table)
+    assert analysis.rules == rules
+    assert analysis.new_game == pytest.approx(float(table.values[0, 0, 0]), abs=1e-9)
+    positions = list(record.positions())
+    assert len(analysis.decisions) == len(positions) == 5
+    for judged, position in zip(analysis.decisions, positions, strict=True):
+        assert judged.card == position.card and judged.card.rules_name == rules
+        advice = advise(position.card, position.dice, rolls_left=position.rolls_left,
+                        table=table)
+        chosen = next(o for o in advice.options if o.move == position.move)
+        assert judged.best == advice.best
+        assert judged.loss == pytest.approx(chosen.loss, abs=1e-9)

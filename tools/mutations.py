@@ -581,4 +581,14 @@ MUTATIONS: tuple[Mutation, ...] = (
              "arrays = rules.arrays._replace(yahtzee_bonus=0.0, n_flags=1)",
              "the heuristic's par of a lower box counts Joker entries of five alike",
              ("tests/test_heuristic.py",)),
-    )
+        Mutation("answer-from-top-ignored", "python", "advisor/request/answers.py",
+             "return advisor.advise(self.dice, self.rolls_left, why=self.why).to_json(self.top)",
+             "return advisor.advise(self.dice, self.rolls_left, why=self.why).to_json()",
+             "/api/advise under a target or win objective (a solved turn) ignores ?top=",
+             (f"{WEB_PARAMS}::test_every_parameter_under_every_objective_is_answered_as_the_"
+              "library_answers",)),
+    Mutation("analyze-new-game-default-rules", "python", "advisor/analyze.py",
+             "    first = Scorecard.new(record.rules)", "    first = Scorecard.new()",
+             "a review's new-game figure is of a new card of the default rules",
+             ("tests/test_analyze.py::test_a_record_of_every_rule_set_is_judged_under_its_rules",)),
+)

@@ -321,3 +321,21 @@ def test_a_record_of_every_rule_set_is_described_turn_by_turn(server, rules):
         record = record.with_move(Move(box=get_rules(rules).boxes[first_open].name))
         check(record, turn + 1)
     assert record.is_finished
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_every_parameter_under_every_objective_is_answered_as_the_library_answers(
+        server, table_of, rules):
+    """/api/advise under a target, beat, one opponent and two (answered from the turn
+    solved in the background, not the expected-score path): dice, rolls left and top
+    each as the library answers, and each changes the answer."""
+    table_of(rules)
+    _, base, changes = questions(rules)["/api/advise"]
+    for name in ("target", "beat", "opponent", "opponents"):
+        asked = {**base, name: changes[name]}
+        want = check(server, table_of, "/api/advise", library_advise, asked)
+        assert want["objective"]["kind"] != "ev"
+        for key in ("dice", "rolls_left", "top"):
+            other = check(server, table_of, "/api/advise", library_advise,
+                          {**asked, key: changes[key]})
+            assert other != want, f"{name}: {key}={changes[key]} changes nothing"
