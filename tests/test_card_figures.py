@@ -67,3 +67,21 @@ def test_a_bonus_reachable_exactly_still_needs_its_points(rules):
     assert upper_text(card) == "upper 33: bonus needs 30 more"
     card = Scorecard.parse(f"{first}=1,twos=6,threes=9,fours=0,fives=15", rules)  # 31 + 30 < 63
     assert upper_text(card) == "upper 31: bonus out of reach"
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_the_open_boxes_are_listed_with_their_shortest_short_name(rules):
+    """``yahtzee play``'s list of open boxes, for random cards of every rule set: each
+    open box in card order with its shortest short name, which names that box."""
+    from advisor.text import open_boxes_text
+    from solver.game.move import Move
+
+    for card in random_cards(rules, 60):
+        ruleset = card.rules
+        want = []
+        for b in card.open_boxes():
+            box = ruleset.boxes[b]
+            shortest = sorted(box.aliases, key=len)[0]
+            assert Move.parse(shortest, rules).box == box.name
+            want.append(f"{box.name} ({shortest})")
+        assert open_boxes_text(card) == (", ".join(want) or "none"), str(card)

@@ -591,4 +591,16 @@ MUTATIONS: tuple[Mutation, ...] = (
              "    first = Scorecard.new(record.rules)", "    first = Scorecard.new()",
              "a review's new-game figure is of a new card of the default rules",
              ("tests/test_analyze.py::test_a_record_of_every_rule_set_is_judged_under_its_rules",)),
+    Mutation("rules-json-one-summary", "python", "advisor/request/answers.py",
+             '"rule_sets": [{"name": n, "summary": RULE_SUMMARIES[n]} for n in RULE_NAMES],',
+             '"rule_sets": [{"name": n, "summary": ruleset.summary} for n in RULE_NAMES],',
+             "/api/rules lists every rule set with the summary of the one asked",
+             (f"{WEB_PARAMS}::test_the_rules_endpoint_of_every_rule_set_is_the_rule_sets_own",)),
+    Mutation("open-boxes-first-alias", "python", "advisor/text.py",
+             'short = min(box.aliases, key=len) if box.aliases else ""',
+             'short = box.aliases[0] if box.aliases else ""',
+             "play's list of open boxes gives each box its first short name, not its shortest "
+             "(aces (ones))",
+             ("tests/test_card_figures.py::test_the_open_boxes_are_listed_with_their_shortest_"
+              "short_name",)),
 )

@@ -339,3 +339,29 @@ def test_every_parameter_under_every_objective_is_answered_as_the_library_answer
             other = check(server, table_of, "/api/advise", library_advise,
                           {**asked, key: changes[key]})
             assert other != want, f"{name}: {key}={changes[key]} changes nothing"
+
+
+def test_the_rules_endpoint_of_every_rule_set_is_the_rule_sets_own(server):
+    """GET /api/rules?rules=R, field by field, from the rule set R itself: its summary,
+    rolls, bonuses, every box (name, label, upper or not, short names), and every rule
+    set under its own name and summary."""
+    from solver.game.rules import get_rules
+
+    for rules in RULE_NAMES:
+        ruleset = get_rules(rules)
+        body = answer_of(server, "/api/rules", {"rules": rules})
+        boxes = body.pop("boxes")
+        assert body == {
+            "name": rules, "summary": ruleset.summary,
+            "rolls_per_turn": ruleset.rolls_per_turn, "upper_bonus": ruleset.upper_bonus,
+            "upper_target": UPPER_TARGET,
+            "yahtzee_bonus": ruleset.yahtzee_bonus if ruleset.n_flags == 2 else 0,
+            "rule_sets": [{"name": n, "summary": get_rules(n).summary} for n in RULE_NAMES],
+            "objectives": ["ev", "target", "win"], "win_from": 10}, rules
+        assert len({r["summary"] for r in body["rule_sets"]}) == len(RULE_NAMES)
+        assert [b["name"] for b in boxes] == [b.name for b in ruleset.boxes]
+        for box, shown in zip(ruleset.boxes, boxes, strict=True):
+            assert shown["upper"] == (box.face > 0), (rules, box.name)
+            assert list(shown["aliases"]) == list(box.aliases), (rules, box.name)
+            label = shown["label"]
+            assert label.lower().replace(" ", "_") == box.name and label[0].isupper(), label
