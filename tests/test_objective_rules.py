@@ -12,7 +12,7 @@ from target_reference import TwinDP
 
 from advisor.advise import TurnAdvisor, advise
 from advisor.model import Dice, Scorecard
-from advisor.objective import EV, Objective
+from advisor.objective import EV, Objective, final_distribution
 from advisor.play_win import WinEachTurn, judging_of_record, objective_comment
 from solver.errors import ObjectiveError
 from solver.game.rules import RULE_NAMES, get_rules
@@ -183,3 +183,23 @@ def test_the_highest_reachable_target_is_not_out_of_reach(table_of, rules):
     want = twin.value(*start(card))[card.total]
     got, _ = TurnAdvisor(card, table, reach).probability()
     assert want > 0.0 and got == pytest.approx(want, abs=1e-15)
+
+
+def test_an_opponent_of_other_rules_is_refused_by_every_table(table_of):
+    """A win objective is solved with the table of the game's rules: an opponent's card
+    of another rule set is refused (never read as a card of the table's rules), for
+    every pair of rule sets."""
+    for theirs in RULE_NAMES:
+        opponent = Scorecard.parse("twos=6,threes=9", theirs)
+        for rules in RULE_NAMES:
+            if rules == theirs:
+                continue
+            table = table_of(rules)
+            message = (f"the opponent's card is for rules {theirs!r}, the table for "
+                       f"{rules!r}")
+            with pytest.raises(ObjectiveError) as info:
+                final_distribution(opponent, table)
+            assert str(info.value) == message
+            with pytest.raises(ObjectiveError) as info:
+                Objective.win(opponent).opponent_distribution(table)
+            assert str(info.value) == message

@@ -182,3 +182,42 @@ def test_mutated_records_raise_only_record_errors():
                 parse_record(form)
             except InvalidRecordError:
                 pass
+
+
+@pytest.mark.parametrize("rules", ["official", "free-joker", "no-bonus", "two-rolls", "yatzy"])
+def test_every_decision_of_a_record_of_every_rule_set_is_where_it_was_made(rules):
+    """``positions()`` of a two-player game of every rule set whose turns use one roll, two,
+    and (where the rules allow) three: each decision's card is the player's before the
+    turn, its dice the roll it was made on, its rolls left those of the rules after that
+    roll, and a keep's next dice the roll after it."""
+    from advisor.model import Dice, Scorecard
+    from solver.game.rules import get_rules
+
+    ruleset = get_rules(rules)
+    per_turn = ruleset.rolls_per_turn
+    dice = ("22256", "22234", "22223")
+    record = GameRecord(rules, ("Ann", "Bob"))
+    played = []  # (player, card before, rolls, keeps, box)
+    for t in range(8):
+        player = ("Ann", "Bob")[t % 2]
+        card = record.cards()[player]
+        n_rolls = 1 + t % per_turn
+        rolls = [Dice(d) for d in dice[:n_rolls]]
+        keeps = [(2, 2, 2)] * (n_rolls - 1)
+        box = ruleset.boxes[card.open_boxes()[0]].name
+        turn = Turn(player, tuple(rolls), tuple(Move(keep=k).record_token() for k in keeps), box)
+        record = record.with_turns((*record.turns, turn))
+        played.append((player, card, rolls, keeps, box))
+    positions = iter(record.positions())
+    for index, (player, card, rolls, keeps, box) in enumerate(played):
+        assert isinstance(card, Scorecard) and card.rules_name == rules
+        for i, roll in enumerate(rolls):
+            position = next(positions)
+            assert (position.index, position.player, position.card, position.dice,
+                    position.rolls_left) == (index, player, card, roll, per_turn - 1 - i)
+            if i < len(keeps):
+                assert (position.move, position.next_dice) == (Move(keep=keeps[i]),
+                                                               rolls[i + 1])
+            else:
+                assert (position.move, position.next_dice) == (Move(box=box), None)
+    assert next(positions, None) is None

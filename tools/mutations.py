@@ -603,4 +603,21 @@ MUTATIONS: tuple[Mutation, ...] = (
              "(aces (ones))",
              ("tests/test_card_figures.py::test_the_open_boxes_are_listed_with_their_shortest_"
               "short_name",)),
+    Mutation("opponent-table-rules-unchecked", "python", "advisor/objective.py",
+             "    if card.rules_name != table.rules.name:\n"
+             "        raise ObjectiveError(f\"the opponent's",
+             "    if False:\n        raise ObjectiveError(f\"the opponent's",
+             "an opponent's card of other rules is read with the table of the game's rules",
+             (f"{OBJ_RULES}::test_an_opponent_of_other_rules_is_refused_by_every_table",)),
+    Mutation("heuristic-last-box-no-par", "python", "solver/policies.py",
+             "    for b in range(N_UPPER, rules.n_boxes):",
+             "    for b in range(N_UPPER, rules.n_boxes - 1):",
+             "the heuristic's last box (Chance, Yatzy) keeps a par of 0",
+             ("tests/test_heuristic.py",)),
+    Mutation("record-positions-three-rolls", "python", "advisor/record.py",
+             "                               per_turn - 1 - i, move, after)",
+             "                               2 - i, move, after)",
+             "a record's decisions have the rolls left of three rolls a turn, whatever the rules",
+             ("tests/test_record.py::test_every_decision_of_a_record_of_every_rule_set_is_where_"
+              "it_was_made",)),
 )
