@@ -33,6 +33,7 @@ OBJ_RULES = "tests/test_objective_rules.py"
 REFUSALS = "tests/test_record_refusals.py"
 SERVED = "tests/web/test_web_served_rules.py"
 KEYS = "tests/test_request_questions.py"
+CARD_PAGE = "tests/web/test_web_card_figures.py"
 
 MUTATIONS: tuple[Mutation, ...] = (
     # ------------------------------------------------------------ scoring (boxes.py)
@@ -620,4 +621,22 @@ MUTATIONS: tuple[Mutation, ...] = (
              "a record's decisions have the rolls left of three rolls a turn, whatever the rules",
              ("tests/test_record.py::test_every_decision_of_a_record_of_every_rule_set_is_where_"
               "it_was_made",)),
+    # the page's own drawing of the card (headless Chromium)
+    Mutation("page-yahtzee-bonus-count", "python", "advisor/web/static/app.js",
+             "td.textContent = String(info.yahtzee_bonus * rules.yahtzee_bonus);",
+             "td.textContent = String(info.yahtzee_bonus);",
+             "the page's Yahtzee bonus row shows how many bonuses, not their points",
+             (CARD_PAGE,)),
+    Mutation("page-bonus-open-every", "python", "advisor/web/static/app.js",
+             "const upperOpen = rules.boxes.some((b) => b.upper && info.entries[b.name] === "
+             "undefined);",
+             "const upperOpen = rules.boxes.every((b) => b.upper && info.entries[b.name] === "
+             "undefined);",
+             "the page's upper bonus cell says 0 (not 'needs N') once any upper box is filled",
+             (CARD_PAGE,)),
+    Mutation("page-subtotal-capped", "python", "advisor/web/static/app.js",
+             "td.textContent = `${info.upper_subtotal} / ${rules.upper_target}`;",
+             "td.textContent = `${info.upper} / ${rules.upper_target}`;",
+             "the page's upper subtotal is the capped one (63 at most)",
+             (CARD_PAGE,)),
 )
