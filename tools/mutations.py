@@ -639,4 +639,10 @@ MUTATIONS: tuple[Mutation, ...] = (
              "td.textContent = `${info.upper} / ${rules.upper_target}`;",
              "the page's upper subtotal is the capped one (63 at most)",
              (CARD_PAGE,)),
+    Mutation("practice-open-names", "python", "advisor/web/static/practice.js",
+             'Open: ${open.map((b) => b.label).join(", ")}.',
+             'Open: ${open.map((b) => b.name).join(", ")}.',
+             "the practice page lists the open boxes by their names, not their labels",
+             ("tests/web/test_web_coach.py::test_practice_is_graded_as_advise_and_summed_up_as_"
+              "train",)),
 )

@@ -104,6 +104,7 @@ def test_practice_is_graded_as_advise_and_summed_up_as_train(server, browser, of
         where = page.inner_text("#practice-where")
         assert where.startswith(f"Position {i + 1} of 4 · turn {position.card.turn} of 13 · "
                                 f"total {position.card.total}")
+        assert page.inner_text("#practice-card") == card_summary(position.card)
         shown = [int(t.split(",")[0]) for t in page.locator("#practice-dice button")
                  .evaluate_all("bs => bs.map(b => b.ariaLabel)")]
         assert shown == list(position.dice.faces)
@@ -141,6 +142,19 @@ def test_practice_is_graded_as_advise_and_summed_up_as_train(server, browser, of
     page.screenshot(path=str(screenshots / "web-390-practice-summary.png"))
     assert table.errors == []
     context.close()
+
+
+def card_summary(card: Scorecard) -> str:
+    """The practice page's line about the card, from the entries and the rule book."""
+    boxes = card.rules.boxes
+    filled = [f"{box_label(b.name)} {e}" for b, e in zip(boxes, card.entries, strict=True)
+              if e is not None]
+    still_open = [box_label(b.name) for b, e in zip(boxes, card.entries, strict=True)
+                  if e is None]
+    upper = sum(e or 0 for b, e in zip(boxes, card.entries, strict=True) if b.is_upper)
+    return ((f"Filled: {', '.join(filled)}." if filled else "A new game.")
+            + f" Open: {', '.join(still_open)}."
+            + (" Upper bonus earned." if upper >= 63 else f" Upper {upper} of 63."))
 
 
 def cap(text: str) -> str:
