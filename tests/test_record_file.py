@@ -428,3 +428,35 @@ def _record(tmp_path: Path) -> Path:
     path = tmp_path / "r.txt"
     path.write_text("players Ann\n")
     return path
+
+
+FIRST = "rules official\nplayers Ann\nAnn: 12345 chance\n"
+SECOND = FIRST + "Ann: 22222 yahtzee\n"
+
+
+def test_a_closed_record_file_saves_nothing(tmp_path):
+    path = tmp_path / "game.txt"
+    held = RecordFile.create(path, parse_record(FIRST))
+    held.close()
+    with pytest.raises(WriteError, match=r"the record .*game\.txt is closed"):
+        held.save(parse_record(SECOND))
+    assert path.read_text() == FIRST
+
+
+@pytest.mark.parametrize("how", ["replaced", "removed"])
+def test_a_record_replaced_or_removed_by_another_program_is_left_as_it_is(tmp_path, how):
+    path = tmp_path / "game.txt"
+    with RecordFile.create(path, parse_record(FIRST)) as held:
+        if how == "replaced":
+            other = tmp_path / "other.txt"
+            other.write_text("# another program's file\n")
+            os.replace(other, path)
+        else:
+            path.unlink()
+        with pytest.raises(WriteError, match="was replaced or removed by another program "
+                                             "since this game opened it; nothing was written"):
+            held.save(parse_record(SECOND))
+    if how == "replaced":
+        assert path.read_text() == "# another program's file\n"
+    else:
+        assert not path.exists()

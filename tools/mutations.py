@@ -645,4 +645,15 @@ MUTATIONS: tuple[Mutation, ...] = (
              "the practice page lists the open boxes by their names, not their labels",
              ("tests/web/test_web_coach.py::test_practice_is_graded_as_advise_and_summed_up_as_"
               "train",)),
+    Mutation("record-file-closed-saves", "python", "advisor/record_file.py",
+             "        if self._fd < 0:\n            raise WriteError(",
+             "        if False:\n            raise WriteError(",
+             "a record file that was closed is written again",
+             ("tests/test_record_file.py::test_a_closed_record_file_saves_nothing",)),
+    Mutation("record-file-replaced-unchecked", "python", "advisor/record_file.py",
+             "        if now is None or (now.st_dev, now.st_ino) != (mine.st_dev, mine.st_ino):",
+             "        if now is None:",
+             "a game writes over a record that another program put in its place",
+             ("tests/test_record_file.py::test_a_record_replaced_or_removed_by_another_program_"
+              "is_left_as_it_is",)),
 )
