@@ -460,3 +460,11 @@ def test_a_record_replaced_or_removed_by_another_program_is_left_as_it_is(tmp_pa
         assert path.read_text() == "# another program's file\n"
     else:
         assert not path.exists()
+
+
+@pytest.mark.parametrize("thing", ["rules official\nplayers Ann\n", None, {"players": ["Ann"]}])
+def test_write_record_takes_only_a_record(tmp_path, thing):
+    path = tmp_path / "game.txt"
+    with pytest.raises(InvalidRecordError, match="write_record takes a GameRecord, not "):
+        write_record(path, thing)
+    assert not path.exists()

@@ -61,6 +61,11 @@ def test_simulate_records_cli(tmp_path, official_table):
     both = CliRunner().invoke(cli, ["simulate", "--compare", "optimal,greedy", "--records",
                                     str(tmp_path / "new")])
     assert both.exit_code == 2 and "one strategy at a time" in both.stderr
+    lost = tmp_path / "missing" / "games"
+    nowhere = CliRunner().invoke(cli, ["simulate", "--games", "3", "--records", str(lost)])
+    assert nowhere.exit_code == 2 and nowhere.stderr.count("\n") == 1, nowhere.stderr
+    assert f"cannot create {lost}: the folder {lost.parent} does not exist" in nowhere.stderr
+    assert not lost.parent.exists()
 
 
 @pytest.mark.slow

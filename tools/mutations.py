@@ -656,4 +656,15 @@ MUTATIONS: tuple[Mutation, ...] = (
              "a game writes over a record that another program put in its place",
              ("tests/test_record_file.py::test_a_record_replaced_or_removed_by_another_program_"
               "is_left_as_it_is",)),
+    Mutation("write-record-any-object", "python", "advisor/record_file.py",
+             "    if not isinstance(record, GameRecord):\n"
+             "        raise InvalidRecordError(f\"write_",
+             "    if False:\n        raise InvalidRecordError(f\"write_",
+             "write_record takes any object and writes its text",
+             ("tests/test_record_file.py::test_write_record_takes_only_a_record",)),
+    Mutation("records-folder-parent-unchecked", "python", "advisor/record_file.py",
+             "    if not where.is_dir():\n        raise InvalidRecordError(f\"cannot create",
+             "    if False:\n        raise InvalidRecordError(f\"cannot create",
+             "simulate --records in a folder that does not exist: a traceback, not one line",
+             ("tests/test_simulate_records.py::test_simulate_records_cli",)),
 )
