@@ -326,7 +326,7 @@ class TurnAdvisor:
         card, rules, values = self.card, self.rules, self.table.values
         mask, upper, flag = card.mask, card.upper, card.flag
         found = []
-        for box, points, bonus in rules.placements(dice.faces, mask, card.yahtzee_holds_50):
+        for box, points, bonus in card.placements(dice.faces):
             m, u, y, upper_bonus = rules.after_box(mask, upper, flag, box, points)
             to_come = points + upper_bonus + bonus + float(values[m, u, y])
             found.append((to_come, box, points, bonus))

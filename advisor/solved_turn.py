@@ -69,7 +69,7 @@ def turn_of(vectors: Vectors, card: Scorecard, seconds: float = 0.0) -> SolvedTu
     pair = vectors.utility.pair
     boxes: dict[tuple[int, int, int], tuple[float, float]] = {}
     for faces in ROLLS.tolist():
-        for box, points, bonus in rules.placements(faces, card.mask, card.yahtzee_holds_50):
+        for box, points, bonus in card.placements(faces):
             if (box, points, bonus) in boxes:
                 continue
             m, u, y, upper_bonus = rules.after_box(card.mask, card.upper, card.flag, box,

@@ -83,7 +83,7 @@ def has_choice(card: Scorecard, dice: Dice, rolls_left: int) -> bool:
     """False when the rules leave one move only (no roll left, one allowed box)."""
     if rolls_left > 0:
         return True
-    return len(card.rules.placements(dice.faces, card.mask, card.yahtzee_holds_50)) > 1
+    return len(card.placements(dice.faces)) > 1
 
 
 # ---------------------------------------------------------------------- drawing positions

@@ -176,7 +176,7 @@ class TurnOutcomes:
     def _features(self, roll: int, box: int) -> np.ndarray:
         card, rules = self.card, self.card.rules
         faces = tuple(int(f) for f in ROLLS[roll])
-        (placement,) = [p for p in rules.placements(faces, card.mask, card.yahtzee_holds_50)
+        (placement,) = [p for p in card.placements(faces)
                         if p.box == box]
         m, u, y, upper_points = rules.after_box(card.mask, card.upper, card.flag, box,
                                                 placement.points)

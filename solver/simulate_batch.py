@@ -23,11 +23,12 @@ import numpy as np
 
 from .errors import IllegalStrategyMoveError, StrategyError, Terminated, shown
 from .game.actions import KEEP_ACTIONS
+from .game.card import Scorecard
 from .game.dice import DICE
 from .game.rules import UPPER_TARGET, RuleSet
 from .judge import GameJudge
 from .kernels import batch as bk
-from .simulate_python import Decision, Progress
+from .simulate_python import Decision, Progress, describe
 
 BATCH_GAMES = 1_000
 """Games in lockstep (judged together, and a worker's task)."""
@@ -76,18 +77,8 @@ class DecisionBatch:
     def decision(self, i: int) -> Decision:
         """Row ``i`` as a :class:`~solver.simulate_python.Decision`."""
         entries = tuple(None if e < 0 else int(e) for e in self.card[i])
-        return Decision(self.rules, tuple(int(f) for f in self.dice[i]),
-                        int(self.rolls_left[i]), entries, int(self.yahtzee_bonuses[i]),
-                        int(self.turn[i]))
-
-
-def _describe(decision: Decision) -> str:
-    card = ", ".join(f"{box.name}={e}" for box, e in zip(decision.rules.boxes,
-                                                          decision.entries, strict=True)
-                     if e is not None) or "empty"
-    return (f"turn {decision.turn}, dice {''.join(map(str, decision.dice))}, rolls left "
-            f"{decision.rolls_left}, card [{card}], Yahtzee bonuses "
-            f"{decision.yahtzee_bonuses}")
+        card = Scorecard.played(entries, int(self.yahtzee_bonuses[i]), self.rules.name)
+        return Decision(card, tuple(int(f) for f in self.dice[i]), int(self.rolls_left[i]))
 
 
 def _name(strategy: Any) -> str:
@@ -125,7 +116,7 @@ def _actions(strategy: Any, batch: DecisionBatch) -> np.ndarray:
             raise
         raise StrategyError(f"batch strategy {_name(strategy)} failed with "
                             f"{type(exc).__name__}: {shown(exc, 60)} at a batch of {n} "
-                            f"decisions, first {_describe(batch.decision(0))}") from exc
+                            f"decisions, first {describe(batch.decision(0))}") from exc
     try:
         actions = np.asarray(answer)
     except Exception:  # noqa: BLE001  (any object a strategy may return)
@@ -137,7 +128,7 @@ def _actions(strategy: Any, batch: DecisionBatch) -> np.ndarray:
             f"batch strategy {_name(strategy)} answered {got} for {n} decisions: return "
             f"integers of shape ({n},), one action per decision (0-{KEEP_ACTIONS - 1} keep "
             f"dice by position, {KEEP_ACTIONS}+ fill a box); first decision: "
-            f"{_describe(batch.decision(0))}")
+            f"{describe(batch.decision(0))}")
     return actions.astype(np.int64)
 
 
@@ -155,7 +146,7 @@ def _illegal(strategy: Any, batch: DecisionBatch, actions: np.ndarray, i: int,
     legal = ", ".join(map(str, np.flatnonzero(batch.action_mask[i])))
     return IllegalStrategyMoveError(
         f"batch strategy {_name(strategy)}: illegal action {a} ({what}{why}) at "
-        f"{_describe(batch.decision(i))} (game {int(batch.game[i])}; legal: {legal})")
+        f"{describe(batch.decision(i))} (game {int(batch.game[i])}; legal: {legal})")
 
 
 def play_batch(rules: RuleSet, strategy: Any, games: int, seed: int,

@@ -20,9 +20,10 @@ from typing import Any
 import numpy as np
 
 from .errors import IllegalStrategyMoveError, StrategyError, Terminated, YahtzeeError, shown
+from .game.card import Scorecard
 from .game.dice import FIRST_ROLL_KEEP, KEEP_INDEX, ROLLS, counts_of
 from .game.move import Move
-from .game.rules import UPPER_TARGET, Placement, RuleSet, filled_mask, upper_subtotal
+from .game.rules import UPPER_TARGET, Placement, RuleSet
 from .judge import GameJudge
 from .kernels import simulate as sim
 
@@ -36,44 +37,58 @@ Progress = Callable[[int, int], None]
 
 @dataclass(frozen=True)
 class Decision:
-    """What a user strategy sees at each decision."""
+    """What a user strategy sees at each decision: the scorecard so far (``card``; its
+    ``entries``, ``yahtzee_bonuses``, ``total``, ... are also the decision's), the dice
+    and the rolls left."""
 
-    rules: RuleSet
+    card: Scorecard
     dice: tuple[int, ...]
     """The five faces showing, ascending."""
     rolls_left: int
-    entries: tuple[int | None, ...]
-    """The entry of each box in scorecard order, None while open."""
-    yahtzee_bonuses: int
-    turn: int
-    """1 .. number of boxes."""
+
+    @property
+    def rules(self) -> RuleSet:
+        return self.card.rules
+
+    @property
+    def entries(self) -> tuple[int | None, ...]:
+        """The entry of each box in scorecard order, None while open."""
+        return self.card.entries
+
+    @property
+    def yahtzee_bonuses(self) -> int:
+        return self.card.yahtzee_bonuses
+
+    @property
+    def turn(self) -> int:
+        """1 .. number of boxes."""
+        return self.card.turn
 
     @property
     def filled_mask(self) -> int:
-        return filled_mask(self.entries)
+        return self.card.mask
 
     @property
     def open_boxes(self) -> tuple[str, ...]:
-        return tuple(box.name for box, e in zip(self.rules.boxes, self.entries, strict=True)
-                     if e is None)
+        return tuple(self.rules.boxes[b].name for b in self.card.open_boxes())
 
     @property
     def upper_total(self) -> int:
         """Sum of the upper entries so far (not capped)."""
-        return upper_subtotal(self.entries)
+        return self.card.upper_subtotal
 
     @property
     def yahtzee_holds_50(self) -> bool:
-        return bool(self.entries[self.rules.yahtzee_box])
+        return self.card.yahtzee_holds_50
 
     @property
     def total(self) -> int:
         """The grand total so far (entries, upper bonus if earned, Yahtzee bonuses)."""
-        return self.rules.total(self.entries, self.yahtzee_bonuses)
+        return self.card.total
 
     def placements(self) -> list[Placement]:
         """The boxes the rules allow for the dice showing, with points and bonus."""
-        return self.rules.placements(self.dice, self.filled_mask, self.yahtzee_holds_50)
+        return self.card.placements(self.dice)
 
 
 UserStrategy = Callable[[Decision], Any]
@@ -92,7 +107,8 @@ class _Stream:
         return int(roll)
 
 
-def _describe(decision: Decision) -> str:
+def describe(decision: Decision) -> str:
+    """The decision in words, for an error message."""
     card = ", ".join(f"{box.name}={e}" for box, e in zip(decision.rules.boxes,
                                                           decision.entries, strict=True)
                      if e is not None) or "empty"
@@ -106,7 +122,7 @@ def _parse_move(answer: Any, decision: Decision) -> Move:
     raise IllegalStrategyMoveError. Answers: a Move, a box name, or faces to keep."""
     def illegal(why: str) -> IllegalStrategyMoveError:
         return IllegalStrategyMoveError(f"illegal move {shown(answer, 40)} ({why}) at "
-                                        f"{_describe(decision)}")
+                                        f"{describe(decision)}")
 
     if isinstance(answer, str):
         try:
@@ -152,7 +168,7 @@ def _ask(strategy: UserStrategy, decision: Decision) -> Any:
             raise
         name = getattr(strategy, "__name__", "the strategy")
         raise StrategyError(f"strategy {shown(name, 40)} failed with {type(exc).__name__}: "
-                            f"{shown(exc, 60)} at {_describe(decision)}") from exc
+                            f"{shown(exc, 60)} at {describe(decision)}") from exc
 
 
 def _placement(move: Move, decision: Decision) -> Placement | None:
@@ -167,19 +183,19 @@ def _play_python(rules: RuleSet, strategy: UserStrategy, stream: _Stream,
     """One game; its moves go to ``trace`` (n_boxes, 2 * rolls) when given (a keep of all
     five dice is left out: it rolls nothing) and every move to ``exact`` (same shape; a
     keep of all five followed by the same roll), the trace that is judged."""
-    entries: list[int | None] = [None] * rules.n_boxes
-    bonuses = fives = 0
-    for turn in range(1, rules.n_boxes + 1):
+    card = Scorecard.new(rules)
+    fives = 0
+    for turn in range(rules.n_boxes):
         roll = stream.complete(0)
         rolls_left = rules.rolls_per_turn - 1
         slot = 0
         if trace is not None:
-            trace[turn - 1, 0] = roll
+            trace[turn, 0] = roll
         if exact is not None:
-            exact[turn - 1, 0] = roll
+            exact[turn, 0] = roll
         while True:
-            decision = Decision(rules, tuple(int(f) for f in ROLLS[roll - FIRST_ROLL_KEEP]),
-                                rolls_left, tuple(entries), bonuses, turn)
+            decision = Decision(card, tuple(int(f) for f in ROLLS[roll - FIRST_ROLL_KEEP]),
+                                rolls_left)
             move = _parse_move(_ask(strategy, decision), decision)
             if move.keep is None:
                 break
@@ -187,22 +203,20 @@ def _play_python(rules: RuleSet, strategy: UserStrategy, stream: _Stream,
             roll = stream.complete(keep)
             if exact is not None:
                 s = 2 * (rules.rolls_per_turn - 1 - rolls_left) + 1
-                exact[turn - 1, s:s + 2] = keep, roll
+                exact[turn, s:s + 2] = keep, roll
             rolls_left -= 1
             if trace is not None and len(move.keep) < 5:
-                trace[turn - 1, slot + 1:slot + 3] = keep, roll
+                trace[turn, slot + 1:slot + 3] = keep, roll
                 slot += 2
         placement = _placement(move, decision)
-        if trace is not None:
-            trace[turn - 1, -1] = placement.box if placement is not None else -1
-        if exact is not None:
-            exact[turn - 1, -1] = placement.box if placement is not None else -1
         assert placement is not None  # checked by _parse_move
-        entries[placement.box] = placement.points
-        bonuses += placement.yahtzee_bonus > 0
+        for moves in (trace, exact):
+            if moves is not None:
+                moves[turn, -1] = placement.box
+        card = card.placed(*placement)
         fives += max(decision.dice.count(f) for f in range(1, 7)) == 5
-    final = Decision(rules, decision.dice, 0, tuple(entries), bonuses, rules.n_boxes)
-    return final.total, int(final.upper_total >= UPPER_TARGET), fives, bonuses, *entries
+    return (card.total, int(card.upper_subtotal >= UPPER_TARGET), fives, card.yahtzee_bonuses,
+            *card.entries)
 
 
 def play_python(rules: RuleSet, strategy: UserStrategy, games: int,

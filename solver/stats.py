@@ -87,12 +87,6 @@ class OptimalStats:
     def probability_at_least(self, score: int) -> float:
         return float(self.distribution[score:].sum())
 
-    @property
-    def bonus_points(self) -> float:
-        """Expected points from the upper bonus and the Yahtzee bonuses."""
-        return (self.rules.upper_bonus * self.upper_bonus_probability
-                + self.rules.yahtzee_bonus * self.yahtzee_bonuses)
-
     def to_json(self) -> dict:
         """The figures as JSON-ready data (docs/json.md keys ``rules``, ``mean``, ``sd``,
         ``percentiles`` and more)."""

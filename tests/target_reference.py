@@ -56,7 +56,7 @@ class TwinDP:
                                                          bool(m >> rules.yahtzee_box & 1)):
                 nu, ny, gained = u, y, points + bonus
                 if rules.boxes[box].is_upper:
-                    nu, ub = rules.upper_total_after(u, points)
+                    nu, ub = rules.after_box(0, u, 0, 0, points)[1::2]
                     gained += ub
                 elif box == rules.yahtzee_box and points > 0 and rules.n_flags == 2:
                     ny = 1

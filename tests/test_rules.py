@@ -322,10 +322,11 @@ def test_yatzy_five_alike_never_joker_nor_bonus() -> None:
 
 
 def test_yatzy_upper_bonus_is_50_at_63() -> None:
-    assert YATZY.upper_total_after(60, 3) == (63, 50)
-    assert YATZY.upper_total_after(60, 2) == (62, 0)
-    assert YATZY.upper_total_after(63, 6) == (63, 0)
-    assert OFFICIAL.upper_total_after(55, 12) == (63, 35)
+    # (capped upper subtotal, upper bonus earned) after points in an upper box
+    assert YATZY.after_box(0, 60, 0, 0, 3)[1::2] == (63, 50)
+    assert YATZY.after_box(0, 60, 0, 0, 2)[1::2] == (62, 0)
+    assert YATZY.after_box(0, 63, 0, 0, 6)[1::2] == (63, 0)
+    assert OFFICIAL.after_box(0, 55, 0, 0, 12)[1::2] == (63, 35)
 
 
 def test_yatzy_has_no_yahtzee_flag() -> None:

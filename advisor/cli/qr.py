@@ -324,16 +324,3 @@ def half_blocks(matrix: Matrix, quiet: int = 4) -> list[str]:
 
     return ["".join(_HALF[light(r, c), light(r + 1, c)] for c in range(size))
             for r in range(0, size, 2)]
-
-
-def read_half_blocks(lines: Sequence[str], quiet: int = 4) -> Matrix:
-    """The matrix drawn by :func:`half_blocks` (its inverse; for tests and tools)."""
-    glyph = {v: k for k, v in _HALF.items()}
-    rows: list[list[bool]] = []
-    for line in lines:
-        pairs = [glyph[ch] for ch in line]
-        rows.append([not top for top, _ in pairs])
-        rows.append([not bottom for _, bottom in pairs])
-    size = len(rows[0])
-    rows = rows[:size]  # an odd size leaves a half line of quiet zone
-    return [row[quiet:size - quiet] for row in rows[quiet:size - quiet]]

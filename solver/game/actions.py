@@ -60,7 +60,7 @@ def action_mask(card: Scorecard, dice: Dice, rolls_left: int) -> np.ndarray:
     mask = np.zeros(action_count(card.rules.n_boxes), dtype=np.int8)
     if rolls_left > 0:
         mask[:KEEP_ACTIONS] = 1
-    for placement in card.rules.placements(dice.faces, card.mask, card.yahtzee_holds_50):
+    for placement in card.placements(dice.faces):
         mask[KEEP_ACTIONS + placement.box] = 1
     return mask
 

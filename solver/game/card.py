@@ -18,7 +18,15 @@ from typing import Any
 
 from ..errors import IllegalMoveError, InvalidCardError, shown
 from .faces import Dice
-from .rules import DEFAULT_RULES, UPPER_TARGET, RuleSet, filled_mask, get_rules, upper_subtotal
+from .rules import (
+    DEFAULT_RULES,
+    UPPER_TARGET,
+    Placement,
+    RuleSet,
+    filled_mask,
+    get_rules,
+    upper_subtotal,
+)
 from .states import bonus_counts
 
 BONUS_KEY = "yahtzee_bonus"
@@ -176,25 +184,31 @@ class Scorecard:
         if self.entries[b] is not None:
             raise IllegalMoveError(f"box {rules.boxes[b].name} is already filled "
                                    f"({self.entries[b]}); open boxes: {self._open_names()}")
-        allowed = rules.placements(dice.faces, self.mask, self.yahtzee_holds_50)
+        allowed = self.placements(dice.faces)
         for p in allowed:
             if p.box == b:
-                return self._placed(b, p.points, p.yahtzee_bonus)
+                return self.placed(b, p.points, p.yahtzee_bonus)
         names = ", ".join(rules.boxes[p.box].name for p in allowed)
         raise IllegalMoveError(f"the Joker rule forbids {rules.boxes[b].name} for {dice}; "
                                f"allowed now: {names}")
 
-    def _placed(self, box: int, points: int, yahtzee_bonus: int) -> Scorecard:
-        """The card after the rules placed ``points`` (and a bonus) in the open ``box``:
-        a card reached by play, so the checks of a typed card (above all the search
-        over filling orders that checks the Yahtzee bonuses) are not needed."""
+    def placed(self, box: int, points: int, yahtzee_bonus: int) -> Scorecard:
+        """The card after the rules placed ``points`` (and a bonus) in the open ``box``
+        (a :class:`~solver.game.rules.Placement` of :meth:`placements`), not checked."""
         entries = list(self.entries)
         entries[box] = points
+        bonuses = self.yahtzee_bonuses + (1 if yahtzee_bonus else 0)
+        return Scorecard.played(tuple(entries), bonuses, self.rules_name)
+
+    @staticmethod
+    def played(entries: tuple[int | None, ...], yahtzee_bonuses: int,
+               rules_name: str) -> Scorecard:
+        """A card reached by play, built without the checks of a typed card (above all the
+        search over filling orders that checks the Yahtzee bonuses)."""
         card = object.__new__(Scorecard)
-        object.__setattr__(card, "entries", tuple(entries))
-        object.__setattr__(card, "yahtzee_bonuses",
-                           self.yahtzee_bonuses + (1 if yahtzee_bonus else 0))
-        object.__setattr__(card, "rules_name", self.rules_name)
+        object.__setattr__(card, "entries", entries)
+        object.__setattr__(card, "yahtzee_bonuses", yahtzee_bonuses)
+        object.__setattr__(card, "rules_name", rules_name)
         return card
 
     # ------------------------------------------------------------------ state
@@ -220,6 +234,11 @@ class Scorecard:
     @property
     def yahtzee_holds_50(self) -> bool:
         return self.entries[self.rules.yahtzee_box] == 50
+
+    def placements(self, faces: tuple[int, ...] | list[int]) -> list[Placement]:
+        """The boxes the rules allow for five final ``faces`` on this card (the Joker
+        included), with points and Yahtzee bonus."""
+        return self.rules.placements(faces, self.mask, self.yahtzee_holds_50)
 
     @property
     def flag(self) -> int:

@@ -298,11 +298,6 @@ class RuleSet:
                                     self.yahtzee_box, self.n_flags)
         return m, u, y, int(bonus)
 
-    def upper_total_after(self, upper: int, points: int) -> tuple[int, int]:
-        """(capped subtotal, upper bonus earned) after adding ``points`` to subtotal ``upper``."""
-        _, new, _, bonus = self.after_box(0, min(upper, UPPER_TARGET), 0, 0, points)
-        return new, bonus
-
     def upper_bonus_earned(self, upper_subtotal: int) -> int:
         """The upper bonus a card with this (uncapped) upper subtotal has earned."""
         return self.upper_bonus if upper_subtotal >= UPPER_TARGET else 0

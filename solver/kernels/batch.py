@@ -19,10 +19,9 @@ import numpy as np
 from numba import njit, prange
 
 from .. import _jit_cache
-from ..game.dice import FIRST_ROLL_KEEP, KEEP_CHILD, ROLL_FIVE_FACE, ROLLS
-from ..game.rules import N_UPPER
-from .basics import next_state, roll_bonus, roll_entries
-from .simulate import game_stream, roll_from
+from ..game.dice import FIRST_ROLL_KEEP, KEEP_CHILD, ROLLS
+from .basics import roll_entries
+from .simulate import game_stream, roll_from, score_box
 
 _jit_cache.check()  # before any cached kernel is loaded
 
@@ -141,16 +140,7 @@ def apply_actions(games, board, actions, rules):
         box = np.empty(n_boxes, dtype=np.int64)
         entry = np.empty(n_boxes, dtype=np.int64)
         e = _entry(r, m, b, rules, box, entry)
-        bonus = roll_bonus(r, y, rules)
-        if ROLL_FIVE_FACE[r] >= 0:
-            board.tally[g, 2] += 1
-        if bonus > 0:
-            board.tally[g, 3] += 1
-        nm, nu, ny, upper_points = next_state(m, u, y, b, e, rules.upper_bonus,
-                                              rules.yahtzee_box, rules.n_flags)
-        board.tally[g, 0] += e + bonus + np.int64(upper_points)
-        if b < N_UPPER:
-            board.tally[g, 1] += e
+        nm, nu, ny = score_box(m, u, y, r, b, e, rules, board.tally[g])
         board.entries[g, b] = e
         board.state[g, 0] = nm
         board.state[g, 1] = nu

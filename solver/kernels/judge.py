@@ -33,9 +33,9 @@ from ..game.dice import (
 )
 from ..game.ties import EV_TIE
 from .basics import next_state
-from .policy import new_turn, play_turns
+from .policy import new_turn, prepared_turn
 from .threads import run_blocks
-from .turn import n_options, option, plan_bonus, plan_turn
+from .turn import n_options, option, plan_bonus
 
 _jit_cache.check()  # before any cached kernel is loaded
 
@@ -71,21 +71,6 @@ def _box_value(roll, y, b, succ, plan, rules):
 
 
 @njit(cache=True)
-def _turn(m, u, y, values, par, rules, cache, t):
-    """(succ, keeps) of the turn of state (m, u, y) under the policy (``values``,
-    ``par``): prepared in ``cache`` when ``cache.slot[m, u, y] >= 0``, else played into
-    ``t`` (a ``PolicyTurn``, whose plan is the mask's either way)."""
-    c = cache.slot[m, u, y]
-    if c >= 0:
-        plan_turn(m, np.int64(1), rules, t.plan)
-        return cache.succ[c], cache.keeps[c]
-    t.cols[0, 0] = u
-    t.cols[1, 0] = y
-    play_turns(m, np.int64(1), values, par, rules, t, np.int64(1))
-    return t.succ, t.keeps
-
-
-@njit(cache=True)
 def _lost(best, chosen):
     loss = best - chosen
     return 0.0 if loss <= EV_TIE else loss
@@ -103,7 +88,7 @@ def judge_game(trace, values, par, rules, cache, t, loss, counts, turn_loss, box
     width = trace.shape[1]
     m = u = y = np.int64(0)  # not literals (see policy.play_turns)
     for turn in range(n_boxes):
-        succ, keeps = _turn(m, u, y, values, par, rules, cache, t)
+        succ, keeps, _ = prepared_turn(m, u, y, values, par, rules, cache, t, np.int64(1))
         roll = np.int64(trace[turn, 0])  # one signature of _best (int64 rolls)
         j = rules.n_rerolls
         luck[0] += _best(roll, j, keeps) - values[m, u, y]
@@ -166,7 +151,7 @@ def luck_game(trace, values, par, rules, cache, t, luck):
     width = trace.shape[1]
     m = u = y = np.int64(0)  # not literals (see policy.play_turns)
     for turn in range(n_boxes):
-        succ, keeps = _turn(m, u, y, values, par, rules, cache, t)
+        succ, keeps, _ = prepared_turn(m, u, y, values, par, rules, cache, t, np.int64(1))
         j = rules.n_rerolls
         before = 0.0
         for r in range(N_ROLLS):

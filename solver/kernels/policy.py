@@ -87,6 +87,22 @@ def play_turns(m, width, values, par, rules, t, depth):
 
 
 @njit(cache=True)
+def prepared_turn(m, u, y, values, par, rules, cache, t, depth):
+    """(succ, keeps, bests) of the turn of state (m, u, y) under the policy (``values``,
+    ``par``): prepared in ``cache`` (a ``kernels.simulate.TurnCache``) when
+    ``cache.slot[m, u, y] >= 0``, else played into ``t`` to ``depth`` (:func:`play_turns`);
+    ``t.plan`` is the mask's either way."""
+    c = cache.slot[m, u, y]
+    if c >= 0:
+        plan_turn(m, np.int64(1), rules, t.plan)
+        return cache.succ[c], cache.keeps[c], cache.bests[c]
+    t.cols[0, 0] = u
+    t.cols[1, 0] = y
+    play_turns(m, np.int64(1), values, par, rules, t, depth)
+    return t.succ, t.keeps, t.bests
+
+
+@njit(cache=True)
 def best_boxes(succ, c, plan, rules, first, last, out):
     """``out[r]``, for the final rolls ``first <= r < last``: the best option (index) of
     each in column ``c``, the first in box order within ``EV_TIE`` of the largest value,

@@ -56,3 +56,18 @@ def decode(matrix: list[list[bool]], folder: Path) -> str:
     result = subprocess.run([need_zbarimg(), "--raw", "-q", "-Sdisable", "-Sqrcode.enable",
                              str(path)], capture_output=True, text=True, timeout=60)
     return result.stdout.removesuffix("\n")
+
+
+def read_half_blocks(lines: list[str], quiet: int = 4) -> list[list[bool]]:
+    """The matrix drawn by ``advisor.cli.qr.half_blocks`` (its inverse)."""
+    from advisor.cli.qr import _HALF
+
+    glyph = {v: k for k, v in _HALF.items()}
+    rows: list[list[bool]] = []
+    for line in lines:
+        pairs = [glyph[ch] for ch in line]
+        rows.append([not top for top, _ in pairs])
+        rows.append([not bottom for _, bottom in pairs])
+    size = len(rows[0])
+    rows = rows[:size]  # an odd size leaves a half line of quiet zone
+    return [row[quiet:size - quiet] for row in rows[quiet:size - quiet]]

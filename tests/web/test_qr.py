@@ -8,7 +8,7 @@ import random
 import string
 
 import pytest
-from qr_decode import decode
+from qr_decode import decode, read_half_blocks
 
 from advisor.cli import qr
 
@@ -71,7 +71,7 @@ def test_half_blocks_draw_the_matrix_with_its_quiet_zone():
         size = len(matrix) + 8
         assert len(lines) == (size + 1) // 2 and {len(line) for line in lines} == {size}
         assert lines[0] == lines[1] == "\u2588" * size  # the quiet zone: light
-        assert qr.read_half_blocks(lines) == matrix
+        assert read_half_blocks(lines) == matrix
 
 
 def test_every_version_level_and_mask_decodes_back(tmp_path):
