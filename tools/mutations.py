@@ -14,7 +14,8 @@ from typing import NamedTuple
 class Mutation(NamedTuple):
     name: str
     layer: str
-    """``python`` (plain Python) or ``kernel`` (numba code, or Python compiled into it)."""
+    """``python`` (plain code: Python, or the page's JavaScript) or ``kernel`` (numba
+    code, or Python compiled into it)."""
     path: str
     anchor: str
     replacement: str
