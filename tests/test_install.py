@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -24,9 +25,19 @@ def _run(args: list[str], **kwargs) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
+    """The wheel, built from a copy of the sources: a build in the checkout itself reads
+    folders the other test worker writes at the same time (numba's cache files come and go
+    in solver's __pycache__ folders), and once failed with "No such file or directory"."""
+    source = tmp_path_factory.mktemp("source") / "yahtzee-solver"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, source / name)
+    for package in ("solver", "advisor"):
+        shutil.copytree(ROOT / package, source / package,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     out = tmp_path_factory.mktemp("wheel")
     done = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                 "--quiet", "-w", str(out), str(ROOT)])
+                 "--quiet", "-w", str(out), str(source)])
     assert done.returncode == 0, done.stderr
     (found,) = out.glob("yahtzee_solver-*.whl")
     return found
