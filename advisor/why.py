@@ -99,14 +99,24 @@ class Outcome:
 
 
 def _percent(p: float) -> str:
-    """``41 %``, ``0.3 %``, ``<0.1 %``, ``100 %``."""
-    if p >= 0.9995:
-        return "100 %" if p > 1 - 5e-7 else ">99.9 %"
-    if p >= 0.095:
-        return f"{100 * p:.0f} %"
-    if p >= 0.0005:
-        return f"{100 * p:.1f} %"
-    return "0 %" if p <= 0 else "<0.1 %"
+    """``41 %``, ``99.7 %``, ``0.3 %``, ``<0.1 %``, ``>99.9 %``: whole percents from 9.5 %
+    to 99.5 %, tenths outside them; ``100 %`` only for a certainty (within float rounding,
+    :data:`EXACT`) and ``0 %`` for none, never by rounding."""
+    if p >= 1 - EXACT:
+        return "100 %"
+    if p <= 0:
+        return "0 %"
+    text = f"{100 * p:.{0 if 0.095 <= p < 0.995 else 1}f}"
+    if float(text) >= 100:
+        return ">99.9 %"
+    if float(text) <= 0:
+        return "<0.1 %"
+    return f"{text} %"
+
+
+EXACT = 1e-12
+"""How far below 1 a probability may be and still print as ``100 %``: the float rounding of
+a certainty (sums over rolls), far below anything a printed figure could round."""
 
 
 @cache

@@ -236,7 +236,7 @@ def test_nothing_outside_static_is_served(server, path):
 def test_page_and_static_files(server):
     status, page = server.request("GET", "/")
     assert status == 200 and "<title>Yahtzee advisor</title>" in page
-    for name in ("app.js", "charts.js", "style.css", "favicon.svg"):
+    for name in ("app.js", "charts.js", "percent.js", "practice.js", "style.css", "favicon.svg"):
         assert server.request("GET", f"/static/{name}")[0] == 200
 
 

@@ -18,9 +18,13 @@ PRACTICE_STORE = "yahtzee-practice-v1"
 
 
 def pct(p: float) -> str:
-    """The page's way of writing a probability."""
+    """The page's way of writing a probability: never 100 % or 0 % unless exact."""
+    if p >= 1 - 1e-12:
+        return "100%"
     if p >= 0.9995:
-        return "100%" if p > 1 - 5e-7 else ">99.9%"
+        return ">99.9%"
+    if p >= 0.995:
+        return f"{100 * p:.1f}%"
     if p >= 0.095:
         return f"{100 * p:.0f}%"
     if p >= 0.0005:

@@ -3,6 +3,7 @@
 // game (a game record plus each player's card) and draws it.
 
 import { drawDistribution, drawReach } from "./charts.js";
+import { fixed, pct } from "./percent.js";
 import { initPractice, showPractice } from "./practice.js";
 
 const STORE = "yahtzee-game-v1";
@@ -794,8 +795,6 @@ async function askWhy(option) {
   if (!detail.hidden) detail.scrollIntoView({ block: "nearest" });
 }
 
-const pct = (p) => (p >= 0.9995 ? (p > 1 - 5e-7 ? "100%" : ">99.9%") : p >= 0.095 ? `${(100 * p).toFixed(0)}%`
-  : p >= 0.0005 ? `${(100 * p).toFixed(1)}%` : p > 0 ? "<0.1%" : "0%");
 
 // What an option leads to: the boxes of this turn, the bonuses at the end, the spread.
 export function whyFigures(outcome, labelOf, strategy, objective, mean) {
@@ -1254,7 +1253,7 @@ async function checkSaved() {
 }
 
 // ------------------------------------------------------------------ analysis
-const percent = (p) => `${(100 * p).toFixed(p > 0.999 || p < 0.001 ? 2 : 1)}%`;
+const percent = (p) => fixed(p, p > 0.999 || p < 0.001 ? 2 : 1);
 const signed = (x) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(2)}`;
 // A loss or luck in its unit (analysis): points, or percentage points of a probability.
 const lossText = (x, unit) => (unit === "probability" ? `${(100 * x).toFixed(2)} pp` : x.toFixed(2));

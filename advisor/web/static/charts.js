@@ -1,6 +1,8 @@
 // Inline SVG charts of an /api/distribution answer: the probability of each final score
 // (bars, in bins when the range is wide) and the chance of reaching each score (a curve).
 
+import { fixed } from "./percent.js";
+
 const NS = "http://www.w3.org/2000/svg";
 const H = 220, LEFT = 44, RIGHT = 12, TOP = 14, BOTTOM = 26;
 let W = 600;   // the drawing's width in px: the container's, so text keeps its size
@@ -17,8 +19,7 @@ function points(map) {
   return Object.entries(map).map(([x, p]) => [Number(x), p]).sort((a, b) => a[0] - b[0]);
 }
 
-const pct = (p) => (p >= 0.9995 || p === 0 ? `${(100 * p).toFixed(0)}%`
-  : p < 0.001 ? `${(100 * p).toFixed(3)}%` : `${(100 * p).toFixed(1)}%`);
+const pct = (p) => fixed(p, p < 0.001 ? 3 : 1);
 
 // The score range worth drawing: from the 0.05 % to the 99.95 % point.
 function span(dist) {
