@@ -69,3 +69,21 @@ def test_few_games_or_no_loss_fit_nothing():
     zero = np.zeros(5000)
     mean, se, betas = cross_fitted(fold_sums(0, zero, _sample(5000, 3, seed=2)[1]), 3)
     assert (mean, se) == (0.0, 0.0) and not betas.any()
+
+
+@pytest.mark.parametrize("n", [399, 400, 401])
+def test_a_slope_is_fitted_from_exactly_200_games_of_the_other_fold(n):
+    """The documented minimum (200 games per fold), at and around it: with 399 games the
+    odd fold (199 games) fits no slope and the even fold's slope, fitted on the odd
+    games, is 0; the odd fold's, fitted on 200 even games, is not. From 400 both fit."""
+    loss, x = _sample(n, 3, seed=n)
+    _, _, betas = cross_fitted(fold_sums(0, loss, x), 3)
+    even_games, odd_games = (n + 1) // 2, n // 2
+    assert betas[0].any() == (odd_games >= 200)  # fold 0's slope: fitted on fold 1
+    assert betas[1].any() == (even_games >= 200)
+    for f, others in ((0, odd_games), (1, even_games)):
+        if others >= 200:  # fitted: the least-squares slope of the other fold's games
+            train = np.arange(n) % N_FOLDS != f
+            design = np.column_stack([np.ones(others), x[train]])
+            want = np.linalg.lstsq(design, loss[train], rcond=None)[0][1:]
+            np.testing.assert_allclose(betas[f], want, rtol=1e-9)
