@@ -35,6 +35,7 @@ REFUSALS = "tests/test_record_refusals.py"
 SERVED = "tests/web/test_web_served_rules.py"
 KEYS = "tests/test_request_questions.py"
 CARD_PAGE = "tests/web/test_web_card_figures.py"
+ENGINE_NODE = "tests/web/test_engine.py::test_engine_in_node_gives_the_python_advice"
 
 MUTATIONS: tuple[Mutation, ...] = (
     # ------------------------------------------------------------ scoring (boxes.py)
@@ -714,4 +715,25 @@ MUTATIONS: tuple[Mutation, ...] = (
              "rest = sum(p for p, _ in likely[shown + 1:])",
              "a why line's 'other boxes' leaves out the first box not listed",
              ("tests/test_why_shares.py",)),
+    # the page's own engine (a static site's advice), against the Python advisor
+    Mutation("engine-ties-last-rank-first", "python", "advisor/web/static/engine.js",
+             "run.sort((a, b) => ranks[a] - ranks[b])",
+             "run.sort((a, b) => ranks[b] - ranks[a])",
+             "the page's engine breaks ties by the highest rank (boxes before keeps)",
+             (ENGINE_NODE,)),
+    Mutation("engine-forced-joker-one-tier", "python", "advisor/web/static/engine.js",
+             "tier[f][b] = b === f ? 0 : (b < N_UPPER ? 2 : 1);",
+             "tier[f][b] = b === f ? 0 : 1;",
+             "the page's forced Joker allows an upper box of another face with the lower boxes",
+             (ENGINE_NODE,)),
+    Mutation("engine-yatzy-straight-any-run", "python", "advisor/web/static/engine.js",
+             'small_straight: (c) => same(c, "111110") ? 15 : 0,',
+             "small_straight: (c) => hasRun(c, 5) ? 15 : 0,",
+             "the page's Yatzy small straight takes 2-3-4-5-6 too",
+             (ENGINE_NODE,)),
+    Mutation("engine-upper-bonus-again", "python", "advisor/web/static/engine.js",
+             "const bonus = u < UPPER_TARGET && u + points >= UPPER_TARGET ? rules.upperBonus : 0;",
+             "const bonus = u + points >= UPPER_TARGET ? rules.upperBonus : 0;",
+             "the page's engine pays the upper bonus again after 63",
+             (ENGINE_NODE,)),
 )
