@@ -104,7 +104,8 @@ def test_positions_are_decisions_optimal_play_made(official_table):
         game = games[dict(position.source)["game"] - 1]
         found = [(p.card, p.dice, p.rolls_left) for p in game.positions()]
         assert (position.card, position.dice, position.rolls_left) in found
-        assert has_choice(position.card, position.dice, position.rolls_left)
+        # a choice: a roll left, or more than one box the advice lists
+        assert position.rolls_left > 0 or len(advice_of(position, official_table).options) > 1
         # optimal play took the advice there
         advice = advice_of(position, official_table)
         (move,) = [p.move for p in game.positions()
@@ -412,3 +413,21 @@ def test_the_kinds_of_every_keep_and_box_under_every_rule_set_are_the_docstrings
             assert kinds_of(position, option) == want, (str(card), option.move)
             seen.update(want)
     assert seen == {"keep", "box", "upper", "yahtzee", "straights", "end_of_game"}
+
+
+FULL_BUT_CHANCE = ("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=20,fh=25,"
+                   "ss=30,ls=40,yahtzee=50")
+
+
+@pytest.mark.parametrize("card, dice, rolls_left, choice", [
+    (FULL_BUT_CHANCE, "12345", 0, False),   # one box left, no roll: one move
+    (FULL_BUT_CHANCE, "12345", 1, True),    # a roll left: keep or score
+    ("", "12345", 0, True),
+    # the forced Joker: five 3s with Yahtzee holding 50 and Threes open go in Threes
+    ("yahtzee=50", "33333", 0, False),
+    ("yahtzee=50,threes=9", "33333", 0, True),  # Threes filled: any lower box
+    ("yahtzee=0", "33333", 0, False),           # Yahtzee box at 0: Threes open, forced too
+])
+def test_has_choice_by_the_rule_book(card, dice, rolls_left, choice):
+    """Hand-worked from the rule book's Joker procedure, not from the placements code."""
+    assert has_choice(Scorecard.parse(card), Dice(dice), rolls_left) is choice
