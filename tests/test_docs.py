@@ -54,6 +54,7 @@ def printed(tmp_path_factory, official_table, official_moments) -> dict[str, lis
         "train": [json.loads(trained.stdout)],
         "analyze": [run_json("analyze", str(record))],
         "solve": [run_json("solve", "--rules", "two-rolls", "--out", str(folder / "t.ytable"))],
+        "site": [run_json("site", "--out", str(folder / "site"))],
         "stats": [run_json("stats"), run_json("stats", "--card", LATE)],
         "stats --target X": [run_json("stats", "--card", LATE, "--target", "230")],
         "simulate": [run_json("simulate", "--games", "20"),
@@ -68,7 +69,8 @@ def test_every_command_with_json_is_documented(printed):
     assert set(command_rows()) == set(printed)
 
 
-@pytest.mark.parametrize("command", ["advise", "analyze", "solve", "stats", "stats --target X",
+@pytest.mark.parametrize("command", ["advise", "analyze", "site", "solve", "stats",
+                                     "stats --target X",
                                      "simulate", "simulate --compare", "strategy", "train"])
 def test_the_documented_keys_are_the_printed_keys(printed, command):
     cell = command_rows()[command]

@@ -6,6 +6,7 @@ from . import help as _help  # noqa: F401
 from . import play as _play  # noqa: F401
 from . import rules as _rules  # noqa: F401
 from . import serve as _serve  # noqa: F401
+from . import site as _site  # noqa: F401
 from . import solve as _solve  # noqa: F401
 from . import stats as _stats  # noqa: F401
 from . import strategy as _strategy  # noqa: F401

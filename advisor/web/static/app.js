@@ -5,6 +5,7 @@
 import { drawDistribution, drawReach } from "./charts.js";
 import { fixed, pct } from "./percent.js";
 import { initPractice, showPractice } from "./practice.js";
+import { staticSite } from "./site.js";
 
 const STORE = "yahtzee-game-v1";
 const MAX_UNDO = 400;
@@ -44,7 +45,12 @@ function act(fn) {
   };
 }
 
+// A static site (`yahtzee site`): its answers come from the page itself (local.js), and
+// what needs `yahtzee serve` is said so (site.js); null when the server answers.
+let local = null;
+
 async function api(path, params = {}) {
+  if (local) return local.get(path, Object.fromEntries(new URLSearchParams(params)));
   const res = await fetch(`${path}?${new URLSearchParams(params)}`);
   let body = null;
   try { body = await res.json(); } catch { body = null; }
@@ -800,6 +806,13 @@ async function askWhy(option) {
 export function whyFigures(outcome, labelOf, strategy, objective, mean) {
   const box = document.createElement("div");
   box.className = "why";
+  if (!outcome) {  // a static site: no per-state figures (local.js)
+    const p = document.createElement("p");
+    p.textContent = `${mean === undefined ? "" : `${mean.toFixed(2)} expected final score. `}`
+      + "What it leads to (boxes, bonuses, spread) needs yahtzee serve.";
+    box.appendChild(p);
+    return box;
+  }
   const turn = document.createElement("p");
   const likely = Object.entries(outcome.boxes).filter(([, p]) => p > 5e-5).sort((a, b) => b[1] - a[1]);
   const shown = likely.slice(0, 4).map(([b, p]) => `${labelOf(b)} ${pct(p)}`);
@@ -1198,6 +1211,7 @@ function recordText() {
 }
 
 async function post(path, body) {
+  if (local) return local.post(path, body);
   const res = await fetch(path, { method: "POST", body, headers: { "Content-Type": "text/plain" } });
   let answer = null;
   try { answer = await res.json(); } catch { answer = null; }
@@ -1470,6 +1484,7 @@ async function init() {
   $("setup-form").addEventListener("submit", act(startGame));
   $("charts-box").addEventListener("toggle", act(drawCharts));
   document.addEventListener("keydown", act(onKey));
+  local = await staticSite();
   load();
   const info = await api("/api/rules");
   ruleSets = info.rule_sets;

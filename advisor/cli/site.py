@@ -1,0 +1,58 @@
+"""``yahtzee site``: the page as a folder of static files (docs/web.md)."""
+
+from __future__ import annotations
+
+import time
+
+import click
+
+from ._base import cli, emit_json, load_table
+
+
+def _size(n: int) -> str:
+    return f"{n / 1e6:.2f} MB" if n >= 1e5 else f"{n / 1e3:.1f} kB"
+
+
+@cli.command(short_help="Write the page as static files that work offline.")
+@click.option("--out", "out", required=True, metavar="DIR",
+              help="Folder to write (new, empty, or an earlier site: replaced).")
+@click.option("--rules", "rules_names", multiple=True, metavar="NAME",
+              help="A rule set to include (repeat for several; the first is the page's "
+                   "default). Default: official. 'all' for every rule set.")
+@click.option("--force", is_flag=True, help="Replace a folder that is not a site.")
+@click.option("--json", "as_json", is_flag=True, help="Print the sizes as JSON.")
+def site(out: str, rules_names: tuple[str, ...], force: bool, as_json: bool) -> None:
+    """Write the page, its scripts and the expected-score tables of the rule sets as
+    files any static host serves (or `python -m http.server`); after the first visit
+    the page works offline. Advice, the guided game, practice and reviews are by
+    expected score; play to win, targets and "why" need `yahtzee serve`.
+
+    Example: yahtzee site --out site; yahtzee site --out site --rules official --rules yatzy
+    """
+    from solver.errors import UnknownRulesError
+    from solver.game.rules import RULE_NAMES, get_rules
+
+    from ..site import build_site
+
+    names = list(rules_names) or ["official"]
+    if "all" in [n.strip().lower() for n in names]:
+        names = list(RULE_NAMES)
+    for name in names:
+        try:
+            get_rules(name)
+        except UnknownRulesError as exc:
+            raise click.BadParameter(str(exc), param_hint="--rules") from None
+    start = time.perf_counter()
+    summary = build_site(out, names, table_of=load_table, force=force)
+    seconds = time.perf_counter() - start
+    if as_json:
+        emit_json({**summary.to_json(), "seconds": round(seconds, 3)})
+        return
+    click.echo(f"site:       {summary.out} ({len(summary.files)} files, {seconds:.1f} s)")
+    click.echo(f"rules:      {', '.join(summary.rules)}")
+    click.echo(f"size:       {_size(summary.size)} ({_size(summary.gzipped)} gzipped)")
+    for name in summary.rules:
+        size, zipped = summary.first_load(name)
+        click.echo(f"first load: {name}: {_size(size)} ({_size(zipped)} gzipped)")
+    click.echo(f"try it:     python -m http.server -d {summary.out} 8000, then open "
+               f"http://127.0.0.1:8000/")

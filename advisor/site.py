@@ -1,0 +1,234 @@
+"""``yahtzee site``: the page as a folder of static files that any static host serves.
+
+The folder holds the page (``index.html``, its scripts and styles under ``static/``),
+``site.json`` (the marker that tells the page it is a static site, with each rule set's
+table file, new-game expected score and ``/api/rules`` answer), the expected-score table
+of each chosen rule set (``tables/NAME.f64planes``: :mod:`solver.formats.webtable`), a
+web-app manifest and a service worker (``sw.js``) that keeps every file for offline use.
+The page answers its own questions from the tables (``static/local.js``, docs/web.md).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from solver.errors import WriteError, shown_path
+from solver.formats.webtable import SUFFIX, web_table_bytes
+from solver.game.rules import get_rules
+
+from .request.answers import rules_json
+
+STATIC = Path(__file__).resolve().parent / "web" / "static"
+MARKER = "site.json"
+KIND = "yahtzee-site"
+_INDEX_CHANGES = (
+    ('href="/static/', 'href="static/'),
+    ('src="/static/', 'src="static/'),
+    ('<link rel="icon"', '<link rel="manifest" href="manifest.webmanifest">\n'
+                         '<link rel="stylesheet" href="static/site.css">\n'
+                         '<meta name="theme-color" content="#1d4e89">\n'
+                         '<meta name="yahtzee-site" content="site.json">\n<link rel="icon"'),
+    ('<a href="/api/rules">API</a> &middot; ', ""),
+)
+"""index.html as served -> as on a static site: relative addresses (a host may serve the
+folder below its root), the manifest, the site's style sheet, the marker that tells the
+page it is a static site (site.js), no API link."""
+GZIP_LEVEL = 6
+"""The compression level of most static hosts (nginx's gzip_comp_level 1-9, Apache
+mod_deflate's default 6): the sizes printed are of each file at this level."""
+
+
+class SiteError(WriteError):
+    """The site cannot be written where asked."""
+
+
+@dataclass(frozen=True)
+class SiteSummary:
+    """What ``yahtzee site`` built: the folder, every file's size and gzip size."""
+
+    out: Path
+    rules: tuple[str, ...]
+    files: dict[str, tuple[int, int]]
+    """Path inside the folder -> (bytes, bytes gzipped at :data:`GZIP_LEVEL`)."""
+
+    @property
+    def size(self) -> int:
+        return sum(n for n, _ in self.files.values())
+
+    @property
+    def gzipped(self) -> int:
+        return sum(g for _, g in self.files.values())
+
+    def first_load(self, rules_name: str) -> tuple[int, int]:
+        """(bytes, gzipped) the first visit fetches to advise under ``rules_name``: every
+        file but the other rule sets' tables (the service worker fetches those after)."""
+        others = {f"tables/{n}{SUFFIX}" for n in self.rules if n != rules_name}
+        kept = [v for k, v in self.files.items() if k not in others]
+        return sum(n for n, _ in kept), sum(g for _, g in kept)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"out": str(self.out), "rules": list(self.rules), "bytes": self.size,
+                "gzip_bytes": self.gzipped,
+                "first_load": {n: dict(zip(("bytes", "gzip_bytes"), self.first_load(n),
+                                           strict=True)) for n in self.rules},
+                "files": {k: {"bytes": n, "gzip_bytes": g} for k, (n, g) in self.files.items()}}
+
+
+def site_index(html: str) -> str:
+    """The served index.html changed for a static site (:data:`_INDEX_CHANGES`); a
+    ValueError when the page no longer has what is changed (so the site never ships a
+    page with server addresses)."""
+    for old, new in _INDEX_CHANGES:
+        if old not in html:
+            raise ValueError(f"index.html has no {old!r}: update advisor/site.py")
+        html = html.replace(old, new)
+    return html
+
+
+def _manifest() -> dict[str, Any]:
+    return {"name": "Yahtzee advisor", "short_name": "Yahtzee", "start_url": ".",
+            "scope": ".", "display": "standalone", "background_color": "#ffffff",
+            "theme_color": "#1d4e89", "description": "The best play of every Yahtzee turn, "
+            "exactly: advice, a guided game, practice and reviews, offline.",
+            "icons": [{"src": "static/favicon.svg", "sizes": "any", "type": "image/svg+xml",
+                       "purpose": "any"}]}
+
+
+_SERVICE_WORKER = """\
+// The service worker of a static Yahtzee advisor site (written by `yahtzee site`): every
+// file of the site is kept at install, so the page works offline after the first visit.
+const VERSION = %(version)s;
+const FILES = %(files)s;
+const CACHE = `yahtzee-site-${VERSION}`;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES))
+    .then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(caches.keys().then((keys) => Promise.all(keys
+    .filter((k) => k.startsWith("yahtzee-site-") && k !== CACHE).map((k) => caches.delete(k))))
+    .then(() => self.clients.claim()));
+});
+
+// The site's own files from the cache first (then from the network, kept for next
+// time); site.json from the network first, so a rebuilt site is noticed when online.
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
+  const fresh = request.url.endsWith("/site.json");
+  event.respondWith(caches.open(CACHE).then(async (cache) => {
+    const kept = await cache.match(request, { ignoreSearch: true });
+    if (kept && !fresh) return kept;
+    try {
+      const answer = await fetch(request);
+      if (answer.ok) cache.put(request, answer.clone());
+      return answer;
+    } catch (error) {
+      if (kept) return kept;
+      throw error;
+    }
+  }));
+});
+"""
+
+
+def build_site(out: str | os.PathLike[str], rules_names: Sequence[str], *,
+               table_of: Callable[[str], Any], force: bool = False) -> SiteSummary:
+    """Write the site of ``rules_names`` (the first is the page's default) to ``out``.
+
+    ``table_of(name)`` gives each rule set's solved table. ``out`` must be missing, an
+    empty folder, or an earlier site (its ``site.json`` says so), else :class:`SiteError`
+    (``force`` replaces any folder). The folder is written beside ``out`` and moved in
+    place at the end: a failure leaves the earlier site as it was.
+    """
+    names = tuple(dict.fromkeys(get_rules(n).name for n in rules_names))
+    target = Path(out)
+    _check_target(target, force=force)
+    files: dict[str, bytes] = {}
+    for path in sorted(STATIC.iterdir()):  # the page's files, as the server serves them
+        if path.is_file() and path.name != "index.html":
+            files[f"static/{path.name}"] = path.read_bytes()
+    files["index.html"] = site_index((STATIC / "index.html").read_text("utf-8")).encode()
+    rules_info = {}
+    for name in names:
+        table = table_of(name)
+        path = f"tables/{name}{SUFFIX}"
+        files[path] = web_table_bytes(table)
+        info = rules_json(name)
+        info["rule_sets"] = [r for r in info["rule_sets"] if r["name"] in names]
+        info["objectives"] = ["ev"]
+        rules_info[name] = {"table": path, "bytes": len(files[path]),
+                            "expected_score": table.expected_score, "info": info}
+    digest = hashlib.sha256()
+    for key in sorted(files):
+        digest.update(key.encode() + b"\0" + files[key])
+    version = digest.hexdigest()[:16]
+    files[MARKER] = json.dumps({"kind": KIND, "version": version, "default": names[0],
+                                "rules": rules_info}, indent=1).encode()
+    files["manifest.webmanifest"] = json.dumps(_manifest(), indent=1).encode()
+    cached = ["./", *sorted(k for k in files if k != MARKER), MARKER]
+    files["sw.js"] = (_SERVICE_WORKER % {"version": json.dumps(version),
+                                         "files": json.dumps(cached)}).encode()
+    _write_folder(target, files)
+    sizes = {k: (len(v), len(gzip.compress(v, GZIP_LEVEL, mtime=0))) for k, v in files.items()}
+    return SiteSummary(target, names, dict(sorted(sizes.items())))
+
+
+def _check_target(target: Path, *, force: bool) -> None:
+    if target.is_symlink() or (target.exists() and not target.is_dir()):
+        raise SiteError(f"{shown_path(target)} is not a folder; give a new folder for the site")
+    if not target.exists():
+        if not target.parent.is_dir():
+            raise SiteError(f"cannot create {shown_path(target)}: its parent folder does not "
+                            f"exist")
+        return
+    if force:
+        return
+    marker = target / MARKER
+    if any(target.iterdir()) and not _is_site(marker):
+        raise SiteError(f"{shown_path(target)} is a folder that is not empty and holds no "
+                        f"site ({MARKER}); give a new or empty folder, or --force to "
+                        f"replace it")
+
+
+def _is_site(marker: Path) -> bool:
+    try:
+        return json.loads(marker.read_text("utf-8")).get("kind") == KIND
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def _write_folder(target: Path, files: dict[str, bytes]) -> None:
+    parent = target.resolve().parent
+    try:
+        fresh = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
+    except OSError as exc:
+        raise SiteError(f"cannot write the site in {shown_path(parent)}: "
+                        f"{exc.strerror}") from None
+    try:
+        for key, data in files.items():
+            path = fresh / key
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        os.chmod(fresh, 0o755)
+        old = None
+        if target.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=parent))
+            os.rename(target, old / "site")
+        os.rename(fresh, target)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except OSError as exc:
+        shutil.rmtree(fresh, ignore_errors=True)
+        raise SiteError(f"cannot write the site {shown_path(target)}: {exc.strerror}") from None

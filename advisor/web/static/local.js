@@ -1,0 +1,225 @@
+// The page without a server: a static site (`yahtzee site`) answers the page's API
+// requests here, in the browser, from the expected-score tables of engine.js, with the
+// same JSON as `yahtzee serve` (docs/web.md). What needs the server's other tables and
+// solves (play to win, targets, "why" figures, chances) is refused with a message saying so.
+
+import * as engine from "./engine.js";
+import { readRecord, recordAnswer } from "./local_record.js";
+import { analyze } from "./local_review.js";
+import { grade, session, train } from "./local_train.js";
+
+export const NEEDS_SERVE = "needs the Python program on a computer (yahtzee serve): "
+  + "this copy of the page works without a server and ranks by expected score only";
+
+export class LocalError extends Error {}
+
+let site = null;               // site.json
+const tables = new Map();      // rule set -> Promise of its engine.Table
+const turns = new Map();       // rules|card text -> the turn's values (turnValues)
+
+/** site.json of a static site, or null when the page comes from `yahtzee serve`. */
+export async function detectSite() {
+  try {
+    const res = await fetch("site.json", { cache: "no-cache" });
+    if (!res.ok) return null;
+    const found = await res.json();
+    if (found && found.kind === "yahtzee-site") { site = found; return site; }
+  } catch { /* no site: the server's page */ }
+  return null;
+}
+
+function ruleSet(name) {
+  const key = String(name || site.default).trim().toLowerCase().replace(/_/g, "-");
+  if (!site.rules[key]) {
+    throw new LocalError(`unknown rule set '${name}'; this site has: ${Object.keys(site.rules).join(", ")}`);
+  }
+  return key;
+}
+
+/** The engine.Table of a rule set (its file fetched once; the service worker keeps it). */
+export function tableOf(name) {
+  const key = ruleSet(name);
+  if (!tables.has(key)) {
+    const made = (async () => {
+      const res = await fetch(site.rules[key].table);
+      if (!res.ok) throw new LocalError(`the ${key} table could not be loaded (${res.status})`);
+      const table = new engine.Table(engine.getRules(key), new Uint8Array(await res.arrayBuffer()));
+      if (table.value(0, 0, 0) !== site.rules[key].expected_score) {
+        throw new LocalError(`the ${key} table does not give the new game's expected score: build the site again`);
+      }
+      return table;
+    })();
+    made.catch(() => tables.delete(key));
+    tables.set(key, made);
+  }
+  return tables.get(key);
+}
+
+// ------------------------------------------------------------------ cards
+const info = (key) => site.rules[key].info;
+
+export function boxIndex(key, name) {
+  const want = String(name).trim().toLowerCase().replace(/[- ]/g, "_");
+  const i = info(key).boxes.findIndex((b) => b.name === want || b.aliases.includes(want));
+  if (i < 0) {
+    throw new LocalError(`unknown box '${name}' for rules '${key}'; boxes are: ${info(key).boxes.map((b) => b.name).join(", ")}`);
+  }
+  return i;
+}
+
+function possiblePoints(rules, b) {
+  const found = new Set(rules.scores[b]);
+  if (rules.hasJoker) for (const g of rules.jokerPoints) for (const row of g) found.add(row[b]);
+  return found;
+}
+
+/** A card from its text (`twos=6,yahtzee=50,yahtzee_bonus=1`): { key, entries, bonuses }. */
+export function parseCard(text, name) {
+  const key = ruleSet(name);
+  const rules = engine.getRules(key);
+  const entries = rules.boxes.map(() => null);
+  let bonuses = 0;
+  const pairs = String(text || "").trim() ? String(text).split(",") : [];
+  for (const pair of pairs) {
+    const [box, value, extra] = pair.split("=").map((s) => s.trim());
+    if (!box || value === undefined || extra !== undefined || !/^-?[0-9]{1,4}$/.test(value)) {
+      throw new LocalError(`bad scorecard entry '${pair}': write box=points pairs separated by commas, e.g. twos=6,fours=12`);
+    }
+    if (box.toLowerCase().replace(/-/g, "_") === "yahtzee_bonus") { bonuses = Number(value); continue; }
+    const b = boxIndex(key, box);
+    if (entries[b] !== null) throw new LocalError(`box ${rules.boxes[b]} is given twice`);
+    if (!possiblePoints(rules, b).has(Number(value))) throw new LocalError(`${rules.boxes[b]}=${value} cannot occur`);
+    entries[b] = Number(value);
+  }
+  if (bonuses && (rules.nFlags === 1 || entries[rules.yahtzeeBox] !== 50)) {
+    throw new LocalError(`yahtzee_bonus=${bonuses} needs 50 in the ${rules.boxes[rules.yahtzeeBox]} box`);
+  }
+  return { key, entries, bonuses };
+}
+
+export function cardText(card) {
+  const rules = engine.getRules(card.key);
+  const pairs = card.entries.flatMap((e, b) => (e === null ? [] : [`${rules.boxes[b]}=${e}`]));
+  if (card.bonuses) pairs.push(`yahtzee_bonus=${card.bonuses}`);
+  return pairs.join(",");
+}
+
+/** The card as `GET /api/card` answers it. */
+export function describeCard(card) {
+  const rules = engine.getRules(card.key);
+  const s = engine.cardState(rules, card);
+  const entries = {};
+  card.entries.forEach((e, b) => { if (e !== null) entries[rules.boxes[b]] = e; });
+  const open = rules.boxes.filter((_, b) => card.entries[b] === null);
+  return { rules: card.key, text: cardText(card), entries, yahtzee_bonus: card.bonuses,
+    upper_subtotal: s.upper, upper_bonus: s.upper >= engine.UPPER_TARGET ? rules.upperBonus : 0,
+    total: s.total, open, turn: rules.nBoxes - open.length + 1, full: open.length === 0,
+    upper_needed: Math.max(engine.UPPER_TARGET - s.upper, 0) };
+}
+
+function parseDice(text) {
+  const t = String(text || "").trim();
+  if (!/^[1-6]{5}$/.test(t)) throw new LocalError(`dice '${t}': need exactly 5 faces 1 to 6 (e.g. 22256)`);
+  return [...t].map(Number);
+}
+
+/** The card after scoring `faces` in box `b` (the Joker applied), or an error. */
+export function place(card, faces, b) {
+  const rules = engine.getRules(card.key);
+  if (card.entries.every((e) => e !== null)) throw new LocalError("the scorecard is full: no box is left to fill");
+  if (card.entries[b] !== null) throw new LocalError(`box ${rules.boxes[b]} is already filled (${card.entries[b]})`);
+  const s = engine.cardState(rules, card);
+  const allowed = engine.placements(rules, engine.rollIndex(faces), s.m, card.entries[rules.yahtzeeBox] === 50);
+  const p = allowed.find((x) => x.box === b);
+  if (!p) {
+    throw new LocalError(`the Joker rule forbids ${rules.boxes[b]} for ${faces.join(" ")}; allowed now: ${allowed.map((x) => rules.boxes[x.box]).join(", ")}`);
+  }
+  const entries = [...card.entries];
+  entries[b] = p.points;
+  return { key: card.key, entries, bonuses: card.bonuses + (p.bonus ? 1 : 0) };
+}
+
+// ------------------------------------------------------------------ advice
+function checkRollsLeft(value, rules) {
+  const n = Number(value);
+  if (!/^[0-9]+$/.test(String(value)) || n >= rules.rollsPerTurn) {
+    throw new LocalError(`rolls left ${value} is outside 0..${rules.rollsPerTurn - 1}`);
+  }
+  return n;
+}
+
+/** Every option of `faces` on `card` with `rollsLeft`, as /api/advise lists them. */
+export async function adviseCard(card, faces, rollsLeft) {
+  const table = await tableOf(card.key);
+  const rules = table.rules;
+  const key = `${card.key}|${cardText(card)}`;
+  if (rollsLeft > 0 && !turns.has(key)) {
+    const s = engine.cardState(rules, card);
+    if (turns.size > 64) turns.clear();
+    turns.set(key, engine.turnValues(table, s.m, s.u, s.y));
+  }
+  return engine.advise(table, card, faces, rollsLeft, turns.get(key) || null).map((o) => (o.action === "keep"
+    ? { action: "keep", keep: o.keep, expected_final: o.expected_final, loss: o.loss }
+    : { action: "score", box: rules.boxes[o.box], points: o.points, expected_final: o.expected_final,
+      bonus: o.bonus, loss: o.loss }));
+}
+
+async function advise(q) {
+  for (const p of ["target", "beat", "opponent", "opponents"]) {
+    if (q[p] !== undefined) throw new LocalError(`playing for a target or to win ${NEEDS_SERVE}`);
+  }
+  if (q.why !== undefined) throw new LocalError(`what a choice leads to ("why") ${NEEDS_SERVE}`);
+  const card = parseCard(q.card, q.rules);
+  const rules = engine.getRules(card.key);
+  if (card.entries.every((e) => e !== null)) throw new LocalError("the scorecard is full: there is nothing left to advise");
+  const faces = parseDice(q.dice);
+  const rollsLeft = checkRollsLeft(q.rolls_left === undefined ? rules.rollsPerTurn - 1 : q.rolls_left, rules);
+  const options = await adviseCard(card, faces, rollsLeft);
+  const top = Number(q.top || 0);
+  return { rules: card.key, objective: { kind: "ev" }, dice: [...faces].sort(), rolls_left: rollsLeft,
+    card: describeCard(card), options: top > 0 ? options.slice(0, top) : options };
+}
+
+// ------------------------------------------------------------------ the API
+const GETS = {
+  "/api/rules": (q) => info(ruleSet(q.rules)),
+  "/api/card": (q) => describeCard(parseCard(q.card, q.rules)),
+  "/api/place": (q) => {
+    const card = parseCard(q.card, q.rules);
+    return describeCard(place(card, parseDice(q.dice), boxIndex(card.key, q.box)));
+  },
+  "/api/advise": advise,
+  "/api/train": train,
+  "/api/grade": grade,
+  "/api/train/session": session,
+};
+const POSTS = {
+  "/api/record": (body) => recordAnswer(readRecord(body)),
+  "/api/analyze": analyze,
+};
+
+const NEEDS = {
+  "/api/distribution": "the chances of each final score",
+  "/api/stats": "the statistics of a card",
+  "/api/jobs": "playing for a target or to win",
+};
+
+function refused(path) {
+  const what = Object.entries(NEEDS).find(([p]) => path.startsWith(p));
+  return new LocalError(`${what ? what[1] : path} ${NEEDS_SERVE}`);
+}
+
+/** The answer to GET `path` with `params` (an object of strings). */
+export async function get(path, params = {}) {
+  const answer = GETS[path];
+  if (!answer) throw refused(path);
+  return answer(params);
+}
+
+/** The answer to POST `path` (a query string may follow) with a text body. */
+export async function post(path, body) {
+  const [where, query] = path.split("?");
+  const answer = POSTS[where];
+  if (!answer) throw refused(where);
+  return answer(body, Object.fromEntries(new URLSearchParams(query || "")));
+}

@@ -1,0 +1,120 @@
+"""``yahtzee site``: the folder of static files (docs/web.md), its sizes and its refusals."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+from click.testing import CliRunner
+from test_cli_solve import assert_clean_error, visible_lines
+
+from advisor.cli import cli
+from advisor.site import site_index
+from solver.formats.webtable import SUFFIX, read_web_table, stored_states
+from solver.game.states import reachable_states
+from solver.levels import upper_classes
+
+STATIC = Path(__file__).resolve().parents[1] / "advisor" / "web" / "static"
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_site_writes_every_file_with_its_sizes(table_of, tmp_path):
+    tables = {name: table_of(name) for name in ("official", "yatzy")}
+    out = tmp_path / "site"
+    result = run("site", "--out", str(out), "--rules", "official", "--rules", "yatzy", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    files = files_of(out)
+    assert set(report["files"]) == set(files)
+    for key, data in files.items():
+        assert report["files"][key] == {"bytes": len(data),
+                                        "gzip_bytes": len(gzip.compress(data, 6, mtime=0))}
+    assert report["bytes"] == sum(len(d) for d in files.values())
+    yatzy = report["files"][f"tables/yatzy{SUFFIX}"]
+    assert report["first_load"]["official"]["bytes"] == report["bytes"] - yatzy["bytes"]
+    # the page's every file, the marker, the manifest, the service worker's list
+    for path in STATIC.iterdir():
+        if path.name != "index.html":
+            assert files[f"static/{path.name}"] == path.read_bytes()
+    site = json.loads(files["site.json"])
+    assert site["kind"] == "yahtzee-site" and site["default"] == "official"
+    assert list(site["rules"]) == ["official", "yatzy"]
+    sw = files["sw.js"].decode()
+    listed = json.loads(re.search(r"const FILES = (\[.*\]);", sw).group(1))
+    assert set(listed) == (set(files) - {"sw.js"}) | {"./"}
+    assert site["version"] in sw
+    manifest = json.loads(files["manifest.webmanifest"])
+    assert manifest["start_url"] == "." and manifest["display"] == "standalone"
+    assert any(f"static/{Path(i['src']).name}" in files for i in manifest["icons"])
+    html = files["index.html"].decode()
+    assert '"/static/' not in html and '"/api/' not in html
+    for ref in re.findall(r'(?:href|src)="([^"]+)"', html):
+        assert ref in files, ref
+    assert 'name="yahtzee-site"' in html and 'rel="manifest"' in html
+    # each table: every reachable state's value given back exactly, from its class
+    classes = upper_classes()
+    for name, table in tables.items():
+        entry = site["rules"][name]
+        assert entry["expected_score"] == table.expected_score
+        stored = read_web_table(files[entry["table"]], table.rules)
+        keep = stored_states(table.rules)
+        assert stored.tolist() == table.values[keep].tolist()
+        m, u, y = np.nonzero(reachable_states(table.rules))
+        rep = classes[m & 63, u]
+        assert (table.values[m, rep, y] == table.values[m, u, y]).all()
+        assert len(stored) < len(m)  # classes shared: fewer values than states
+    assert entry["info"]["objectives"] == ["ev"]
+    assert [r["name"] for r in entry["info"]["rule_sets"]] == ["official", "yatzy"]
+
+
+def test_site_prints_its_size_and_rebuilds_an_earlier_site(table_of, tmp_path):
+    table_of("official")
+    out = tmp_path / "site"
+    first = run("site", "--out", str(out), "--rules", "all")
+    assert first.exit_code == 0, first.output
+    assert len(list((out / "tables").iterdir())) == 5
+    again = run("site", "--out", str(out))
+    assert again.exit_code == 0, again.output
+    assert [p.name for p in (out / "tables").iterdir()] == [f"official{SUFFIX}"]
+    lines = visible_lines(again.stdout)
+    size = next(line for line in lines if line.startswith("size:"))
+    total = sum(len(d) for d in files_of(out).values())
+    assert size.startswith(f"size:       {total / 1e6:.2f} MB (")
+    assert any(line.startswith("first load: official: ") for line in lines)
+    assert not list(tmp_path.glob(".site*"))  # nothing left beside it
+
+
+def test_site_refusals(tmp_path):
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    (busy / "notes.txt").write_text("mine")
+    line = assert_clean_error(run("site", "--out", str(busy)))
+    assert "not empty" in line and "--force" in line
+    assert [p.name for p in busy.iterdir()] == ["notes.txt"]
+    assert "unknown rule set 'yahtze'" in assert_clean_error(
+        run("site", "--out", str(tmp_path / "x"), "--rules", "yahtze"))
+    assert "is not a folder" in assert_clean_error(run("site", "--out",
+                                                       str(busy / "notes.txt")))
+    assert "parent folder does not exist" in assert_clean_error(
+        run("site", "--out", str(tmp_path / "no" / "site")))
+    assert not (tmp_path / "x").exists()
+
+
+def test_site_index_changes_only_what_it_names():
+    served = (STATIC / "index.html").read_text("utf-8")
+    changed = site_index(served)
+    assert changed.replace('src="static/', 'src="/static/').count("\n") > served.count("\n")
+    for line in served.splitlines():
+        if "/static/" not in line and "/api/" not in line and "<link rel=\"icon\"" not in line:
+            assert line in changed

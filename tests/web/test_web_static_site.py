@@ -1,0 +1,184 @@
+"""The page as a static site (``yahtzee site``) on a plain static server, in headless
+Chromium on a 390 px phone: a two-player game from turn 1 to the end (every list of
+choices shown equal to the Python advisor's), the record saved and read back, the review
+(every decision's loss and luck equal to ``analyze``'s) and practice (every grade equal to
+``train``'s); then with the network off, after a reload, all of it again from the
+service worker's copy. Screenshots in build/screenshots/web-390-site-*.png."""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from test_web_browser import PHONE, Table, expected_options, start_game, whole_page
+
+from advisor.analyze import analyze
+from advisor.model import Dice, Scorecard
+from advisor.record import parse_record
+from advisor.site import build_site
+from advisor.train import Position, grade
+
+PLAYERS = ("Ann", "Bob")
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:  # noqa: D102 (the test's output stays clean)
+        pass
+
+
+@pytest.fixture(scope="module")
+def site_url(official_table, tmp_path_factory):
+    """The site of the official rules on a static server (Python's http.server)."""
+    out = tmp_path_factory.mktemp("static") / "site"
+    build_site(out, ["official"], table_of=lambda name: official_table)
+    server = ThreadingHTTPServer(("127.0.0.1", 0),
+                                 functools.partial(_Quiet, directory=str(out)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    thread.join(10)
+    server.server_close()
+
+
+def play_game(table: Table, rng: random.Random, official_table) -> None:
+    """Both players' cards from turn 1 to full: random dice, the choices shown checked
+    against the Python advisor's, the best one taken mostly (the second now and then, so
+    the review has losses)."""
+    while table.phase != "over":
+        table.tap_dice([rng.randint(1, 6) for _ in range(5)])
+        while table.phase == "choose":
+            state = table.state()
+            player = state["players"][len(state["turns"]) % len(state["players"])]
+            rolls = state["current"]["rolls"]
+            shown = table.page.locator("#options button.take .what").count()
+            want = expected_options(state["cards"][player], rolls[-1], 3 - len(rolls),
+                                    official_table)
+            assert table.options() == want[:shown]
+            choice = table.choose(1 if shown > 1 and rng.random() < 0.2 else 0)
+            if choice.startswith(("Keep", "Reroll")):
+                table.tap_dice([rng.randint(1, 6) for _ in range(5 - table.kept())])
+
+
+def check_review(table: Table, record, official_table) -> None:
+    """The review shown: drawn from the page's own analysis, which equals ``analyze``'s."""
+    page = table.page
+    page.click("#analyze")
+    table.settle()
+    page.wait_for_selector("#analysis:not([hidden])")
+    mine = page.evaluate("""async (text) => {
+      const local = await import("./static/local.js");
+      return local.post("/api/analyze", text);
+    }""", str(record))
+    want = analyze(record, table=official_table).to_json()
+    assert len(mine["decisions"]) == len(want["decisions"]) > 26
+    for got, exp in zip(mine["decisions"], want["decisions"], strict=True):
+        assert (got["player"], got["turn"], got["rolls_left"], got["dice"]) == \
+            (exp["player"], exp["turn"], exp["rolls_left"], exp["dice"])
+        assert got["chosen"]["action"] == exp["chosen"]["action"]
+        assert got["best"].get("box") == exp["best"].get("box")
+        assert got["best"].get("keep") == exp["best"].get("keep")
+        assert got["loss"] == pytest.approx(exp["loss"], abs=1e-9)
+        assert got["luck"] == pytest.approx(exp["luck"], abs=1e-9)
+    rows = page.locator("#analysis-players tr").all_inner_texts()
+    for p in want["players"]:
+        row = next(r for r in rows if r.startswith(p["name"]))
+        assert str(p["total"]) in row and f"{p['total_loss']:.2f}" in row
+
+
+def check_practice(table: Table, official_table) -> list[float]:
+    """Three positions answered (a box, or the first die held and kept), each grade equal
+    to ``train``'s grade of the same position and answer; the summary shown."""
+    page = table.page
+    page.locator("#view-practice").tap()
+    table.settle()
+    if page.is_visible("#practice-again"):
+        page.locator("#practice-again").tap()
+    page.fill("#practice-count", "3")
+    page.fill("#practice-seed", "7")
+    page.locator("#practice-start").tap()
+    table.settle()
+    losses = []
+    for i in range(3):
+        stored = json.loads(page.evaluate("() => localStorage.getItem('yahtzee-practice-v1')"))
+        position = stored["positions"][i]
+        if page.is_visible("#practice-keep") and i % 2 == 0:
+            page.locator("#practice-dice button").nth(0).tap()
+            page.locator("#practice-keep").tap()
+        else:
+            page.locator("#practice-boxes button").first.tap()
+        table.settle()
+        page.wait_for_selector("#practice-grade:not([hidden])")
+        stored = json.loads(page.evaluate("() => localStorage.getItem('yahtzee-practice-v1')"))
+        mine = stored["grades"][i]
+        card = Scorecard.parse(position["card"]["text"])
+        want = grade(Position(card, Dice(tuple(position["dice"])), position["rolls_left"]),
+                     stored["answers"][i], official_table)
+        assert mine["loss"] == pytest.approx(want.loss, abs=1e-12)
+        assert mine["best"]["expected_final"] == pytest.approx(want.best.expected_final,
+                                                               abs=1e-12)
+        assert mine["kinds"] == list(want.kinds)
+        losses.append(mine["loss"])
+        if i == 0:
+            shot = SHOTS["dir"] / f"web-390-site-practice-{SHOTS['when']}.png"
+            table.page.screenshot(path=str(shot))
+        page.locator("#practice-next").tap()
+        table.settle()
+    page.wait_for_selector("#practice-summary:not([hidden])")
+    assert f"{sum(losses) / 3:.3f}" in page.inner_text("#practice-mean")
+    return losses
+
+
+SHOTS: dict = {}
+
+
+def one_round(table: Table, official_table, screenshots, when: str, seed: int) -> None:
+    """A game, its record, its review and a practice session, with screenshots."""
+    SHOTS.update(dir=screenshots, when=when)
+    page = table.page
+    start_game(table, PLAYERS)
+    assert page.is_visible("#site-note")
+    play_game(table, random.Random(seed), official_table)
+    whole_page(page, screenshots / f"web-390-site-game-{when}.png")
+    with page.expect_download() as download:
+        page.click("#download")
+    with open(download.value.path(), encoding="utf-8") as f:
+        record = parse_record(f.read())
+    assert record.is_finished and record.players == PLAYERS
+    standings = page.locator("#standings li").all_inner_texts()
+    final = sorted(record.cards().items(), key=lambda item: -item[1].total)
+    assert standings == [f"{name}: {card.total}" for name, card in final]
+    check_review(table, record, official_table)
+    whole_page(page, screenshots / f"web-390-site-review-{when}.png")
+    check_practice(table, official_table)
+    page.screenshot(path=str(screenshots / f"web-390-site-summary-{when}.png"))
+
+
+def test_static_site_game_review_and_practice_online_then_offline(site_url, browser,
+                                                                   official_table,
+                                                                   screenshots):
+    context = browser.new_context(**PHONE)
+    table = Table(context.new_page(), site_url)
+    page = table.page
+    assert page.evaluate("() => document.body.dataset.site") == "static"
+    assert page.evaluate("async () => !!(await navigator.serviceWorker.ready).active")
+    one_round(table, official_table, screenshots, "online", 1)
+    context.set_offline(True)
+    page.reload()
+    table.settle()
+    assert page.evaluate("() => navigator.onLine") is False
+    assert page.evaluate("() => document.body.dataset.site") == "static"
+    one_round(table, official_table, screenshots, "offline", 2)
+    # what needs the server is refused with a message that says so
+    refusal = page.evaluate("""async () => {
+      const local = await import("./static/local.js");
+      try { await local.get("/api/distribution", { card: "" }); return "answered"; }
+      catch (e) { return e.message; }
+    }""")
+    assert "yahtzee serve" in refusal
+    assert table.errors == []
+    context.close()
