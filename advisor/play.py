@@ -30,6 +30,7 @@ from .text import (
     card_lines,
     card_summary,
     cards_side_by_side,
+    duration_text,
     open_boxes_text,
     points_of_chance,
     probability_text,
@@ -38,6 +39,8 @@ from .text import (
 
 if TYPE_CHECKING:
     from solver.table import Table
+
+    from .background import TurnSolves
 
 ACCEPT = frozenset({"", "y", "yes", "ok", "best", "advice"})
 QUIT = frozenset({"q", "quit", "exit"})
@@ -145,6 +148,13 @@ class GameSession:
     ``notify(line)`` is told the expected-score advice at once and a note before a
     turn's DP starts, which ``progress`` follows (``progress(description, unit)`` returns
     a ``(done, total)`` callback and a close function).
+
+    ``solves`` (:class:`~advisor.background.TurnSolves`): a win turn whose solve is slow
+    (``is_slow(card, table, objective)``, default :func:`~advisor.solved_turn.solve_is_slow`)
+    is solved in the background from the moment the turn starts, before its dice are
+    in. Meanwhile the lists are by expected score and say how far the solve is, and
+    every input is taken as usual; once done, :meth:`ready_lines` is the list re-ranked by
+    the chance to win. Enter and option numbers always mean the list last shown.
     """
 
     def __init__(self, record: GameRecord, table: Table, *, top: int = 3,
@@ -152,7 +162,9 @@ class GameSession:
                  win: WinEachTurn | None = None,
                  notify: Callable[[str], None] | None = None,
                  progress: Callable[[str, str], tuple[Callable[[int, int], None],
-                                                      Callable[[], None]]] | None = None
+                                                      Callable[[], None]]] | None = None,
+                 solves: TurnSolves | None = None,
+                 is_slow: Callable[[Scorecard, Table, Objective], bool] = solve_is_slow
                  ) -> None:
         if win is not None and not objective.is_ev:
             raise ObjectiveError("give objective=... or win=..., not both")
@@ -164,8 +176,12 @@ class GameSession:
         self.save = save
         self.notify = notify
         self.progress = progress
+        self.solves = solves
+        self.is_slow = is_slow
         self._turns: dict[tuple[Scorecard, Objective], TurnAdvisor] = {}
         self._shown_at_once = False
+        self._shown: tuple[GameRecord, Advice] | None = None
+        """The list last shown and the position it was for."""
 
     # ------------------------------------------------------------------ state
     @property
@@ -209,8 +225,81 @@ class GameSession:
 
     def advisor(self) -> TurnAdvisor:
         """The advisor of this turn (:func:`~advisor.advise.turn_advisor`: a turn's
-        decisions, an undo back into it and the review share one solve)."""
-        return self.advisor_for(self.card, self.turn_objective(), solve=True)
+        decisions, an undo back into it and the review share one solve); while the
+        turn's background solve is under way, the expected-score advisor."""
+        objective = self.turn_objective()
+        if self._in_background(self.card, objective):
+            found = self._background_advisor(self.card, objective)
+            return found if found is not None else turn_advisor(self.card, self.table)
+        return self.advisor_for(self.card, objective, solve=True)
+
+    # ------------------------------------------------------------------ background solves
+    def _in_background(self, card: Scorecard, objective: Objective) -> bool:
+        """True when ``card``'s turn under ``objective`` is solved in the background."""
+        return (self.solves is not None and self.win is not None and not objective.is_ev
+                and not objective.is_out_of_reach(card)
+                and self.is_slow(card, self.table, objective))
+
+    def _background_advisor(self, card: Scorecard, objective: Objective
+                            ) -> TurnAdvisor | None:
+        """The advisor of a turn solved in the background, once its solve is done."""
+        key = (card, objective)
+        found = self._turns.get(key)
+        if found is not None:
+            return found
+        assert self.solves is not None
+        solve = self.solves.get(card, objective)
+        if solve is None or solve.state != "done":
+            return None
+        found = TurnAdvisor(card, self.table, objective, solved=solve.result, whole_game=False)
+        self._turns[key] = found
+        return found
+
+    def follow_turn(self) -> None:
+        """Start the background solve of the turn under way when it needs one (ending
+        one of another turn: the game has moved on); a turn solved or under way is not
+        solved again."""
+        if self.solves is None:
+            return
+        objective = self.turn_objective() if not self.is_over else EV
+        if self._in_background(self.card, objective):
+            if (self.card, objective) not in self._turns:
+                self.solves.start(self.card, objective)
+        else:
+            self.solves.cancel()
+
+    def solve_status(self) -> str | None:
+        """How far the turn's background solve is (``the chance to win: 40 % worked out,
+        about 50 s left``), or None when none is under way for the turn."""
+        if self.solves is None or self.is_over:
+            return None
+        solve = self.solves.get(self.card, self.turn_objective())
+        if solve is None or solve.state != "running":
+            return None
+        share = f"{100 * solve.done // solve.total} % worked out" if solve.total else "starting"
+        left = solve.seconds_left()
+        about = "" if left is None else f", about {duration_text(left)} left"
+        return f"{self._what()}: {share}{about}"
+
+    def ready_lines(self) -> list[str]:
+        """The list shown re-ranked by the objective once the turn's background solve is
+        done (or a line saying it failed), else []."""
+        if self._shown is None or self._shown[0] != self.record or self.stage != "move":
+            return []
+        shown = self._shown[1]
+        objective = self.turn_objective()
+        if not shown.objective.is_ev or not self._in_background(self.card, objective):
+            return []
+        assert self.solves is not None
+        solve = self.solves.get(self.card, objective)
+        if solve is None or solve.state not in ("done", "failed"):
+            return []
+        if solve.state == "failed":
+            self._shown = None  # said once
+            return [f"  ! {self._what()} could not be worked out ({solve.error}); the list "
+                    f"above stays by expected score"]
+        return [f"  {self._what()} is worked out ({duration_text(solve.seconds)}): "
+                f"the choices re-ranked", *self._advice_lines(self.top)]
 
     def advisor_for(self, card: Scorecard, objective: Objective, *,
                     solve: bool = False) -> TurnAdvisor:
@@ -221,6 +310,10 @@ class GameSession:
         if objective.is_ev:
             return turn_advisor(card, self.table, objective)
         key = (card, objective)
+        if solve and key not in self._turns and self._in_background(card, objective):
+            assert self.solves is not None  # (the review of the game: waits for it)
+            self._turns[key] = TurnAdvisor(card, self.table, objective, whole_game=False,
+                                           solved=self.solves.wait(card, objective))
         found = self._turns.get(key)
         if found is None or (solve and not found.is_solved):
             # a fixed objective keeps the game's vectors for its later turns; each turn's
@@ -302,7 +395,12 @@ class GameSession:
         self.record = self.record.with_roll(dice)
 
     def prompt(self) -> str:
+        """What is asked, with how far the turn's background solve is."""
         stage = self.stage
+        status = self.solve_status()
+        return self._prompt(stage) + ("" if status is None else f" [{status}]")
+
+    def _prompt(self, stage: str) -> str:
         if stage == "roll":
             return f"{self.player}: dice thrown (e.g. 22256)"
         if stage == "reroll":
@@ -312,8 +410,15 @@ class GameSession:
             shown = keep.spaced() or "nothing"
             return f"kept {shown}; dice now (all five, or the {DICE - len(keep)} rerolled)"
         if stage == "move":
-            return f"your move [enter: {self.advice().best.describe()}]"
+            return f"your move [enter: {self.shown_advice().best.describe()}]"
         return "game over"
+
+    def shown_advice(self) -> Advice:
+        """The advice of the list last shown for the dice showing (enter and option
+        numbers mean it), else the advice now."""
+        if self._shown is not None and self._shown[0] == self.record:
+            return self._shown[1]
+        return self.advice()
 
     # ------------------------------------------------------------------ text
     def header(self) -> list[str]:
@@ -330,6 +435,7 @@ class GameSession:
     def opening(self) -> list[str]:
         """What a game shows when it starts or resumes: the turn header, and in the middle
         of a turn the dice so far (``rolled 2 2 2 5 6, kept 2 2 2``) and the advice."""
+        self.follow_turn()
         stage = self.stage
         if stage in ("roll", "over"):
             return self.header()
@@ -346,6 +452,16 @@ class GameSession:
         return lines + (self.header() if stage == "move" else [])
 
     def _advice_lines(self, top: int | None) -> list[str]:
+        objective = self.turn_objective()
+        if self._in_background(self.card, objective) and \
+                self._background_advisor(self.card, objective) is None:
+            advice = self.advice()
+            status = self.solve_status()
+            self._shown = (self.record, advice)
+            return self._listed(advice, top, [
+                f"by the expected final score, while {self._what()} is worked out"
+                f"{'' if status is None else ' (' + status.split(': ', 1)[1] + ')'}; the "
+                f"list is re-ranked when it is ready:"])
         if self.notify is not None and self._pending() and \
                 solve_is_slow(self.card, self.table, self.turn_objective()):
             # the expected-score advice at once, the chance to win once worked out
@@ -366,6 +482,7 @@ class GameSession:
             ranked = [self.win.ranked_line(self.record, self.player)]
         elif not advice.objective.is_ev:
             ranked = [f"ranked by {advice.objective.describe()}"]
+        self._shown = (self.record, advice)
         return self._listed(advice, top, ranked)
 
     def _listed(self, advice: Advice, top: int | None, ranked: list[str]) -> list[str]:
@@ -417,7 +534,7 @@ class GameSession:
                 dice_after_keep(text, turn.keeps[-1])  # raises, naming the kept dice
             fixed = self.record.without_last_step().with_roll(dice)
             return [f"  dice corrected to {dice.spaced()}", *self._step(fixed)]
-        advice = self.advice()
+        advice = self.shown_advice()
         move = parse_action(text, advice)
         chosen = next(o for o in advice.options if o.move == move)
         note = deviation_note(chosen, advice.best, advice.objective)
@@ -438,6 +555,7 @@ class GameSession:
                 self.save(record)
             except WriteError as exc:
                 raise SaveFailed(exc) from None
+        self.follow_turn()
         return self.header() if announce else []
 
     def _undo(self) -> list[str]:

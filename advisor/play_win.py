@@ -8,8 +8,10 @@ those distribution functions (:func:`advisor.objective.max_distribution`). The
 objective is :meth:`Objective.win_against <advisor.objective.Objective.win_against>`
 of the others' cards, so with two players it is exactly ``--opponent CARD``.
 
-The exact DP from a card with many open boxes takes long (a minute from a new game), so
-the win objective applies once the player to move has at most ``open_boxes`` boxes
+The win objective applies from the first turn by default (:data:`DEFAULT_WIN_FROM`):
+the exact DP from a new game takes a minute or more, so ``play`` shows the expected-score
+advice at once and ranks by the chance to win once the turn's background solve is done.
+``--win-from N`` makes it apply only once the player to move has at most ``N`` boxes
 open; before that the advice is by expected score and says so.
 
 What a game was played for (:data:`Judging`: one fixed objective, or the win objective
@@ -34,19 +36,26 @@ if TYPE_CHECKING:
     from .objective import Objective
     from .record import GameRecord
 
-DEFAULT_OPEN_BOXES = 10
-"""``--win-from``: the win objective applies with this many open boxes or fewer (10: with
-ten open boxes a turn's win DP takes seconds, with more it grows to minutes; the measured
-waits are in docs/objectives.md).
+DEFAULT_WIN_FROM = 15
+"""``--win-from`` of ``play``, ``analyze``, the page and records when none is given: the
+win objective applies with this many open boxes or fewer, which is every turn from the
+first (15 is the most boxes of any rule set, Yatzy's). The one default, stated here.
 (This module imports the solver only when used, so ``play --help`` stays instant.)"""
-_WIN_NOTE = "win (each player against the best of the others, from {} open boxes on)"
+FIRST_TURN = "from the first turn"
+"""How :data:`DEFAULT_WIN_FROM` is said in help texts, notes and records."""
+_WIN_NOTE = "win (each player against the best of the others, {})"
+
+
+def from_text(open_boxes: int) -> str:
+    """``from the first turn`` (the default, every turn) or ``from 8 open boxes on``."""
+    return FIRST_TURN if open_boxes >= DEFAULT_WIN_FROM else f"from {open_boxes} open boxes on"
 
 
 @dataclass(frozen=True)
 class WinEachTurn:
     """The win objective of the player to move against the others' cards now."""
 
-    open_boxes: int = DEFAULT_OPEN_BOXES
+    open_boxes: int = DEFAULT_WIN_FROM
     is_ev = False
     """Never the expected score throughout (as :attr:`Objective.is_ev`)."""
 
@@ -71,8 +80,10 @@ class WinEachTurn:
         return {"kind": "win", "each_turn": True, "win_from": self.open_boxes}
 
     def describe(self) -> str:
-        return (f"P(final score > the best of the others), from {self.open_boxes} open boxes "
-                f"on (before: the expected final score)")
+        if self.open_boxes >= DEFAULT_WIN_FROM:
+            return f"P(final score > the best of the others), {FIRST_TURN}"
+        return (f"P(final score > the best of the others), {from_text(self.open_boxes)} "
+                f"(before: the expected final score)")
 
     def ranked_line(self, record: GameRecord, player: str) -> str:
         """What ranks ``player``'s options, naming the others and where they stand."""
@@ -97,8 +108,8 @@ class WinEachTurn:
 
 def expected_score_line(open_boxes: int) -> str:
     """Why a turn of a win game is ranked by the expected score."""
-    return (f"ranked by the expected final score: the chance to win is worked out from "
-            f"{open_boxes} open boxes on (--win-from; earlier it takes too long)")
+    return (f"ranked by the expected final score: the chance to win is worked out "
+            f"{from_text(open_boxes)} (--win-from)")
 
 
 Judging = Union["Objective", WinEachTurn]
@@ -109,7 +120,7 @@ def objective_comment(judging: Judging) -> str:
     """The record's first line naming the objective of the advice (a ``#`` comment, which
     readers of records ignore), or "" for the expected score."""
     if isinstance(judging, WinEachTurn):
-        return f"{OBJECTIVE_PREFIX} {_WIN_NOTE.format(judging.open_boxes)}\n"
+        return f"{OBJECTIVE_PREFIX} {_WIN_NOTE.format(from_text(judging.open_boxes))}\n"
     if judging.is_ev:
         return ""
     return f"{OBJECTIVE_PREFIX} {json.dumps(judging.to_json())}\n"
@@ -124,8 +135,8 @@ def judging_of_record(text: str, rules: str) -> Judging | None:
         return None
     note = first[len(OBJECTIVE_PREFIX):].strip()
     if note.startswith("win ("):
-        for n in range(1, 100):
-            if note == _WIN_NOTE.format(n):
+        for n in range(1, DEFAULT_WIN_FROM + 1):
+            if note == _WIN_NOTE.format(from_text(n)):
                 return WinEachTurn(n)
     else:
         from .objective import Objective
@@ -162,7 +173,7 @@ def choose_judging(*, objective_name: str | None, win_from: int | None,
         if len(players) < 2:
             raise ObjectiveError("--objective win needs two or more players (--players N or "
                                  "--names A,B); alone, use --target X or --opponent CARD")
-        return WinEachTurn(DEFAULT_OPEN_BOXES if win_from is None else win_from)
+        return WinEachTurn(DEFAULT_WIN_FROM if win_from is None else win_from)
     if win_from is not None and not (objective_name is None and not given
                                      and isinstance(noted, WinEachTurn)):
         raise ObjectiveError("--win-from applies only with --objective win")

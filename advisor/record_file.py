@@ -83,15 +83,18 @@ class RecordForm:
 
     def with_objective(self, comment: str) -> RecordForm:
         """This form with ``comment`` (one ``# objective: ...`` line) as its first line,
-        in place of the one there; a JSON record has no comments and stays as it is."""
-        if self.is_json or not comment:
-            return self
+        in place of the one there (``""``: the expected score, no such line); a JSON
+        record has no comments and stays as it is."""
         lines = split_lines(self.text)
+        noted = bool(lines) and lines[0].startswith(OBJECTIVE_PREFIX)
+        if self.is_json or not (comment or noted):
+            return self
         found = _NEWLINE.search(self.text)
         newline = found.group() if found else "\n"
-        if lines and lines[0].startswith(OBJECTIVE_PREFIX):
+        if noted:
             lines = lines[1:]
-        text = comment.rstrip("\r\n") + newline + newline.join(lines)
+        head = comment.rstrip("\r\n") + newline if comment else ""
+        text = head + newline.join(lines)
         return RecordForm(parse_record(text), text, self.bom)
 
     def render(self, record: GameRecord) -> str:
@@ -217,10 +220,10 @@ class RecordFile:
         return cls(path, form, held[0])
 
     def note_objective(self, comment: str, *, write: bool = True) -> None:
-        """Make ``comment`` (``# objective: ...``; "" leaves the file as it is) the first
-        line of the file, in place of the one there (the advice from now on is under that
-        objective); written now, or with ``write=False`` by the next :meth:`save`. Raises
-        WriteError when the file cannot be written."""
+        """Make ``comment`` (``# objective: ...``; "": the expected score, no such line) the
+        first line of the file, in place of the one there (the advice from now on is under
+        that objective); written now, or with ``write=False`` by the next :meth:`save`.
+        Raises WriteError when the file cannot be written."""
         form = self.form.with_objective(comment)
         if form is not self.form:
             self.form = form

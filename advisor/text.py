@@ -65,6 +65,13 @@ def points_of_chance(p: float) -> str:
     return f"{100 * p:.2f}"
 
 
+def duration_text(seconds: float) -> str:
+    """``40 s`` under a minute and a half, else ``3 min`` (whole minutes)."""
+    if seconds < 90:
+        return f"{max(round(seconds), 1)} s"
+    return f"{round(seconds / 60)} min"
+
+
 def advice_report(advice: Advice, top: int | None = None) -> list[str]:
     """Header (rules, card, dice, rolls left) and the ranked options."""
     card = advice.card

@@ -161,7 +161,7 @@ def test_before_win_from_the_advice_is_by_expected_score_and_says_so(tmp_path):
     out = result.stdout
     assert result.exit_code == 0, result.output
     assert "ranked by the expected final score: the chance to win is worked out from 2 " \
-           "open boxes on (--win-from; earlier it takes too long)" in out
+           "open boxes on (--win-from)" in out
     assert "P(win)" not in out and "working out" not in out
     assert "(by expected score: under --objective win" not in out  # game not finished
 
@@ -188,10 +188,12 @@ def test_a_new_record_names_the_objective_and_stays_readable(tmp_path):
     result = play("22256\nquit\n", "--names", "Ann,Bob", "--objective", "win",
                   "--record", str(path))
     assert result.exit_code == 0, result.output
-    assert "ranked by the expected final score" in result.stdout   # 13 open > 10
+    # from the first turn: by expected score while the chance to win is worked out
+    assert "by the expected final score, while the chance to win is worked out" in \
+        result.stdout
     text = path.read_text()
     assert text.splitlines()[0] == ("# objective: win (each player against the best of the "
-                                    "others, from 10 open boxes on)")
+                                    "others, from the first turn)")
     assert read_record(path).players == ("Ann", "Bob")
 
 
@@ -238,3 +240,74 @@ def test_bad_objective_options_are_one_line_and_exit_2(args, message):
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error:") and message in lines[0]
     assert "Traceback" not in result.output
+
+
+def test_one_default_win_from_the_first_turn_for_play_analyze_records_and_the_page():
+    from advisor.play_win import DEFAULT_WIN_FROM, WinEachTurn, judging_of_record
+    from advisor.request.answers import rules_json
+    from solver.game.rules import RULE_NAMES, get_rules
+
+    most = max(get_rules(name).n_boxes for name in RULE_NAMES)
+    assert DEFAULT_WIN_FROM == most  # every turn of every rule set: from the first turn
+    for name in RULE_NAMES:  # the first turn of every rule set is under the win objective
+        cards = {"Ann": Scorecard.parse("", name), "Bob": Scorecard.parse("", name)}
+        assert WinEachTurn().objective_for(cards, "Ann") == Objective.win(cards["Bob"])
+        assert rules_json(name)["win_from"] == most
+    for args in (["play", "--help"], ["analyze", "--help"]):
+        text = " ".join(CliRunner().invoke(cli, args).output.split())
+        assert "from the first turn" in text and "else 8)" not in text and "default: 10]" not in text
+    comment = "# objective: win (each player against the best of the others, from the first turn)"
+    assert judging_of_record(comment + "\nrules official\n", "official") == WinEachTurn()
+    old = "# objective: win (each player against the best of the others, from 10 open boxes on)"
+    assert judging_of_record(old + "\nrules official\n", "official") == WinEachTurn(10)
+
+
+def test_resume_goes_on_under_the_records_objective(tmp_path):
+    path, cards = late_record(tmp_path, {"Ann": ANN, "Bob": BOB})
+    text = path.read_text()
+    path.write_text("# objective: win (each player against the best of the others, from the "
+                    "first turn)\n" + text)
+    result = play("33412\nquit\n", "--resume", str(path))
+    assert result.exit_code == 0, result.output
+    assert "ranked by P(final score > Bob): Bob 174 with 3 boxes open" in result.stdout
+    assert "note:" not in result.stdout
+    assert f"continue it with: yahtzee play --resume {path}" in result.stdout
+    assert path.read_text().startswith("# objective: win (each player against the best of "
+                                       "the others, from the first turn)\n")
+    # an option given overrides the record's and says so; the record then names it
+    result = play("quit\n", "--resume", str(path), "--objective", "ev", "--top", "5")
+    assert result.exit_code == 0, result.output
+    assert (f"note: {path} was played for P(final score > the best of the others), from the "
+            f"first turn; from now on the advice maximises the expected final score (as "
+            f"given)") in result.stdout
+    assert f"continue it with: yahtzee play --resume {path} --top 5" in result.stdout
+    assert not path.read_text().startswith("#")  # the expected score: no objective line
+    result = play("33412\nquit\n", "--resume", str(path))
+    assert "ranked by P(final" not in result.stdout and "P(win)" not in result.stdout
+    result = play("quit\n", "--resume", str(path), "--target", "250")
+    assert result.exit_code == 0, result.output
+    assert path.read_text().startswith('# objective: {"kind": "target", "target": 250}\n')
+    assert "the expected final score; from now on the advice maximises P(final score >= " \
+           "250) (as given)" in result.stdout
+
+
+def test_a_game_not_saved_prints_its_objective_with_the_record():
+    result = play("quit\n", "--names", "Ann,Bob", "--objective", "win", "--win-from", "3")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "run yahtzee play --resume game.txt:\n# objective: win (each player against the " \
+           "best of the others, from 3 open boxes on)\nrules official\nplayers Ann,Bob" in out
+
+
+def test_a_record_whose_objective_line_cannot_be_read_is_refused_unless_one_is_given(
+        tmp_path):
+    path, _ = late_record(tmp_path, {"Ann": ANN, "Bob": BOB})
+    path.write_text("# objective: to have fun\n" + path.read_text())
+    before = path.read_text()
+    result = play("quit\n", "--resume", str(path))
+    assert result.exit_code == 2 and "names no objective this version reads" in result.stderr
+    assert path.read_text() == before
+    result = play("quit\n", "--resume", str(path), "--objective", "ev")
+    assert result.exit_code == 0, result.output
+    assert not path.read_text().startswith("#")
+

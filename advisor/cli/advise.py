@@ -113,7 +113,8 @@ def _advise_game(game_path: str, dice: object, append_text: str | None, top: int
             chosen = next(o for o in advice.options if o.move == move)
             note = deviation_note(chosen, advice.best, objective) or \
                 f"  {chosen.describe()}: the best move"
-            held.note_objective(objective_comment(objective), write=False)  # as play
+            if not objective.is_ev:  # as play (a record's own objective line stays)
+                held.note_objective(objective_comment(objective), write=False)
             held.save(session.record.with_move(move))
     if as_json:
         data = advice.to_json(top)

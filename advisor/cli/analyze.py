@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..play_win import FIRST_TURN
 from ..request.params import OBJECTIVE_PARAMS, options
 from ._base import cli, emit_json, load_table, progress_bar
 
@@ -14,7 +15,7 @@ _JUDGE_HELP = {
                   "record's `# objective:` line says it was played for, else ev."},
     "win_from": {"help": "With --objective win: judge by the chance to win once the player "
                  "has N or fewer boxes open, by expected score before (default: the "
-                 "record's, else 8)."},
+                 f"record's, else {FIRST_TURN})."},
 }
 
 

@@ -7,13 +7,15 @@ what the session answers, saves the record and ends the game (cards, winner, rev
 from __future__ import annotations
 
 import contextlib
+import shlex
 import sys
+import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from solver.errors import shown_path
+from solver.errors import ObjectiveError, shown_path
 
 from ..request.params import OBJECTIVE_PARAMS, options
 from ._base import cli, load_table, progress_bar
@@ -21,6 +23,7 @@ from ._input import ask
 
 if TYPE_CHECKING:
     from advisor.play import GameSession, SaveFailed
+    from advisor.play_win import Judging
     from advisor.record import GameRecord
     from advisor.record_file import RecordFile
 
@@ -28,6 +31,8 @@ STOPPED = 1
 """Exit code when input ends or Ctrl-C stops a game before its end."""
 UNSAVED = 2
 """Exit code when the record cannot be written: the game stops, the record is printed."""
+TOP = 3
+"""``--top`` when not given."""
 
 
 def _names(n_players: int | None, names_text: str | None) -> list[str]:
@@ -71,11 +76,46 @@ def _start(n_players: int | None, names_text: str | None, rules_name: str,
     return record, None, path
 
 
-def _finish(session: GameSession, complete: bool, path: Path | None) -> None:
-    """The end of a game: the cards, then the review (a finished game) or how to go on.
+def _judging(held: RecordFile | None, record: GameRecord, **given: Any) -> Judging:
+    """What the game is advised by: the options given, else (a resumed game) what its
+    record's first line says it was played for, else the expected score. An option that
+    changes a resumed game's objective says so."""
+    from advisor.objective import EV
+    from advisor.play_win import choose_judging, judging_of_record
+
+    chosen = given["objective_name"] is not None or any(
+        given[name] is not None for name in ("target", "beat", "opponent"))
+    noted = None
+    if held is not None:
+        try:
+            noted = judging_of_record(held.text(), record.rules)
+        except ObjectiveError:
+            if not chosen:
+                raise
+    judging = choose_judging(players=record.players, rules=record.rules,
+                             noted=None if chosen else noted, **given)
+    if held is not None and chosen and judging != (noted or EV):
+        before = "the expected final score" if noted is None else noted.describe()
+        click.echo(f"note: {shown_path(held.path)} was played for {before}; from now on the "
+                   f"advice maximises {judging.describe()} (as given)")
+    return judging
+
+
+def _resume_command(path: Path, table_path: str | None, top: int) -> str:
+    """``yahtzee play --resume FILE`` with the options the record does not hold."""
+    extra = "" if table_path is None else f" --table {shlex.quote(table_path)}"
+    extra += "" if top == TOP else f" --top {top}"
+    return f"yahtzee play --resume {shlex.quote(shown_path(path))}{extra}"
+
+
+def _finish(session: GameSession, complete: bool, path: Path | None,
+            table_path: str | None = None, top: int = 3) -> None:
+    """The end of a game: the cards, then the review (a finished game) or how to go on
+    (the command that resumes it, with the options the record does not hold).
     ``path``: the record file, which holds the whole game (every save succeeded)."""
     from advisor.analyze import analyze
     from advisor.play import winners
+    from advisor.play_win import objective_comment
     from advisor.text import review_lines
 
     cards = session.record.cards()
@@ -90,11 +130,11 @@ def _finish(session: GameSession, complete: bool, path: Path | None) -> None:
             click.echo(f"current total: {best}")
         if path is not None:
             click.echo(f"the game is saved in {shown_path(path)}; continue it with: "
-                       f"yahtzee play --resume {shown_path(path)}")
+                       f"{_resume_command(path, table_path, top)}")
         else:
-            click.echo("to continue later, save these lines to a file (say game.txt) and run "
-                       "yahtzee play --resume game.txt:")
-            click.echo(str(session.record).rstrip("\n"))
+            click.echo(f"to continue later, save these lines to a file (say game.txt) and run "
+                       f"{_resume_command(Path('game.txt'), table_path, top)}:")
+            click.echo((objective_comment(session.judging) + str(session.record)).rstrip("\n"))
         return
     click.echo("\n== review (yahtzee analyze)")
     update, close = progress_bar("review", unit="decision")
@@ -134,31 +174,87 @@ def _stop_unsaved(session: GameSession, held: RecordFile, failure: SaveFailed) -
     click.get_current_context().exit(UNSAVED)
 
 
-def _run(session: GameSession) -> bool:
-    """Play until the game ends (True) or the players quit (False)."""
-    from advisor.play import HELP, QuitGame
-    from solver.errors import YahtzeeError
+class _Console:
+    """The game's lines in and out, with the re-ranked list of a background solve shown
+    the moment it is done: at a terminal while a line is being typed (then the prompt and
+    what was typed so far are shown again below it), else before the next prompt."""
 
-    for line in session.opening():
-        click.echo(line)
-    while not session.is_over:
-        try:
-            lines = session.handle(ask(session.prompt()))
-        except QuitGame:
-            return False
-        except YahtzeeError as exc:
-            click.echo(f"  ! {exc}")
-            click.echo(f"  ({HELP})")
-            continue
-        for line in lines:
-            click.echo(line)
-    return True
+    def __init__(self, session: GameSession) -> None:
+        self.session = session
+        self.lock = threading.Lock()
+        self.asking: str | None = None
+        """The prompt of the line being typed at a terminal (None: not asking)."""
+
+    def on_change(self, solve: object) -> None:
+        """A background solve ended (called on the solves' reader thread)."""
+        with self.lock:
+            if self.asking is None:
+                return  # the next prompt shows it
+            lines = self.session.ready_lines()
+            if not lines:
+                return
+            typed = _typed_so_far()
+            click.echo("\n" + "\n".join(lines))
+            click.echo(f"{self.asking}> {typed}", nl=False)
+
+    def run(self) -> bool:
+        """Play until the game ends (True) or the players quit (False)."""
+        from advisor.play import HELP, QuitGame
+        from solver.errors import YahtzeeError
+
+        session = self.session
+        with self.lock:
+            for line in session.opening():
+                click.echo(line)
+        while not session.is_over:
+            with self.lock:
+                for line in session.ready_lines():
+                    click.echo(line)
+                prompt = session.prompt()
+                self.asking = prompt if _at_terminal() else None
+            try:
+                text: str | None = ask(prompt)
+            except YahtzeeError as exc:  # a line too long: refused, asked again
+                text, refused = None, exc
+            finally:
+                with self.lock:
+                    self.asking = None
+            with self.lock:
+                try:
+                    if text is None:
+                        raise refused
+                    lines = session.handle(text)
+                except QuitGame:
+                    return False
+                except YahtzeeError as exc:
+                    click.echo(f"  ! {exc}")
+                    click.echo(f"  ({HELP})")
+                    continue
+                for line in lines:
+                    click.echo(line)
+        return True
+
+
+def _at_terminal() -> bool:
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (OSError, ValueError):
+        return False
+
+
+def _typed_so_far() -> str:
+    """What has been typed at the prompt so far (with line editing), else ""."""
+    readline = sys.modules.get("readline")
+    try:
+        return str(readline.get_line_buffer()) if readline is not None else ""
+    except (AttributeError, OSError):
+        return ""
 
 
 @cli.command(short_help="A guided game at a real table (undo, records).")
 @options("players", "names", "top", "record", "resume", "objective", "win_from",
          *OBJECTIVE_PARAMS, "rules", "table", top={
-             "default": 3, "metavar": None,
+             "default": TOP, "metavar": None,
              "help": "Options shown at each roll (0: all; `more` shows all once)."})
 def play(n_players: int | None, names_text: str | None, top: int, record_path: str | None,
          resume_path: str | None, objective_name: str, win_from: int | None,
@@ -174,13 +270,17 @@ def play(n_players: int | None, names_text: str | None, top: int, record_path: s
 
     With two or more players, --objective win makes every player's advice maximise the
     chance of beating the best of the others (their total when finished, else the exact
-    distribution of their final score), from --win-from open boxes on.
+    distribution of their final score), from the first turn: each turn is solved in the
+    background from its start, the list by expected score shows meanwhile and is
+    re-ranked when the solve is done; play on as usual. --resume goes on under the
+    objective the record names.
 
     Example: yahtzee play --names Ann,Bob --record game.txt
     """
+    from advisor.background import TurnSolves
     from advisor.objective import EV
     from advisor.play import GameSession, SaveFailed
-    from advisor.play_win import WinEachTurn, choose_judging, objective_comment
+    from advisor.play_win import WinEachTurn, objective_comment
     from advisor.record_file import RecordFile
 
     if sys.stdin is None:
@@ -191,9 +291,8 @@ def play(n_players: int | None, names_text: str | None, top: int, record_path: s
     with contextlib.ExitStack() as stack:
         if held is not None:
             stack.callback(held.close)
-        judging = choose_judging(objective_name=objective_name, win_from=win_from,
-                                 target=target, beat=beat, opponent=opponent,
-                                 players=record.players, rules=record.rules)
+        judging = _judging(held, record, objective_name=objective_name, win_from=win_from,
+                           target=target, beat=beat, opponent=opponent)
         win = judging if isinstance(judging, WinEachTurn) else None
         objective = judging if not isinstance(judging, WinEachTurn) else EV
         table = load_table(record.rules, table_path)
@@ -203,18 +302,25 @@ def play(n_players: int | None, names_text: str | None, top: int, record_path: s
             stack.callback(held.close)
         elif held is not None:  # a resumed game: the objective line says what is advised now
             held.note_objective(comment)
+        solves = None
+        if win is not None:  # each turn solved in a worker process while the game goes on
+            solves = TurnSolves(table_path)
+            stack.callback(solves.close)
         session = GameSession(record, table, top=top,
                               save=None if held is None else held.save,
                               objective=objective, win=win,
-                              notify=click.echo, progress=progress_bar)
+                              notify=click.echo, progress=progress_bar, solves=solves)
+        console = _Console(session)
+        if solves is not None:
+            solves.on_change = console.on_change
         path = None if held is None else held.path
         try:
-            complete = _run(session)
+            complete = console.run()
         except click.exceptions.Abort:  # end of input or Ctrl-C
             click.echo("")
-            _finish(session, complete=False, path=path)
+            _finish(session, complete=False, path=path, table_path=table_path, top=top)
             click.get_current_context().exit(STOPPED)
         except SaveFailed as failure:
             assert held is not None
             _stop_unsaved(session, held, failure)
-        _finish(session, complete=complete, path=path)
+        _finish(session, complete=complete, path=path, table_path=table_path, top=top)

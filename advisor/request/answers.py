@@ -17,6 +17,7 @@ from solver.game.rules import RULE_NAMES, RULE_SUMMARIES, UPPER_TARGET, get_rule
 
 from ..model import Dice, Scorecard, box_label
 from ..objective import KINDS, Objective
+from ..play_win import DEFAULT_WIN_FROM
 from .params import RequestError
 
 if TYPE_CHECKING:
@@ -342,9 +343,6 @@ def analyze_job(arg: tuple[AnalyzeQuestion, dict[tuple[str, ...], SolvedTurn]],
 
 
 # ---------------------------------------------------------------------- the page's own
-PAGE_WIN_FROM = 10
-"""The page's default "work out the chance to win from N open boxes on" (its turns before
-are ranked by expected score while the player plays; docs/web.md)."""
 CARD_PARAMS = ("card", "rules")
 PLACE_PARAMS = ("card", "dice", "box", "rules")
 RULES_PARAMS = ("rules",)
@@ -385,7 +383,7 @@ def rules_json(rules_name: str) -> dict[str, Any]:
             "boxes": [{"name": b.name, "label": box_label(b.name), "upper": b.is_upper,
                        "aliases": list(b.aliases)} for b in ruleset.boxes],
             "rule_sets": [{"name": n, "summary": RULE_SUMMARIES[n]} for n in RULE_NAMES],
-            "objectives": list(KINDS), "win_from": PAGE_WIN_FROM}
+            "objectives": list(KINDS), "win_from": DEFAULT_WIN_FROM}
 
 
 def read_record_body(body: bytes) -> GameRecord:

@@ -210,10 +210,21 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
         await service.table(question.card.rules_name)
         return await service.run(answer, question)
 
+    def job_answer(job: Job) -> dict[str, Any]:
+        """A job's status; once done, a review's result, or a turn's ``chance``: the
+        objective's probability before the turn's first roll (the Chances panel's)."""
+        out: dict[str, Any] = {"job": job.status()}
+        if job.state == "done":
+            if job.kind == "analyze":
+                out["result"] = job.result
+            elif job.kind == "turn":
+                out["chance"] = job.result.value
+        return out
+
     async def post_turn_job(request: Request) -> dict[str, Any]:
         turn = TurnQuestion.parse(**query(request, TurnQuestion.PARAMS))
         await service.table(turn.card.rules_name)
-        return {"job": turn_job(turn).status()}
+        return job_answer(turn_job(turn))
 
     async def post_analyze_job(request: Request) -> dict[str, Any]:
         params = query(request, AnalyzeQuestion.PARAMS)
@@ -227,10 +238,7 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
         job = background.get(request.path_params["job_id"])
         if request.method == "DELETE":
             background.cancel(job.id)
-        out: dict[str, Any] = {"job": job.status()}
-        if job.kind == "analyze" and job.state == "done":
-            out["result"] = job.result
-        return out
+        return job_answer(job)
 
     async def get_stats(request: Request) -> dict[str, Any]:
         question = StatsQuestion.parse(**query(request, StatsQuestion.PARAMS))

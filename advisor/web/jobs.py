@@ -2,7 +2,8 @@
 
 A turn under a target or win objective is a solve of seconds to a minute (the DP of
 :mod:`solver.target` from the card), a review under such an objective one per turn.
-They run one at a time in a worker process of their own, so the server keeps answering
+They run one at a time in a worker process of their own (:mod:`advisor.background`), so
+the server keeps answering
 (the page shows the expected-score advice meanwhile, and the player goes on entering
 dice, undoing, playing). A :class:`Job` is found again by its key (the same question
 joins the job under way, or gets the finished result), reports its steps as it goes
@@ -16,20 +17,18 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import multiprocessing
 import secrets
-import signal
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
 from solver.errors import YahtzeeError
 
-JobFunc = Callable[[Any, Callable[[int, int], None]], Any]
-"""``func(arg, progress)``: a picklable module-level function of the worker."""
+from ..background import JobFunc, spawn_worker
+
 LIMIT = 4
 """Jobs queued or running at once."""
 KEPT = 64
@@ -87,36 +86,6 @@ class Job:
         if self.error is not None:
             out["error"] = self.error
         return out
-
-
-class _Reporter:
-    """The progress callback of a job in the worker: each change goes to the server."""
-
-    def __init__(self, conn: Any, job_id: str) -> None:
-        self.conn, self.job_id, self.last = conn, job_id, (-1, -1)
-
-    def __call__(self, done: int, total: int) -> None:
-        if (done, total) != self.last:
-            self.last = (done, total)
-            self.conn.send(("progress", self.job_id, done, total))
-
-
-def _worker(conn: Any) -> None:
-    """The worker process: run each job sent, reporting progress, the result or the error."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which ends us
-    while True:
-        try:
-            job_id, func, arg = conn.recv()
-        except (EOFError, OSError):
-            return
-        try:
-            result = func(arg, _Reporter(conn, job_id))
-        except YahtzeeError as exc:
-            conn.send(("failed", job_id, str(exc), True))
-        except Exception as exc:  # noqa: BLE001 - reported to the page, logged by the server
-            conn.send(("failed", job_id, f"{type(exc).__name__}: {exc}", False))
-        else:
-            conn.send(("done", job_id, result, False))
 
 
 class JobService:
@@ -216,12 +185,7 @@ class JobService:
             self._end(job, "failed")
 
     def _spawn(self) -> None:
-        context = multiprocessing.get_context("spawn")
-        mine, theirs = context.Pipe()
-        process = context.Process(target=_worker, args=(theirs,), daemon=True,
-                                  name="yahtzee-jobs")
-        process.start()
-        theirs.close()
+        process, mine = spawn_worker("yahtzee-jobs")
         self._process, self._conn = process, mine
         threading.Thread(target=self._read, args=(mine,), daemon=True,
                          name="yahtzee-jobs-reader").start()

@@ -2,7 +2,7 @@
 // Every number shown comes from the server's API (docs/web.md); this file only keeps the
 // game (a game record plus each player's card) and draws it.
 
-import { drawDistribution, drawReach } from "./charts.js";
+import { drawDistribution, drawReach, drawWinChances } from "./charts.js";
 import { fixed, pct } from "./percent.js";
 import { initPractice, showPractice } from "./practice.js";
 import { staticSite } from "./site.js";
@@ -106,7 +106,7 @@ function objectiveFromForm() {
   }
   return { kind };
 }
-const winFrom = () => (state.objective && state.objective.from) || (rules && rules.win_from) || 10;
+const winFrom = () => (state.objective && state.objective.from) || (rules && rules.win_from) || 15;
 const openBoxes = (p) => (cardInfo.get(`${state.rules}|${state.cards[p]}`) || { open: [] }).open.length;
 const perTurn = () => rules.rolls_per_turn;
 const nBoxes = () => rules.boxes.length;
@@ -1047,7 +1047,7 @@ async function watchChase() {
       const body = await post(`/api/jobs/turn?${new URLSearchParams({ rules: state.rules,
         card: state.cards[player()], ...objectiveParams() })}`, "");
       if (!chase || chase.key !== key) { if (body.job.state !== "done") cancelJob(body.job.id); return; }
-      Object.assign(chase, body.job);
+      Object.assign(chase, body.job, { chance: body.chance });
     } catch (e) {
       if (chase && chase.key === key) Object.assign(chase, { state: "failed", error: e.message });
     }
@@ -1064,7 +1064,7 @@ async function followChase(key, gen) {
       if (!chase || chase.key !== key || gen !== chaseGen) return;
       try {
         const body = await api(`/api/jobs/${encodeURIComponent(chase.id)}`);
-        if (chase && chase.key === key) Object.assign(chase, body.job);
+        if (chase && chase.key === key) Object.assign(chase, body.job, { chance: body.chance });
       } catch (e) {
         if (chase && chase.key === key) Object.assign(chase, { state: "failed", error: e.message });
       }
@@ -1094,9 +1094,22 @@ async function adviseByObjective(key) {
     } catch (e) { rollError(e.message); }
   }
   if (chase && chase.key === key) {
+    noteChance(chase.chance);
     setChaseAttr("ready");
     drawChase();
   }
+}
+
+// The chance to win of the player to move before the turn's first roll (a finished
+// turn solve's), kept in the game for the Chances panel: state.chances[turn index].
+function noteChance(chance) {
+  if (typeof chance !== "number" || (state.objective || {}).kind !== "win") return;
+  state.chances = state.chances || {};
+  const at = state.turns.length;
+  if (state.chances[at] && state.chances[at].chance === chance) return;
+  state.chances[at] = { player: player(), chance };
+  save();
+  drawCharts();
 }
 
 function cancelJob(id) {
@@ -1110,6 +1123,15 @@ function stopChase() {
   if (chase && chase.key === key && (chase.state === "queued" || chase.state === "running")) cancelJob(chase.id);
   chase = null;
   watchChase();
+}
+
+// ", about 40 s left": the work still to do at the rate measured so far (the server counts
+// the solve's progress in work, each level of the DP by its size), once a twentieth of it
+// is done; "" before.
+function timeLeft(job) {
+  if (!job.total || job.done * 20 < job.total || job.seconds < 3) return "";
+  const left = Math.max(job.seconds * (job.total - job.done) / job.done, 1);
+  return left < 90 ? `, about ${Math.round(left)} s left` : `, about ${Math.round(left / 60)} min left`;
 }
 
 // What the objective is doing for the turn under way, in words (and the stop button).
@@ -1133,7 +1155,8 @@ function drawChase() {
     text.textContent = `This turn is ranked by expected score (you chose not to wait for ${what}).`;
   } else if (waiting) {
     const how = chase.state === "queued" ? "waiting for the server"
-      : chase.total ? `step ${chase.done} of ${chase.total}, ${Math.round(chase.seconds)} s` : "starting";
+      : chase.total ? `${Math.floor(100 * chase.done / chase.total)} % worked out, ` +
+        `${Math.round(chase.seconds)} s so far${timeLeft(chase)}` : "starting";
     text.textContent = `Working out ${state.players.length > 1 ? `${player()}'s` : "the"} ${chance} ` +
       `from this card (${how}). Meanwhile the choices are ranked by expected score; play on as you like.`;
     $("chase-bar").max = chase.total || 1;
@@ -1160,6 +1183,7 @@ async function drawCharts() {
   }
   const name = player();
   const card = state.cards[name];
+  drawWinFigure(name);
   const key = `${state.rules}|${card}`;
   let dist = dists.get(key);
   if (!dist) {
@@ -1183,6 +1207,27 @@ async function drawCharts() {
   $("dist-figure").hidden = $("reach-figure").hidden = false;
   drawDistribution($("dist-chart"), dist);
   drawReach($("reach-chart"), dist);
+}
+
+// A game played to win: each player's chance to win at the start of their turns so far
+// (worked out by the turn solves), and the one of the player to move.
+function drawWinFigure(name) {
+  const figure = $("win-figure");
+  const win = (state.objective || {}).kind === "win" && state.players.length > 1;
+  const known = Object.entries(state.chances || {}).map(([at, c]) => [Number(at), c])
+    .filter(([at]) => at <= state.turns.length).sort((a, b) => a[0] - b[0]);
+  figure.hidden = !win || !known.length;
+  if (!win) return;
+  const now = (state.chances || {})[state.turns.length];
+  $("win-caption").textContent = now
+    ? `${name}'s chance to win from the start of this turn: ${percent(now.chance)}. Each player's, turn by turn:`
+    : `${name}'s chance to win is worked out with this turn's advice. Each player's so far, turn by turn:`;
+  if (!known.length) return;
+  const series = state.players.map((p) => ({ name: p, points: known
+    .filter(([, c]) => c.player === p)
+    .map(([at, c]) => [Math.floor(at / state.players.length) + 1, c.chance]) }))
+    .filter((s) => s.points.length);
+  drawWinChances($("win-chart"), series, nBoxes());
 }
 
 // ------------------------------------------------------------------ game records
@@ -1504,7 +1549,7 @@ async function init() {
     $("target-field").hidden = $("objective-select").value !== "target";
     $("win-from-field").hidden = $("objective-select").value !== "win";
   });
-  $("win-from-input").value = String(info.win_from || 10);
+  $("win-from-input").value = String(info.win_from || 15);
   $("chase-stop").addEventListener("click", stopChase);
   if (state) await checkSaved();
   select.value = state ? state.rules : info.name;

@@ -133,3 +133,31 @@ export function drawReach(container, dist) {
   }
   xAxis(svg, lo, hi, sx);
 }
+
+// Each player's chance to win at the start of each of their turns (`series`: one
+// { name, points: [[turn, chance], ...] } per player), a line per player over the turns.
+export function drawWinChances(container, series, turns) {
+  const sx = (t) => LEFT + ((t - 1) / Math.max(turns - 1, 1)) * (W - LEFT - RIGHT);
+  const sy = (p) => H - BOTTOM - p * (H - TOP - BOTTOM);
+  const last = series.map((s) => `${s.name} ${pct(s.points[s.points.length - 1][1])}`).join(", ");
+  const svg = frame(container, `Chance to win at the start of each turn; latest: ${last}`);
+  yGrid(svg, 1, sy, (v) => `${Math.round(v * 100)}%`, 0.25);
+  series.forEach((s, i) => {
+    const cls = `win-line win-${i % 4}`;
+    el("path", { d: s.points.map(([t, p], j) => `${j ? "L" : "M"} ${sx(t)} ${sy(p)}`).join(" "),
+      class: cls }, svg);
+    for (const [t, p] of s.points) {
+      const dot = el("circle", { cx: sx(t), cy: sy(p), r: 3.5, class: cls }, svg);
+      el("title", {}, dot, `${s.name}, turn ${t}: ${pct(p)}`);
+    }
+    const [t, p] = s.points[s.points.length - 1];
+    el("text", { x: Math.min(sx(t) + 6, W - RIGHT - 40), y: sy(p) - 6, class: `${cls} win-label` }, svg,
+      `${s.name} ${pct(p)}`);
+  });
+  const y = H - BOTTOM;
+  el("line", { x1: LEFT, x2: W - RIGHT, y1: y, y2: y, class: "axis" }, svg);
+  const every = turns > 8 && W < 500 ? 2 : 1;
+  for (let t = 1; t <= turns; t += every) {
+    el("text", { x: sx(t), y: y + 16, "text-anchor": "middle" }, svg, String(t));
+  }
+}

@@ -1,0 +1,224 @@
+"""`yahtzee play --objective win` never makes the player wait: a slow turn is solved in a
+worker process from the moment the turn starts, the game takes every input meanwhile
+(dice, keeps, undo, a box), and the list is re-ranked by the chance to win once the
+solve is done. One solve serves the whole turn, an undo back into it included.
+
+The solves here are held back by a gate (a file the test creates) in the worker, so the
+tests see the game while the solve is still running, whatever the machine's speed."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from advisor.advise import advise
+from advisor.background import Solve, TurnSolves, solve_turn_in_worker
+from advisor.objective import Objective
+from advisor.play import GameSession
+from advisor.play_win import WinEachTurn
+from advisor.record import parse_record
+from advisor.solved_turn import _Steps, dp_work
+from advisor.text import advice_table
+
+GATE = "YAHTZEE_TEST_SOLVE_GATE"
+MORE = "type 'more' to see them all"
+# Ten turns each: three boxes open per player (as tests/test_play_win.py).
+LATE = """rules official
+players Ann,Bob
+Ann: 11123 aces
+Bob: 11111 aces
+Ann: 22256 twos
+Bob: 22245 twos
+Ann: 44456 fours
+Bob: 33345 threes
+Ann: 55561 fives
+Bob: 44412 fours
+Ann: 66612 sixes
+Bob: 12345 ls
+Ann: 12345 ss
+Bob: 23456 ss
+Ann: 22333 fh
+Bob: 55566 fh
+Ann: 44441 4k
+Bob: 11123 3k
+Ann: 66654 3k
+Bob: 22221 4k
+Ann: 12346 chance
+Bob: 66666 sixes
+"""
+
+
+def gated_solve(arg, progress):
+    """The worker's solve, held until the gate file (``$YAHTZEE_TEST_SOLVE_GATE``) exists."""
+    gate = Path(os.environ[GATE])
+    progress(0, 10)
+    while not gate.exists():
+        time.sleep(0.02)
+    return solve_turn_in_worker(arg, progress)
+
+
+def always_slow(card, table, objective) -> bool:
+    return True
+
+
+@pytest.fixture
+def gate(tmp_path, monkeypatch) -> Path:
+    path = tmp_path / "gate"
+    monkeypatch.setenv(GATE, str(path))  # the spawned worker inherits it
+    return path
+
+
+@pytest.fixture
+def session(official_table, gate):
+    solves = TurnSolves(func=gated_solve)
+    game = GameSession(parse_record(LATE), official_table, win=WinEachTurn(), solves=solves,
+                       notify=lambda line: None, is_slow=always_slow)
+    yield game
+    solves.close()
+
+
+def test_input_is_taken_while_the_solve_runs_and_the_list_is_re_ranked_when_done(
+        session, gate, official_table):
+    cards = session.record.cards()
+    objective = Objective.win(cards["Bob"])
+    session.opening()  # the turn starts: its solve starts, before the dice are in
+    solve = session.solves.get(cards["Ann"], objective)
+    assert solve is not None and solve.state == "running"
+    assert session.prompt().startswith("Ann: dice thrown (e.g. 22256) [the chance to win: ")
+    # the dice, a keep, the reroll, an undo, a correction: all answered while it runs
+    lines = session.handle("33412")
+    # (starting: the worker is being spawned; 0 %: the gate holds the solve)
+    assert lines[1] in [f"by the expected final score, while the chance to win is worked out "
+                        f"({how}); the list is re-ranked when it is ready:"
+                        for how in ("starting", "0 % worked out")]
+    ev = advise(cards["Ann"], "33412", table=official_table)
+    assert "\n".join(lines[2:]) == "\n".join(advice_table(ev, 3, more_hint=MORE))
+    assert session.ready_lines() == []
+    session.handle("keep 33")
+    assert session.stage == "reroll" and session.record.current.keeps[-1].faces == (3, 3)
+    assert session.handle("336")[0].startswith("Ann: dice 3 3 3 3 6")
+    assert session.handle("undo")[0] == "  undone: Ann's roll 3 3 3 3 6"
+    assert session.handle("undo")[0] == "  undone: Ann's keep 3 3"
+    assert session.handle("33312")[0] == "  dice corrected to 1 2 3 3 3"
+    assert solve.state == "running" and session.solves.get(cards["Ann"], objective) is solve
+    assert session.prompt().startswith("your move [enter: ")
+    # the solve is let go: the list showing is re-ranked by the chance to win
+    gate.touch()
+    session.solves.wait(cards["Ann"], objective)
+    ready = session.ready_lines()
+    assert ready[0].startswith("  the chance to win is worked out (")
+    assert ready[0].endswith("): the choices re-ranked")
+    win = advise(cards["Ann"], "33312", table=official_table, objective=objective)
+    assert ready[2] == "ranked by P(final score > Bob): Bob 174 with 3 boxes open"
+    assert "\n".join(ready[3:]) == "\n".join(advice_table(win, 3, more_hint=MORE))
+    assert session.ready_lines() == []  # shown once
+    assert session.prompt() == f"your move [enter: {win.best.describe()}]"
+    # one solve for the turn: undo back into it and the list is by the chance to win at once
+    session.handle(win.best.describe())
+    lines = session.handle("undo")
+    assert "ranked by P(final score > Bob): Bob 174 with 3 boxes open" in lines
+    assert session.solves.get(cards["Ann"], objective) is solve
+
+
+def test_enter_follows_the_list_on_screen_not_one_worked_out_since(session, gate,
+                                                                   official_table):
+    cards = session.record.cards()
+    objective = Objective.win(cards["Bob"])
+    session.opening()
+    session.handle("33412")  # listed by expected score
+    gate.touch()
+    session.solves.wait(cards["Ann"], objective)
+    ev = advise(cards["Ann"], "33412", table=official_table)
+    session.handle("")  # enter: the first option of the list shown, by expected score
+    assert session.record.current.keeps[-1] == ev.best.keep
+
+
+def test_leaving_a_turn_ends_its_solve_and_a_new_turn_starts_its_own(session, gate):
+    cards = session.record.cards()
+    session.opening()
+    first = session.solves.get(cards["Ann"], Objective.win(cards["Bob"]))
+    session.handle("33412")
+    session.handle("threes")  # Ann's turn ends before her solve is done
+    assert first.state == "cancelled"
+    ann = session.record.cards()["Ann"]
+    second = session.solves.get(cards["Bob"], Objective.win(ann))
+    assert second is not None and second.state == "running"
+    process = session.solves._process
+    session.solves.close()  # quit, Ctrl-C: the worker ends at once, mid-solve
+    assert second.state == "cancelled"
+    assert process is not None and not process.is_alive()
+
+
+def test_the_worker_solves_the_turn_exactly_as_in_process(official_table, gate):
+    gate.touch()
+    cards = parse_record(LATE).cards()
+    objective = Objective.win(cards["Bob"])
+    solves = TurnSolves(func=gated_solve)
+    seen: list[tuple[int, int]] = []
+    try:
+        solved = solves.wait(cards["Ann"], objective, progress=lambda d, t: seen.append((d, t)))
+    finally:
+        solves.close()
+    here = advise(cards["Ann"], "33412", table=official_table, objective=objective)
+    from advisor.advise import TurnAdvisor
+
+    there = TurnAdvisor(cards["Ann"], official_table, objective, solved=solved,
+                        whole_game=False).advise("33412", 2)
+    assert [o.to_json() for o in there.options] == [o.to_json() for o in here.options]
+
+
+def test_a_failed_solve_is_said_once_and_the_list_stays(official_table, gate, monkeypatch):
+    solves = TurnSolves(func=failing_solve)
+    game = GameSession(parse_record(LATE), official_table, win=WinEachTurn(), solves=solves,
+                       notify=lambda line: None, is_slow=always_slow)
+    try:
+        game.opening()
+        game.handle("33412")
+        cards = game.record.cards()
+        with pytest.raises(Exception, match="no memory left"):
+            solves.wait(cards["Ann"], Objective.win(cards["Bob"]))
+        ready = game.ready_lines()
+        assert ready == ["  ! the chance to win could not be worked out (MemoryError: no "
+                         "memory left); the list above stays by expected score"]
+        assert game.ready_lines() == []
+        assert game.prompt().startswith("your move [enter: keep")
+    finally:
+        solves.close()
+
+
+def failing_solve(arg, progress):
+    raise MemoryError("no memory left")
+
+
+# ---------------------------------------------------------------------- honest progress
+def test_progress_is_in_work_and_the_time_left_waits_for_a_measure():
+    reports: list[tuple[int, int]] = []
+    steps = _Steps(lambda d, t: reports.append((d, t)), [[5, 10], dp_work(10)])
+    opponent, dp = steps.phase(), steps.phase()
+    opponent(1, 2)
+    opponent(2, 2)
+    for d in range(1, 10):
+        dp(d, 9)
+    steps.finish()
+    total = 15 + sum(dp_work(10))
+    assert reports[0] == (5, total) and reports[1] == (15, total)
+    assert [d for d, _ in reports] == sorted(d for d, _ in reports)
+    assert reports[-1] == (total, total)
+    # the DP's middle levels weigh most, the first (full cards) and last (the card) least
+    work = dp_work(10)
+    assert max(work) == work[3] and work[-1] < work[0] < work[1]
+    now = time.monotonic()
+    solve = Solve("k", done=1, total=100, started=now - 10, progressed=now)
+    assert solve.seconds_left() is None  # 1 % of the work: too early to say
+    solve.done = 20
+    left = solve.seconds_left()
+    assert left is not None and 39 <= left <= 41  # 10 s for a fifth: 40 s for the rest
+
+
+def test_dp_work_counts_the_masks_of_each_level():
+    # a card with 3 open boxes: levels with 2 and 1 boxes filled since
+    assert dp_work(3) == [3 * 2 * 2, 3 * 1 * 1]
+    assert len(dp_work(13)) == 12 and dp_work(1) == [0]
