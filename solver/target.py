@@ -151,8 +151,6 @@ class _Plan:
         self.reach = reachable_upper_totals()
         self.classes = upper_classes(self.reach)
         self.most = max_entries(rules)
-        self.least = np.array([min(rules.possible_points(b)) for b in range(rules.n_boxes)],
-                              dtype=np.int64)
 
     def level_states(self, masks: np.ndarray) -> tuple[np.ndarray, ...]:
         """(m, u, y, lo, hi) of the class representatives of ``masks`` that the start
@@ -168,9 +166,7 @@ class _Plan:
         ub, top = rules.upper_bonus, UPPER_TARGET
         masks = masks[(masks & m0) == m0]
         new = masks & ~m0
-        bits = (masks[:, None] >> np.arange(rules.n_boxes)) & 1
         new_bits = (new[:, None] >> np.arange(rules.n_boxes)) & 1
-        lower_least = bits[:, N_UPPER:] @ self.least[N_UPPER:]
         lower_gain = new_bits[:, N_UPPER:] @ self.most[N_UPPER:]
         upper_most = new_bits[:, :N_UPPER] @ self.most[:N_UPPER]
         # the capped subtotals the start can reach: u0 plus a sum of the new upper boxes
@@ -197,7 +193,6 @@ class _Plan:
         keep &= y < rules.n_flags
         keep[keep] = ~np.isnan(self.table.values[m[keep], rep[keep], y[keep]])
         i, rep, low, high, y, m = (a[keep] for a in (i, rep, low, high, y, m))
-        feas = low + np.where(low >= top, ub, 0) + lower_least[i] + 50 * y
         ups = np.where(high < top, high - u0, upper_most[i] + (ub if u0 < top else 0))
         # a Yahtzee bonus per new turn once the flag is set: not the turn that set it
         yz_new = new_bits[i, rules.yahtzee_box] == 1
@@ -207,13 +202,33 @@ class _Plan:
         # a Yahtzee box filled since the start without the flag holds 0
         lower_gain_i = lower_gain[i] - np.where(yz_new & (y == 0) & flags,
                                                 self.most[rules.yahtzee_box], 0)
-        most = max_points_to_come(rules, m, rep, y)
-        lo = np.maximum(self.utility.zero_below - most, feas)
+        lo = least_columns(rules, m, rep, low, y, self.utility.zero_below)
         hi = np.full(m.shape, self.utility.top - 1, dtype=np.int64)
         if self.total is not None:
             lo = np.maximum(lo, self.total)
             hi = np.minimum(hi, self.total + lower_gain_i + ups + bonus)
         return m, rep, y, lo.astype(np.int64), hi.astype(np.int64)
+
+
+def least_columns(rules: RuleSet, m: np.ndarray, u: np.ndarray, low: np.ndarray,
+                  y: np.ndarray, zero_below: int) -> np.ndarray:
+    """``lo`` of states (m, u, y) (int64 arrays; ``u`` the subtotal that stands for its
+    class, ``low`` the smallest of the class a card can have): the least total a card in
+    the state can have (``low``, the upper bonus once earned, the smallest entries of the
+    filled lower boxes, the 50 of the flag), and no lower than ``zero_below`` (the
+    utility's first nonzero score) minus the most points still to come. From a new game
+    (every total), ``low`` is ``u``: a class stands at its smallest member."""
+    masks = np.arange(rules.full_mask + 1, dtype=np.int64)
+    least = np.array([min(rules.possible_points(b)) for b in range(N_UPPER, rules.n_boxes)],
+                     dtype=np.int64)
+    lower_least = ((masks[:, None] >> np.arange(N_UPPER, rules.n_boxes)) & 1) @ least
+    feas = low + np.where(low >= UPPER_TARGET, rules.upper_bonus, 0) + lower_least[m] + 50 * y
+    # the most to come depends on the subtotal only by whether the bonus is still open:
+    # worked out once per (mask, u below 63 or not, flag), then read for each state
+    each = np.meshgrid(masks, [0, UPPER_TARGET], [0, 1], indexing="ij")
+    most = max_points_to_come(rules, *(a.ravel() for a in each)).reshape(-1, 2, 2)
+    most = most[m, (u >= UPPER_TARGET).astype(np.int64), y]
+    return np.maximum(zero_below - most, feas).astype(np.int64)
 
 
 def _tasks(level: LevelStore, wide: int = WIDE) -> np.ndarray:

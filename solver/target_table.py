@@ -22,10 +22,15 @@ it was built beside, ``max_target``) and one float64 array of three parts:
   ``lo..hi`` and where its vector starts in the level's values;
 - ``values``: each level's vectors, one level after the other.
 
-It is memory-mapped, never read whole: opening checks the header, the size and the
-checksum of ``slot`` and ``index`` (a few MB); a level's values are checked (checksum,
-values in [0, 1]) the first time a question reads them. A file that does not fit is
-refused with the command that rebuilds it (:class:`~solver.errors.CorruptTableError`),
+It is read in parts, never mapped nor read whole: opening reads and checks the header,
+the size, ``slot`` and ``index`` (a few MB: their checksum, and every entry against
+the rules and ``max_target``: :func:`_index_fault`); a level's values are read into
+memory and checked (checksum, values in [0, 1]) the first time a question reads them,
+and only then used. So every header field an answer depends on is covered by a
+checksum or checked against the data, and a file cut or rewritten by another program
+while it is read is refused (or answers from what was read and checked before), never
+a fault. A file that does not fit is refused with the command that rebuilds it
+(:class:`~solver.errors.CorruptTableError`),
 and a rebuild never replaces anything but a target table of the same rules
 (:func:`solver.formats.files.atomic_write`).
 """
@@ -38,13 +43,16 @@ import os
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
+from numbers import Integral
 from pathlib import Path
 from typing import IO, Any
 
 import numpy as np
 
-from .errors import CorruptTableError, InvalidOptionError, TableError, shown_path
-from .game.rules import RuleSet, get_rules
+from .errors import CorruptTableError, InvalidOptionError, TableError, shown, shown_path
+from .formats.tablefile import DataFile
+from .game.rules import N_UPPER, RuleSet, get_rules
 from .kernels.level import LevelStore
 from .table import Table, tables_dir
 
@@ -126,12 +134,19 @@ def _layout(vectors: Any, rules: RuleSet) -> _Layout:
 
 
 def solve_targets(table: Table, max_target: int, progress: Progress | None = None) -> Any:
-    """The target DP for ``max_target`` from a new game, every level kept (Vectors)."""
+    """The target DP for ``max_target`` from a new game, every level kept (Vectors).
+    Raises :class:`~solver.errors.InvalidOptionError` unless ``max_target`` is an integer
+    1 to the highest score of the rules."""
+    from .stats import highest_score
     from .target import Utility, solve_vectors
 
-    if max_target < 1:
-        raise ValueError("a target table needs a largest target of 1 or more")
     rules = table.rules
+    highest = highest_score(rules)
+    if isinstance(max_target, bool) or not isinstance(max_target, Integral) \
+            or not 1 <= max_target <= highest:
+        raise InvalidOptionError(f"a target table holds the targets 1 to R, R at most the "
+                                 f"highest score of {rules.name} ({highest}), not "
+                                 f"{shown(max_target, 40)}")
     return solve_vectors(table, Utility.target(max_target),
                          keep=tuple(range(rules.n_boxes + 1)), progress=progress)
 
@@ -164,7 +179,7 @@ def write_targets(path: Path | str, table: Table, max_target: int, vectors: Any,
               "level_sha256": levels, "index_sha256": head.hexdigest(),
               "table_sha256": table_checksum(table)}
     line = json.dumps(header)
-    line += " " * (-(len(line) + 1) % 64)  # the data starts 64-byte aligned (mapped as is)
+    line += " " * (-(len(line) + 1) % 64)  # the data starts 64-byte aligned
 
     def write(out: IO[bytes]) -> None:
         out.write((line + "\n").encode())
@@ -187,18 +202,25 @@ def check_targets_target(path: Path | str, rules: RuleSet, *, force: bool = Fals
 # ---------------------------------------------------------------------- reading
 @dataclass(eq=False)
 class TargetTable:
-    """A target table opened (memory-mapped): :meth:`vectors` answers every target up
-    to :attr:`max_target` exactly as the target DP for it does."""
+    """A target table opened: :meth:`vectors` answers every target up to
+    :attr:`max_target` exactly as the target DP for it does. Its index is in memory
+    (checked when opened); a level's values are read into memory and checked the first
+    time a question reads them, and only then used."""
 
     rules: RuleSet
     path: Path
     max_target: int
     slot: np.ndarray
     index: list[np.ndarray]
-    _values: list[np.ndarray]
+    _data: DataFile
+    _first: list[int]
+    """Where each level's values start in the file's array."""
     _sha256: list[str]
     _all_values: np.ndarray
-    """Every level's values, one level after the other (``_values`` are its parts)."""
+    """Every level's values, one level after the other (allocated when opened, each
+    level's part read when first asked for)."""
+    _values: list[np.ndarray]
+    """Each level's part of ``_all_values``."""
     _checked: set[int] = field(default_factory=set)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -213,23 +235,34 @@ class TargetTable:
                                      f"with: {build_command(self.rules.name, target)}")
 
     def level_values(self, n: int) -> np.ndarray:
-        """The values of level ``n`` (1 to n_boxes - 1), checked the first time."""
+        """The values of level ``n`` (1 to n_boxes - 1), read and checked the first time
+        (a file changed or cut since it was opened is refused then; what was read and
+        checked before stays in use)."""
         vals = self._values[n - 1]
         with self._lock:
             if n not in self._checked:
+                try:
+                    got = self._data.read_into(self._first[n - 1], vals)
+                except OSError as exc:
+                    raise TableError(f"cannot read target table {shown_path(self.path)}: "
+                                     f"{exc.strerror or exc}") from None
+                if got < vals.shape[0]:
+                    raise self._unusable(f"level {n} ends early: the file was cut after "
+                                         f"it was opened")
                 if hashlib.sha256(vals.data).hexdigest() != self._sha256[n - 1]:
                     raise self._unusable(f"checksum mismatch in level {n}")
                 bad = ~((vals >= 0.0) & (vals <= 1.0 + 1e-9))
                 if bad.any():
                     raise self._unusable(f"{int(bad.sum())} values of level {n} are not "
                                          f"probabilities")
+                fault = _slot_fault(self.slot, self.index[n - 1], n, self.rules)
+                if fault is not None:
+                    raise self._unusable(fault)
                 self._checked.add(n)
         return vals
 
     def _unusable(self, why: str) -> CorruptTableError:
-        return CorruptTableError(f"target table {shown_path(self.path)} is unusable ({why}); "
-                                 f"rebuild it with: "
-                                 f"{build_command(self.rules.name, self.max_target)}")
+        return _unusable(self.path, self.rules, self.max_target, why)
 
     def vectors(self, target: int) -> Any:
         """The target DP's vectors for ``target`` (a :class:`solver.target.Vectors` of
@@ -244,8 +277,8 @@ class TargetTable:
 
     def store(self, target: int, progress: Progress | None = None
               ) -> tuple[np.ndarray, LevelStore]:
-        """Every level's vectors for ``target`` in one :class:`LevelStore`, read in place
-        (the values are the mapped file's, not copied; every level checked first), and
+        """Every level's vectors for ``target`` in one :class:`LevelStore` (every level
+        read and checked first, each into its part of one array), and
         ``slot[m, u, y]``, a state's index there: the form of
         :func:`solver.simulate_target.flatten`. The full cards are one state with no
         stored columns (0 below ``target``, 1 from it on, as the utility itself).
@@ -324,68 +357,191 @@ def _level(m: np.ndarray, u: np.ndarray, y: np.ndarray, start: np.ndarray, lo: n
 
 
 def open_targets(path: Path | str, table: Table) -> TargetTable:
-    """Open (memory-map) the target table at ``path`` for ``table``'s rules.
+    """Open the target table at ``path`` for ``table``'s rules: its header and index are
+    read and checked (every field the answers depend on is covered by a checksum or
+    checked against the data: :func:`_index_fault`); its levels are read when first used
+    (:meth:`TargetTable.level_values`).
 
     Raises :class:`~solver.errors.MissingTableError` (nothing there) or
     :class:`~solver.errors.CorruptTableError` / :class:`~solver.errors.TableError` (of
     other rules, another version, built beside another table, truncated, corrupt), each
     message naming the command that rebuilds it."""
-    from .formats.tablefile import map_checked
+    from .formats.tablefile import open_data
     from .moments import table_checksum
+    from .stats import highest_score
 
     rules = table.rules
-    header, data = map_checked(path, rules, kind=_kind(),
-                               expect={"table_sha256": table_checksum(table)})
+    header, data = open_data(path, rules, kind=_kind(),
+                             expect={"table_sha256": table_checksum(table)})
     path = Path(path)
     top = header["max_target"]
+    highest = highest_score(rules)
+    # the rebuild named before the index proves the targets held: never fewer than now
+    rebuild = top if default_max(rules) < top <= highest else None
 
     def unusable(why: str) -> CorruptTableError:
-        return CorruptTableError(f"target table {shown_path(path)} is unusable ({why}); "
-                                 f"rebuild it with: {build_command(rules.name, max(top, 1))}")
+        return _unusable(path, rules, rebuild, why)
 
+    if not 1 <= top <= highest:
+        raise unusable(f"its header's max_target is {_short(top)}, not a target of "
+                       f"{rules.name} (1 to {highest})")
     counts = header["level_states"]
     shas = header["level_sha256"]
     n_levels = rules.n_boxes - 1
     slot_size = int(np.prod(rules.table_shape))
-    if (top < 1 or len(counts) != n_levels or len(shas) != n_levels
+    if (len(counts) != n_levels or len(shas) != n_levels
             or not all(type(c) is int and c >= 0 for c in counts)
             or not all(isinstance(s, str) for s in shas) or sum(counts) != header["states"]):
         raise unusable("its header does not describe the levels of the rules")
     head_size = slot_size + INDEX_COLUMNS * header["states"]
-    if head_size > data.shape[0]:
+    if head_size > data.count:
         raise unusable("shorter than its index")
-    head = data[:head_size]
+    head = np.empty(head_size)
+    try:
+        got = data.read_into(0, head)
+    except OSError as exc:
+        raise TableError(f"cannot read target table {shown_path(path)}: "
+                         f"{exc.strerror or exc}") from None
+    if got < head_size:
+        raise unusable("shorter than its index: the file was cut while it was read")
     if hashlib.sha256(head.data).hexdigest() != header["index_sha256"]:
         raise unusable("checksum mismatch in its index")
+    if not (np.isfinite(head).all() and (np.abs(head) < _LARGEST).all()
+            and (head == np.floor(head)).all()):
+        raise unusable("its index holds values that are not whole numbers in range")
     slot = head[:slot_size].astype(np.int64).reshape(rules.table_shape)
     rows = head[slot_size:].astype(np.int64).reshape(-1, INDEX_COLUMNS)
-    index, values = [], []
-    at, offset = 0, head_size
-    for n, count in enumerate(counts, start=1):
-        mine = rows[at:at + count]
-        at += count
-        size = _level_size(mine, top)
-        if size is None:
-            raise unusable(f"level {n}'s index is inconsistent")
-        index.append(mine)
-        values.append(data[offset:offset + size])
-        offset += size
-    if offset != data.shape[0]:
-        raise unusable(f"{data.shape[0] - offset} values beyond its levels")
-    return TargetTable(rules, path, top, slot, index, values, shas, data[head_size:])
+    index = np.split(rows, np.cumsum(counts)[:-1])
+    held = int(rows[0, 4]) + 1 if rows.shape[0] else top  # every row's hi is R - 1
+    if held != top and (rows[:, 4] == held - 1).all() and 1 <= held <= highest:
+        rebuild = held
+        raise unusable(f"its header's max_target is {top}, but its index holds the "
+                       f"targets up to {held}")
+    fault = _index_fault(slot, index, top, rules)
+    if fault is not None:
+        raise unusable(fault)
+    rebuild = top
+    sizes = [_level_size(rows) for rows in index]
+    if head_size + sum(sizes) != data.count:
+        raise unusable(f"{data.count - head_size - sum(sizes)} values beyond its levels")
+    first = list(np.cumsum([head_size, *sizes[:-1]]).tolist())
+    values = np.empty(sum(sizes))  # (read level by level, when first asked for)
+    parts = np.split(values, np.cumsum(sizes)[:-1])
+    return TargetTable(rules, path, top, slot, index, data, first, shas, values, parts)
 
 
-def _level_size(rows: np.ndarray, top: int) -> int | None:
-    """The number of values of a level whose index is ``rows`` (None: inconsistent)."""
+_LARGEST = 1 << 40
+"""Every whole number of an index (slots, masks, subtotals, flags, columns, offsets) is
+smaller than this in magnitude."""
+
+
+def _unusable(path: Path, rules: RuleSet, top: int | None, why: str) -> CorruptTableError:
+    """The refusal of a target table, naming the command that rebuilds it for every
+    target up to ``top`` (None: the default's)."""
+    return CorruptTableError(f"target table {shown_path(path)} is unusable ({why}); rebuild "
+                             f"it with: {build_command(rules.name, top)}")
+
+
+def _short(value: object) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 24 else f"{text[:10]}...({len(text)} characters)"
+
+
+def _index_fault(slot: np.ndarray, index: list[np.ndarray], top: int,
+                 rules: RuleSet) -> str | None:
+    """What is wrong in the index of a target table of every target up to ``top`` (None:
+    nothing), so that no entry leads a reader out of the file's arrays or to the columns
+    of other targets. ``slot[m, u, y]``: a state's row in its level (-1 for a new game,
+    0 for the full cards, the level's row count for its placeholder); ``index[n - 1]``:
+    level ``n``'s rows (m, u, y, lo, hi, start). Every slot must be in its level's range;
+    every row's state one of its level (a mask of ``n`` boxes, a subtotal 0 to 63, a flag
+    of the rules), with the columns ``lo..R - 1`` the builder gives it for ``R`` (its
+    ``lo`` and ``hi`` are what prove ``max_target``) and its values where the row before
+    it ends.
+    (:func:`_slot_fault` checks what each slot names when its level is first read.)"""
+    from .target import least_columns
+
+    n_boxes, full = rules.n_boxes, rules.full_mask
+    filled = _filled(rules)
+    if (slot[0] != -1).any() or (slot[full] != 0).any():
+        return "its slots of a new game or of full cards are not the builder's"
+    counts = np.array([0, *(rows.shape[0] for rows in index), 0])
+    inner = (filled > 0) & (filled < n_boxes)
+    named = slot[inner]
+    if ((named < 0) | (named > counts[filled[inner]][:, None, None])).any():
+        return "a slot beyond the rows of its level"
+    m, u, y, lo, hi, start = np.ascontiguousarray(np.concatenate(index).T)
+    level = np.repeat(np.arange(n_boxes + 1), counts)
+    if ((m < 0) | (m > full)).any() or (filled[m.clip(0, full)] != level).any():
+        return "a row of a level holds a mask of another level"
+    n_u, n_y = slot.shape[1:]
+    if ((u < 0) | (u >= n_u) | (y < 0) | (y >= n_y)).any():
+        return "a row holds a subtotal or flag out of range"
+    if (hi != top - 1).any() or not np.array_equal(lo, least_columns(rules, m, u, u, y, top)):
+        return f"its rows do not hold the columns of the targets up to {top}"
+    first = (np.cumsum(counts) - counts)[level]  # each row's level's first row
+    follows = np.diff(start, prepend=0) == np.append(0, _lengths(lo, hi)[:-1])
+    if not np.where(np.arange(m.shape[0]) == first, start == 0, follows).all():
+        return "a row's values do not start where the row before it ends"
+    return None
+
+
+def _filled(rules: RuleSet) -> np.ndarray:
+    """The number of filled boxes of each mask."""
+    return _filled_boxes(rules.n_boxes)
+
+
+@cache
+def _filled_boxes(n_boxes: int) -> np.ndarray:
+    masks = np.arange(1 << n_boxes, dtype=np.int64)
+    filled = ((masks[:, None] >> np.arange(n_boxes)) & 1).sum(axis=1)
+    filled.flags.writeable = False
+    return filled
+
+
+@cache
+def _shares() -> np.ndarray:
+    """``[upper mask, u]``: the subtotal whose values ``u`` shares (-1: none), once."""
+    from .levels import upper_classes
+
+    shares = upper_classes()
+    shares.flags.writeable = False
+    return shares
+
+
+def _slot_fault(slot: np.ndarray, rows: np.ndarray, n: int, rules: RuleSet) -> str | None:
+    """What is wrong in the slots of level ``n`` (None: nothing), checked when the level
+    is first read (its slots are read with its values only): each row must be where its
+    own state's slot points, and each slot of a mask of ``n`` boxes must name the row of
+    its mask, its flag and the subtotal whose values its own shares, or the placeholder
+    (ranges: :func:`_index_fault`)."""
+    n_u, n_y = slot.shape[1:]
+    m, u, y = (np.ascontiguousarray(rows[:, c]) for c in range(3))
+    k = m.shape[0]
+    if not np.array_equal(slot[m, u, y], np.arange(k)):
+        return f"a row of level {n} is not where its state's slot points"
+    masks = np.flatnonzero(_filled(rules) == n)
+    named = slot[masks]
+    shares = _shares()[masks & ((1 << N_UPPER) - 1)]
+    want = (masks[:, None] * n_u + shares)[:, :, None] * n_y + np.arange(n_y)
+    state = np.append((m * n_u + u) * n_y + y, -1)  # (-1: the placeholder's)
+    if (state[named] != np.where(named < k, want, -1)).any():
+        return f"a slot of level {n} names the row of another state"
+    return None
+
+
+def _lengths(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """The stored length of each vector on columns ``lo..hi`` (padded, 0 when empty)."""
     from .target import STEP
 
+    return np.where(hi >= lo, -(-(hi - lo + 1) // STEP) * STEP, 0)
+
+
+def _level_size(rows: np.ndarray) -> int:
+    """The number of values of a level whose (checked) index is ``rows``."""
     if rows.shape[0] == 0:
         return 0
-    lo, hi, start = rows[:, 3], rows[:, 4], rows[:, 5]
-    lengths = np.where(hi >= lo, -(-(hi - lo + 1) // STEP) * STEP, 0)
-    if start[0] != 0 or (hi >= top).any() or not np.array_equal(np.diff(start), lengths[:-1]):
-        return None
-    return int(start[-1] + lengths[-1])
+    return int(rows[-1, 5] + _lengths(rows[-1:, 3], rows[-1:, 4])[0])
 
 
 # ---------------------------------------------------------------------- one per process

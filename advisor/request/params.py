@@ -202,7 +202,7 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
           "`yahtzee help objectives`).", is_flag=True),
     Param("max_target", "With --targets: the largest target the table answers (default: "
           "500, or the highest score of the rules when lower: 374 for yatzy).",
-          type=click.IntRange(min=1), metavar="R", flag="--max"),
+          type=AsciiIntRange(min=1), metavar="R", flag="--max"),
     Param("table_out", "Table file to write (default: <rules>.ytable in the table cache: "
           "tables/ in a source checkout, else ~/.cache/yahtzee-solver, or $YAHTZEE_TABLES). "
           "An existing file is replaced only if it is a table of the same rules.",

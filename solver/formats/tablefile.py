@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import mmap
 import os
 import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from io import BufferedReader
@@ -249,8 +249,11 @@ def _checked_header(f: BufferedReader, path: Path, rules: RuleSet, kind: FileKin
     if sized and len(header["shape"]) != 1:
         raise unusable(f"shape {_short(header['shape'])}, expected one axis")
     shape = tuple(header["shape"]) if sized else kind.shape(rules)
-    if tuple(header["shape"]) != shape or header["dtype"] != "<f8":
+    if tuple(header["shape"]) != shape:
         raise unusable(f"shape {_short(header['shape'])}, expected {list(shape)}")
+    if header["dtype"] != "<f8":
+        raise unusable(f"dtype {_short(header['dtype'])}, expected \"<f8\" (little-endian "
+                       f"float64)")
     for key, value in expect.items():
         if header.get(key) != value:
             raise unusable(f"computed from another {key.removesuffix('_sha256')}")
@@ -294,27 +297,53 @@ def _read_checked(f: BufferedReader, path: Path, rules: RuleSet, kind: FileKind,
     return values
 
 
-def map_checked(path: Path | str, rules: RuleSet, *, kind: FileKind,
-                expect: dict[str, Any] | None = None) -> tuple[dict[str, Any], np.ndarray]:
-    """The checked header and the data of the file of ``kind`` at ``path``, memory-mapped
-    (copy-on-write: pages are read when touched), one axis of the header's length. The
-    header and the size are checked as :func:`read_table` checks them; the data is not
-    read (the caller checks what it reads). Raises as :func:`read_table`."""
+class DataFile:
+    """The data of a file in the table format, held open to read parts of it by their
+    offset into memory (``read_into``), never mapped: a file cut, changed or replaced by
+    another program meanwhile gives a short read or other bytes (which the caller's
+    checks refuse), never the fault that touching a mapped page past the end of a file
+    is (a Bus error). The file is closed when this object is let go (or ``close()``)."""
+
+    def __init__(self, f: BufferedReader, start: int, count: int) -> None:
+        self.start, self.count = start, count
+        self._file = open(os.dup(f.fileno()), "rb", buffering=0)  # noqa: SIM115
+        self._lock = threading.Lock()
+        self._closer = weakref.finalize(self, self._file.close)
+
+    def read_into(self, first: int, out: np.ndarray) -> int:
+        """Read values ``first``, ``first + 1``... of the data into ``out`` (a contiguous
+        float64 array); returns how many were read whole (fewer than ``out.size`` when
+        the file now ends before them). Raises ``OSError``."""
+        buffer = memoryview(out).cast("B")
+        have = 0
+        with self._lock:
+            self._file.seek(self.start + 8 * first)
+            while have < len(buffer):
+                n = self._file.readinto(buffer[have:])
+                if not n:
+                    break
+                have += n
+        return have // 8
+
+    def close(self) -> None:
+        self._closer()
+
+
+def open_data(path: Path | str, rules: RuleSet, *, kind: FileKind,
+              expect: dict[str, Any] | None = None) -> tuple[dict[str, Any], DataFile]:
+    """The checked header of the file of ``kind`` at ``path`` (one axis of the header's
+    length) and its data, open to be read in parts (:class:`DataFile`). The header and
+    the size are checked as :func:`read_table` checks them; nothing of the data is read
+    (the caller checks what it reads). Raises as :func:`read_table`."""
     path = Path(path)
     f = _open_file(path, rules, kind)
     with f:
         try:
             header, start = _checked_header(f, path, rules, kind, expect or {}, sized=True)
-            if start % 8:
-                raise CorruptTableError(f"{kind.what} {shown_path(path)} is unusable (its "
-                                        f"data is not aligned); rebuild it with: "
-                                        f"{kind.build(rules.name, path)}")
-            count = int(header["shape"][0])
-            mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY)
+            return header, DataFile(f, start, int(header["shape"][0]))
         except OSError as exc:
             raise TableError(f"cannot read {kind.what} {shown_path(path)}: "
                              f"{exc.strerror or exc}") from None
-    return header, np.frombuffer(mapped, dtype="<f8", count=count, offset=start)
 
 
 def _check_values(values: np.ndarray, rules: RuleSet, unusable: Any) -> None:
