@@ -15,7 +15,9 @@ import hashlib
 import json
 import os
 import shutil
+import struct
 import tempfile
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +40,7 @@ _INDEX_CHANGES = (
                          '<meta name="theme-color" content="#1d4e89">\n'
                          '<meta name="yahtzee-site" content="site.json">\n<link rel="icon"'),
     ('<a href="/api/rules">API</a> &middot; ', ""),
+    ("</head>", '<link rel="apple-touch-icon" href="icon-192.png">\n</head>'),
 )
 """index.html as served -> as on a static site: relative addresses (a host may serve the
 folder below its root), the manifest, the site's style sheet, the marker that tells the
@@ -94,13 +97,47 @@ def site_index(html: str) -> str:
     return html
 
 
+ICON_SIZES = (192, 512)
+"""The PNG icons of the manifest (what Android's home screen and install prompt use)."""
+
+
+def icon_png(size: int) -> bytes:
+    """The page's icon (static/favicon.svg: a blue die showing three) as a ``size`` px
+    square PNG, drawn here (no image library): the die on white, its edges antialiased
+    by 4 x 4 supersampling."""
+    import numpy as np
+
+    step = 40 / (4 * size)  # the SVG's 40 units over 4 samples a pixel
+    v, u = np.mgrid[0:4 * size, 0:4 * size] * step + step / 2
+    pip = np.zeros(u.shape, dtype=bool)
+    for c in (11, 20, 29):
+        pip |= (u - c) ** 2 + (v - c) ** 2 <= 3.6 ** 2
+    dx = np.maximum(np.maximum(9 - u, 0), u - 31)
+    dy = np.maximum(np.maximum(9 - v, 0), v - 31)
+    die = (u >= 2) & (u <= 38) & (v >= 2) & (v <= 38) & (dx * dx + dy * dy <= 49) & ~pip
+    blue = die.reshape(size, 4, size, 4).mean(axis=(1, 3))  # share of each pixel
+    rgb = np.stack([255 + blue * (c - 255) for c in (0x0B, 0x6B, 0xCB)], axis=2)
+    rows = np.concatenate([np.zeros((size, 1), np.uint8),
+                           np.rint(rgb).astype(np.uint8).reshape(size, 3 * size)], axis=1)
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)  # 8-bit RGB
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(rows.tobytes(), 9)) + chunk(b"IEND", b""))
+
+
 def _manifest() -> dict[str, Any]:
     return {"name": "Yahtzee advisor", "short_name": "Yahtzee", "start_url": ".",
             "scope": ".", "display": "standalone", "background_color": "#ffffff",
             "theme_color": "#1d4e89", "description": "The best play of every Yahtzee turn, "
             "exactly: advice, a guided game, practice and reviews, offline.",
             "icons": [{"src": "static/favicon.svg", "sizes": "any", "type": "image/svg+xml",
-                       "purpose": "any"}]}
+                       "purpose": "any"}]
+            + [{"src": f"icon-{n}.png", "sizes": f"{n}x{n}", "type": "image/png",
+                "purpose": "any"} for n in ICON_SIZES]}
 
 
 _SERVICE_WORKER = """\
@@ -177,6 +214,8 @@ def build_site(out: str | os.PathLike[str], rules_names: Sequence[str], *,
     files[MARKER] = json.dumps({"kind": KIND, "version": version, "default": names[0],
                                 "rules": rules_info}, indent=1).encode()
     files["manifest.webmanifest"] = json.dumps(_manifest(), indent=1).encode()
+    for n in ICON_SIZES:
+        files[f"icon-{n}.png"] = icon_png(n)
     cached = ["./", *sorted(k for k in files if k != MARKER), MARKER]
     files["sw.js"] = (_SERVICE_WORKER % {"version": json.dumps(version),
                                          "files": json.dumps(cached)}).encode()

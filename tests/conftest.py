@@ -238,7 +238,8 @@ loadgroup`` they are handed out first, so that the two workers start on them and
 short tests fill in after. A stale entry changes only the order."""
 
 TOGETHER = ("tests/test_install.py", "tests/test_simulate_target.py",
-            "tests/test_target_table_simulate.py", "tests/test_docs.py", "tests/test_why.py")
+            "tests/test_target_table_simulate.py", "tests/test_docs.py", "tests/test_why.py",
+            "tests/web/test_engine.py")
 """Modules whose tests share an expensive module-scoped fixture: each is one xdist group
 (one worker runs all its tests, so the fixture is made once)."""
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import struct
 from pathlib import Path
 
 import numpy as np
@@ -56,7 +57,13 @@ def test_site_writes_every_file_with_its_sizes(table_of, tmp_path):
     assert site["version"] in sw
     manifest = json.loads(files["manifest.webmanifest"])
     assert manifest["start_url"] == "." and manifest["display"] == "standalone"
-    assert any(f"static/{Path(i['src']).name}" in files for i in manifest["icons"])
+    for icon in manifest["icons"]:
+        data = files[icon["src"]]
+        if icon["type"] == "image/png":  # the size the manifest says (PNG's IHDR)
+            assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+            width, height = struct.unpack(">II", data[16:24])
+            assert icon["sizes"] == f"{width}x{height}" and width >= 192
+    assert {"192x192", "512x512"} <= {i["sizes"] for i in manifest["icons"]}
     html = files["index.html"].decode()
     assert '"/static/' not in html and '"/api/' not in html
     for ref in re.findall(r'(?:href|src)="([^"]+)"', html):

@@ -36,6 +36,7 @@ SERVED = "tests/web/test_web_served_rules.py"
 KEYS = "tests/test_request_questions.py"
 CARD_PAGE = "tests/web/test_web_card_figures.py"
 ENGINE_NODE = "tests/web/test_engine.py::test_engine_in_node_gives_the_python_advice"
+STATIC_SITE = "tests/web/test_web_static_site.py"
 
 MUTATIONS: tuple[Mutation, ...] = (
     # ------------------------------------------------------------ scoring (boxes.py)
@@ -751,4 +752,15 @@ MUTATIONS: tuple[Mutation, ...] = (
              "const past = history().slice(-8);",
              "the practice summary lists sessions of other rule sets as this one's",
              ("tests/web/test_web_practice_history.py",)),
+    Mutation("site-review-luck-of-the-choice", "python", "advisor/web/static/local_review.js",
+             "luck: best.expected_final - before",
+             "luck: chosen.expected_final - before",
+             "a static site's review counts the luck of a roll from the choice made, not the "
+             "best one",
+             (f"{STATIC_SITE}::test_static_site_game_review_and_practice_online_then_offline",)),
+    Mutation("site-record-kept-dice-unchecked", "python", "advisor/web/static/local_record.js",
+             "if (j + 1 < t.rolls.length && !contains(t.rolls[j + 1], k)) {",
+             "if (false) {",
+             "a static site reads a record whose roll lacks the dice kept before it",
+             (f"{STATIC_SITE}::test_records_are_read_as_the_python_reader_reads_them",)),
 )

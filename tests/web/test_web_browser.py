@@ -113,9 +113,10 @@ def start_game(table: Table, names=PLAYERS) -> None:
     assert table.phase == "roll"
 
 
-def play_turn(table: Table, rng: random.Random, official_table, *, check: bool) -> None:
-    """Roll, follow the best choice until a box is scored; with ``check``, compare the
-    choices shown with the library's."""
+def play_turn(table: Table, rng: random.Random, official_table, *, check: bool,
+              pick=lambda shown: 0) -> None:
+    """Roll, follow the best choice (or choice ``pick(choices shown)``) until a box is
+    scored; with ``check``, compare the choices shown with the library's."""
     dice = [rng.randint(1, 6) for _ in range(5)]
     table.tap_dice(dice)
     while True:
@@ -128,7 +129,7 @@ def play_turn(table: Table, rng: random.Random, official_table, *, check: bool) 
             want = expected_options(state["cards"][player], rolls[-1], 3 - len(rolls),
                                     official_table)
             assert table.options() == want[:shown]
-        choice = table.choose(0)
+        choice = table.choose(pick(table.page.locator("#options button.take").count()))
         if not choice.startswith(("Keep", "Reroll")):
             return
         kept = table.kept()

@@ -14,13 +14,16 @@ import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from test_web_browser import PHONE, Table, expected_options, start_game, whole_page
+from test_web_browser import PHONE, Table, play_turn, start_game, whole_page
 
 from advisor.analyze import analyze
 from advisor.model import Dice, Scorecard
 from advisor.record import parse_record
+from advisor.request.answers import record_json
 from advisor.site import build_site
 from advisor.train import Position, grade
+from solver.errors import InvalidRecordError
+from solver.game.rules import get_rules
 
 PLAYERS = ("Ann", "Bob")
 
@@ -50,18 +53,8 @@ def play_game(table: Table, rng: random.Random, official_table) -> None:
     against the Python advisor's, the best one taken mostly (the second now and then, so
     the review has losses)."""
     while table.phase != "over":
-        table.tap_dice([rng.randint(1, 6) for _ in range(5)])
-        while table.phase == "choose":
-            state = table.state()
-            player = state["players"][len(state["turns"]) % len(state["players"])]
-            rolls = state["current"]["rolls"]
-            shown = table.page.locator("#options button.take .what").count()
-            want = expected_options(state["cards"][player], rolls[-1], 3 - len(rolls),
-                                    official_table)
-            assert table.options() == want[:shown]
-            choice = table.choose(1 if shown > 1 and rng.random() < 0.2 else 0)
-            if choice.startswith(("Keep", "Reroll")):
-                table.tap_dice([rng.randint(1, 6) for _ in range(5 - table.kept())])
+        play_turn(table, rng, official_table, check=True,
+                  pick=lambda shown: 1 if shown > 1 and rng.random() < 0.2 else 0)
 
 
 def check_review(table: Table, record, official_table) -> None:
@@ -182,3 +175,82 @@ def test_static_site_game_review_and_practice_online_then_offline(site_url, brow
     assert "yahtzee serve" in refusal
     assert table.errors == []
     context.close()
+
+
+def random_record(rng: random.Random, rules_name: str, players: tuple[str, ...]) -> str:
+    """The text of a random game (random dice and keeps, a random allowed box; short box
+    names, comments and blank lines now and then; the last turn sometimes unfinished)."""
+    rules = get_rules(rules_name)
+    cards = {p: Scorecard.new(rules_name) for p in players}
+    lines = [f"rules {rules_name}", f"players {','.join(players)}", "", "# a comment"]
+    for i in range(rng.randrange(1, rules.n_boxes * len(players) + 1)):
+        player = players[i % len(players)]
+        roll = [rng.randint(1, 6) for _ in range(5)]
+        tokens = ["".join(map(str, roll))]
+        for _ in range(rng.randrange(rules.rolls_per_turn)):
+            keep = sorted(rng.sample(roll, rng.randrange(5)))
+            roll = keep + [rng.randint(1, 6) for _ in range(5 - len(keep))]
+            rng.shuffle(roll)
+            tokens += ["".join(map(str, keep)) or "-", "".join(map(str, roll))]
+        box, _, _ = rng.choice(cards[player].placements(roll))
+        named = rules.boxes[box]
+        tokens.append(rng.choice((named.name, *named.aliases)))
+        cards[player] = cards[player].place(Dice(tuple(roll)), box)
+        lines.append(f"{player}: {' '.join(tokens)}" + ("  # noted" if rng.random() < 0.1 else ""))
+    if rng.random() < 0.3 and not all(c.is_full for c in cards.values()):
+        lines.append(f"{players[(len(lines) - 4) % len(players)]}: 12346 46")  # unfinished
+    return "\n".join(lines) + "\n"
+
+
+BAD_RECORDS = (
+    "Ann: 22256 222 13456 twos\n",                   # the roll lacks the kept dice
+    "Ann: 22256 222 22234 22 22211 22 22222 twos\n",  # too many rolls
+    "Ann: 22256 22256 22256 twos\n",                 # a keep of five dice
+    "Ann: 22256 twos\nAnn: 22256 twos\n",             # a box already filled
+    "Ann: 33333 yahtzee\nAnn: 33333 chance\n",        # the forced Joker: threes first
+    "players Ann,Bob\nCid: 22256 twos\n",              # an unknown player
+    "players Ann,Bob\nBob: 22256 twos\n",              # a player out of turn
+    "Ann: 22256 tows\n",                             # an unknown box
+    "Ann: 22257 twos\n",                             # dice that are not faces 1 to 6
+    "Ann: 2225 twos\n",                              # four dice
+    "Ann: 22256 twos\nAnn: 22256\nAnn: 12345 chance\n",  # an unfinished turn in the middle
+    '{"rules": "official", "players": ["Ann"], "turns": [{"rolls": ["22256"], "keeps": ["7"]}]}',
+)
+
+
+def test_records_are_read_as_the_python_reader_reads_them(site_url, browser):
+    """Random records of every rule set in the site (text and JSON form, names and short
+    names, comments): the page's answer equals POST /api/record's (record_json); every
+    kind of bad record of docs/records.md is refused by both, naming where."""
+    page = browser.new_page()
+    page.goto(site_url)
+    page.wait_for_selector("body[data-busy='0']", state="attached")
+    read = """async (texts) => {
+      const local = await import("./static/local.js");
+      const out = [];
+      for (const text of texts) {
+        try { out.push(await local.post("/api/record", text)); }
+        catch (e) { out.push({ refused: e.message }); }
+      }
+      return out;
+    }"""
+    rng = random.Random(36)
+    texts = [random_record(rng, "official", ("Ann", "Bob")) for _ in range(30)]
+    texts += [random_record(rng, "official", ("Solo",)) for _ in range(5)]
+    texts += [json.dumps(parse_record(t).to_json()) for t in texts[:5]]
+    texts.append("\ufeffAnn: 22256 222 22234 2s\r\nAnn: 12345 ls\r\n")
+    answers = page.evaluate(read, texts)
+    for text, mine in zip(texts, answers, strict=True):
+        want = record_json(parse_record(text))
+        assert mine.get("refused") is None, (text, mine)
+        assert mine["record"] == want["record"], text
+        assert mine["cards"] == want["cards"], text
+        assert mine["finished"] == want["finished"]
+        assert parse_record(mine["text"]).to_json() == want["record"]
+    refusals = page.evaluate(read, list(BAD_RECORDS))
+    for text, mine in zip(BAD_RECORDS, refusals, strict=True):
+        with pytest.raises(InvalidRecordError):
+            parse_record(text)
+        assert "refused" in mine, text
+        assert mine["refused"].startswith(("line ", "turn ")), mine["refused"]
+    page.close()

@@ -50,7 +50,7 @@ function turnFromTokens(where, player, tokens, rulesName) {
       }
       if (rolls.length === per) throw new LocalError(`${at}: too many rolls; a turn has at most ${per} under rules '${rulesName}'`);
       if (!DICE_RE.test(token)) throw new LocalError(`${at}: need exactly 5 faces 1 to 6 (e.g. 22256)`);
-      rolls.push(token);
+      rolls.push(sortedText(token));
     } else if (token === "-" || /^[0-9]+$/.test(token)) {
       keeps.push(keepOf(token, at));
     } else {
