@@ -3,7 +3,8 @@
 The folder holds the page (``index.html``, its scripts and styles under ``static/``),
 ``site.json`` (the marker that tells the page it is a static site, with each rule set's
 table file, new-game expected score and ``/api/rules`` answer), the expected-score table
-of each chosen rule set (``tables/NAME.f64planes``: :mod:`solver.formats.webtable`), a
+of each chosen rule set (``tables/NAME.f64planes.gz``: :mod:`solver.formats.webtable`,
+gzipped), a
 web-app manifest and a service worker (``sw.js``) that keeps every file for offline use.
 The page answers its own questions from the tables (``static/local.js``, docs/web.md).
 """
@@ -47,7 +48,17 @@ folder below its root), the manifest, the site's style sheet, the marker that te
 page it is a static site (site.js), no API link."""
 GZIP_LEVEL = 6
 """The compression level of most static hosts (nginx's gzip_comp_level 1-9, Apache
-mod_deflate's default 6): the sizes printed are of each file at this level."""
+mod_deflate's default 6): the sizes printed are of each file at this level (a table file
+is sent as it is: it is gzipped already)."""
+TABLE_GZIP_LEVEL = 9
+"""The tables are stored gzipped (the page unpacks them with the browser's
+DecompressionStream): hosts compress by content type, and most leave binary files as
+they are."""
+
+
+def table_path(rules_name: str) -> str:
+    """The table file of a rule set inside the site."""
+    return f"tables/{rules_name}{SUFFIX}.gz"
 
 
 class SiteError(WriteError):
@@ -74,7 +85,7 @@ class SiteSummary:
     def first_load(self, rules_name: str) -> tuple[int, int]:
         """(bytes, gzipped) the first visit fetches to advise under ``rules_name``: every
         file but the other rule sets' tables (the service worker fetches those after)."""
-        others = {f"tables/{n}{SUFFIX}" for n in self.rules if n != rules_name}
+        others = {table_path(n) for n in self.rules if n != rules_name}
         kept = [v for k, v in self.files.items() if k not in others]
         return sum(n for n, _ in kept), sum(g for _, g in kept)
 
@@ -200,12 +211,13 @@ def build_site(out: str | os.PathLike[str], rules_names: Sequence[str], *,
     rules_info = {}
     for name in names:
         table = table_of(name)
-        path = f"tables/{name}{SUFFIX}"
-        files[path] = web_table_bytes(table)
+        path = table_path(name)
+        plain = web_table_bytes(table)
+        files[path] = gzip.compress(plain, TABLE_GZIP_LEVEL, mtime=0)
         info = rules_json(name)
         info["rule_sets"] = [r for r in info["rule_sets"] if r["name"] in names]
         info["objectives"] = ["ev"]
-        rules_info[name] = {"table": path, "bytes": len(files[path]),
+        rules_info[name] = {"table": path, "bytes": len(plain),
                             "expected_score": table.expected_score, "info": info}
     digest = hashlib.sha256()
     for key in sorted(files):
@@ -220,7 +232,8 @@ def build_site(out: str | os.PathLike[str], rules_names: Sequence[str], *,
     files["sw.js"] = (_SERVICE_WORKER % {"version": json.dumps(version),
                                          "files": json.dumps(cached)}).encode()
     _write_folder(target, files)
-    sizes = {k: (len(v), len(gzip.compress(v, GZIP_LEVEL, mtime=0))) for k, v in files.items()}
+    sizes = {k: (len(v), len(v) if k.endswith(".gz") else
+                 len(gzip.compress(v, GZIP_LEVEL, mtime=0))) for k, v in files.items()}
     return SiteSummary(target, names, dict(sorted(sizes.items())))
 
 

@@ -5,7 +5,7 @@
   static host serves them);
 - in headless Chromium with the CPU throttled 4x (DevTools' ``Emulation.
   setCPUThrottlingRate``, a mid-range phone), the site on a local static server:
-  ``table ready`` (fetch and decode of the table file), ``one advice`` (a card's whole
+  ``table ready`` (fetch, gunzip and decode of the table file), ``one advice`` (a card's whole
   turn computed and every option ranked by ``engine.js``, median of 20 over six cards),
   ``another roll`` (the same turn, another roll), and ``first advice`` (from opening the
   page to the choices of a first roll on screen: load, the table, a new game, five dice
@@ -95,11 +95,10 @@ def browser_timings(url: str, chromium: str, sync_playwright) -> None:  # noqa: 
         first = time.perf_counter() - start
         script = """async (cards) => {
           const engine = await import("./static/engine.js");
-          const site = await (await fetch("site.json")).json();
+          const local = await import(`./static/local.js?fresh=${Math.random()}`);
+          await local.detectSite();
           let t = performance.now();
-          const answer = await fetch(site.rules.official.table);
-          const bytes = new Uint8Array(await answer.arrayBuffer());
-          const table = new engine.Table(engine.getRules("official"), bytes);
+          const table = await local.tableOf("official");
           const ready = performance.now() - t;
           const one = [];
           const again = [];
@@ -129,7 +128,7 @@ def browser_timings(url: str, chromium: str, sync_playwright) -> None:  # noqa: 
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
         plain = page.evaluate(script, CARDS)
         print(f"CPU throttled {THROTTLE}x (Chromium, 390 px phone):")
-        print(f"  table ready (fetch + decode, 2.9 MB): {figures['ready']:.0f} ms")
+        print(f"  table ready (fetch, gunzip, decode: 2.1 MB file): {figures['ready']:.0f} ms")
         print(f"  one advice (a new turn), median of 20: {figures['one']:.1f} ms")
         print(f"  another roll of the same turn: {figures['again']:.3f} ms")
         print(f"  first advice (open the page, new game, 22256): {first:.2f} s")

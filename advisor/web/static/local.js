@@ -36,6 +36,16 @@ function ruleSet(name) {
   return key;
 }
 
+// The table files are stored gzipped: most hosts leave binary files uncompressed.
+async function gunzip(bytes) {
+  if (typeof DecompressionStream === "undefined") {
+    throw new LocalError("this browser cannot unpack the tables (it needs DecompressionStream: "
+      + "Chrome 80, Safari 16.4, Firefox 113 or later)");
+  }
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
 /** The engine.Table of a rule set (its file fetched once; the service worker keeps it). */
 export function tableOf(name) {
   const key = ruleSet(name);
@@ -43,7 +53,11 @@ export function tableOf(name) {
     const made = (async () => {
       const res = await fetch(site.rules[key].table);
       if (!res.ok) throw new LocalError(`the ${key} table could not be loaded (${res.status})`);
-      const table = new engine.Table(engine.getRules(key), new Uint8Array(await res.arrayBuffer()));
+      let bytes = new Uint8Array(await res.arrayBuffer());
+      if (bytes.length !== site.rules[key].bytes && bytes[0] === 0x1f && bytes[1] === 0x8b) {
+        bytes = await gunzip(bytes);  // (unless the host sent it with Content-Encoding gzip)
+      }
+      const table = new engine.Table(engine.getRules(key), bytes);
       if (table.value(0, 0, 0) !== site.rules[key].expected_score) {
         throw new LocalError(`the ${key} table does not give the new game's expected score: build the site again`);
       }
