@@ -38,6 +38,9 @@ if TYPE_CHECKING:
     from solver.target import Utility
 
 KINDS = ("ev", "target", "win")
+MAX_OPPONENTS = 7
+"""Most opponents of a win objective: the others at a table of eight, as many as
+``yahtzee play`` seats (an empty card among them is a new game's, as for --card)."""
 Phase = Callable[[], "Callable[[int, int], None] | None"]
 """``phase()``: the progress callback ``(done, total)`` of the next solve, or None."""
 
@@ -80,6 +83,8 @@ class Objective:
                 (self.kind == "win") != (against == 1) or len(self.opponents) == 1:
             raise ObjectiveError("a target objective needs target=..., a win objective "
                                  "opponent=... or two or more opponents=...")
+        if len(self.opponents) > MAX_OPPONENTS:
+            raise _too_many(len(self.opponents))
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -110,6 +115,8 @@ class Objective:
         if isinstance(opponents, (str, Scorecard)) or not isinstance(opponents, Sequence):
             raise ObjectiveError(f"opponents are a list of cards (text or Scorecard), not "
                                  f"{type(opponents).__name__}")
+        if len(opponents) > MAX_OPPONENTS:
+            raise _too_many(len(opponents))
         cards = tuple(_as_opponent(card, rules) for card in opponents)
         if not cards:
             raise ObjectiveError("a win objective needs at least one opponent's card")
@@ -134,7 +141,9 @@ class Objective:
             raise ObjectiveError(f"{' and '.join(given)} given: choose one objective "
                                  "(--target X, --beat N or --opponent CARD)")
         if opponents is not None:
-            cards = opponents.split(";")
+            cards = opponents.split(";", MAX_OPPONENTS)
+            if len(cards) > MAX_OPPONENTS:
+                raise _too_many(opponents.count(";") + 1)
             if len(cards) < 2:
                 raise ObjectiveError("opponents: give two or more cards separated by ';' "
                                      "(one opponent: opponent=CARD)")
@@ -235,15 +244,15 @@ class Objective:
 
     def utility(self, table: Table, *, phase: Phase | None = None) -> Utility:
         """The terminal utility of the target / win DP (not for the expected score). A
-        target above the rule set's highest score is that score + 1 (the same utility on
-        every final score a game can have), so no array is larger than the game.
-        ``phase``: as for :meth:`opponent_distribution`."""
-        from solver.stats import highest_score
+        target above the rule set's highest score is solved as that score + 1
+        (:func:`solver.target.target_cap`: the same utility on every final score a game
+        can have), so no array is larger than the game. ``phase``: as for
+        :meth:`opponent_distribution`."""
         from solver.target import Utility
 
         if self.kind == "target":
             assert self.target is not None
-            return Utility.target(min(self.target, highest_score(table.rules) + 1))
+            return Utility.target(self.target, table.rules)
         if self.kind == "win":
             return Utility.beat_distribution(self.opponent_distribution(table, phase=phase))
         raise ObjectiveError("the expected score needs no utility")
@@ -251,6 +260,11 @@ class Objective:
 
 EV = Objective()
 """The expected final score: the one value of the default objective (never ``None``)."""
+
+
+def _too_many(count: int) -> ObjectiveError:
+    return ObjectiveError(f"{count:,} opponents: a win objective takes 2 to {MAX_OPPONENTS} "
+                          f"opponents' cards (the others at a table of eight)")
 
 
 def _as_opponent(card: Scorecard | str, rules: str | RuleSet) -> Scorecard:

@@ -154,6 +154,20 @@ def judging_of_record(text: str, rules: str) -> Judging | None:
                          f"version reads; give --objective, --target, --beat or --opponent")
 
 
+def check_win_from(win_from: object) -> int:
+    """``--win-from N``: a number of open boxes, 1 to :data:`DEFAULT_WIN_FROM` (from the
+    first turn under every rule set); anything else raises
+    :class:`~solver.errors.ObjectiveError`."""
+    from solver.errors import shown
+
+    if isinstance(win_from, bool) or not isinstance(win_from, int) \
+            or not 1 <= win_from <= DEFAULT_WIN_FROM:
+        raise ObjectiveError(f"--win-from {shown(win_from, 30)}: give a number of open boxes, "
+                             f"1 to {DEFAULT_WIN_FROM} (the number of boxes or more: "
+                             f"{FIRST_TURN})")
+    return win_from
+
+
 def choose_judging(*, objective_name: str | None, win_from: int | None,
                    target: str | None, beat: str | None, opponent: str | None,
                    players: Sequence[str], rules: str,
@@ -173,7 +187,8 @@ def choose_judging(*, objective_name: str | None, win_from: int | None,
         if len(players) < 2:
             raise ObjectiveError("--objective win needs two or more players (--players N or "
                                  "--names A,B); alone, use --target X or --opponent CARD")
-        return WinEachTurn(DEFAULT_WIN_FROM if win_from is None else win_from)
+        return WinEachTurn(DEFAULT_WIN_FROM if win_from is None
+                           else check_win_from(win_from))
     if win_from is not None and not (objective_name is None and not given
                                      and isinstance(noted, WinEachTurn)):
         raise ObjectiveError("--win-from applies only with --objective win")
@@ -185,7 +200,7 @@ def choose_judging(*, objective_name: str | None, win_from: int | None,
     if objective_name == "ev":
         return EV
     if isinstance(noted, WinEachTurn) and win_from is not None:
-        return WinEachTurn(win_from)
+        return WinEachTurn(check_win_from(win_from))
     return noted if noted is not None else EV
 
 

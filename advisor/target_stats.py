@@ -125,7 +125,8 @@ def target_stats(table: Table, card: Scorecard, target: int,
             left = [x for x in left if x > top]
     if left:  # what no target table holds: one solve from the card
         top = left[-1]
-        vectors = solve_vectors(table, Utility.target(top), start=state, progress=progress)
+        vectors = solve_vectors(table, Utility.target(top, table.rules), start=state,
+                                progress=progress)
         best.update(_read(vectors, state, total, top, left))
     return TargetStats(card, target, best[target], p_ev(target),
                        tuple((x, best[x], p_ev(x)) for x in rows),

@@ -77,7 +77,7 @@ def target_plan(table: Table, target: int, progress: Progress | None = None,
         return TargetPlan(target, p, time.perf_counter() - began, stored, stored=True)
     rules = table.rules
     # total 0: each state's range covers the points a game from a new card can have there
-    vectors = solve_vectors(table, Utility.target(target), total=0,
+    vectors = solve_vectors(table, Utility.target(target, rules), total=0,
                             keep=tuple(range(1, rules.n_boxes + 1)), progress=progress)
     p = min(max(turn_at(vectors, 0, 0, 0, 0).value, 0.0), 1.0)
     store = flatten(vectors)
@@ -119,7 +119,8 @@ def _p_new_game(table: Table, store: st.TargetStore, target: int) -> float:
     rules = table.rules
     stages = np.zeros((rules.rolls_per_turn, N_KEEPS, 1))
     value, _ = turn_vectors(0, 0, 0, 0, rules.arrays, store.slot, store.vectors,
-                            Utility.target(target).spec(rules), stages, stages[:0], stages[:0])
+                            Utility.target(target, rules).spec(rules), stages, stages[:0],
+                            stages[:0])
     return min(max(float(value), 0.0), 1.0)
 
 
@@ -164,7 +165,7 @@ def play_target(table: Table, plan: TargetPlan, games: int, seed: int,
     has a row per game; ``judge(first, traces)`` is given each batch's moves."""
     rules = table.rules
     values = np.ascontiguousarray(table.values)
-    spec = Utility.target(max(plan.target, 0)).spec(rules)
+    spec = Utility.target(plan.target, rules).spec(rules)
 
     def play(first: int, out: sim.Games) -> None:
         st.play_games(np.uint64(seed), np.uint64(first), *plan.store, values, rules.arrays,

@@ -20,7 +20,7 @@ def strategy_name(name: str) -> str:
     key = name.strip().lower()
     if key not in STRATEGIES:
         raise UnknownStrategyError(
-            f"unknown strategy {name!r}; built-in strategies: {', '.join(STRATEGIES)} "
+            f"unknown strategy {shown(name, 40)}; built-in strategies: {', '.join(STRATEGIES)} "
             "and target:X")
     return key
 

@@ -22,12 +22,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from functools import cache
+from numbers import Integral
 
 import numpy as np
 
 from . import _jit_cache
+from .errors import LimitError, shown
 from .game.dice import FIRST_ROLL_KEEP, KEEP_SUB_COUNT, N_KEEPS, N_ROLLS
-from .game.rules import N_UPPER, UPPER_TARGET, RuleSet
+from .game.rules import N_UPPER, RULE_NAMES, UPPER_TARGET, RuleSet, get_rules
 from .game.states import reachable_upper_totals
 from .kernels import target as tk
 from .kernels.level import LevelStore, new_store
@@ -44,6 +47,19 @@ from .table import Table
 
 STEP = tk.STEP
 WIDE = tk.WIDE
+
+
+@cache
+def target_cap(rules: RuleSet | None = None) -> int:
+    """One point above the highest score a game can have under ``rules`` (under any
+    named rule set when None): the largest target ever solved. Every higher target has
+    the same utility (0 on every final score a game can have), so it is solved, and
+    answered, as this one, and no array is larger than a game: the one cap on targets
+    (``target:X``, ``--target``, ``--beat``, the library)."""
+    if rules is None:
+        return max(target_cap(get_rules(name)) for name in RULE_NAMES)
+    zero = np.zeros(1, dtype=np.int64)
+    return int(max_points_to_come(rules, zero, zero, zero)[0]) + 1
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,9 +84,12 @@ class Utility:
         return self.values2 is not None
 
     @classmethod
-    def target(cls, x: int) -> Utility:
-        """``1[final >= x]``."""
-        x = max(int(x), 0)
+    def target(cls, x: int, rules: RuleSet | None = None) -> Utility:
+        """``1[final >= x]`` under ``rules``: a target above :func:`target_cap` is that
+        cap (never reached either), a negative one 0 (always reached)."""
+        if isinstance(x, bool) or not isinstance(x, Integral):
+            raise LimitError(f"a target is a whole number of points, not {shown(x, 40)}")
+        x = min(max(int(x), 0), target_cap(rules))
         return cls(np.zeros(x), 1.0, x)
 
     @classmethod

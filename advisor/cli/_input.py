@@ -1,12 +1,13 @@
-"""The lines a player types into ``yahtzee play``, read with a bound on their length.
+"""The lines a player types into ``yahtzee play`` and
+``yahtzee train``, read with a bound on their length.
 
 At a terminal, click's prompt reads the line (the terminal bounds it and offers line
 editing). From a file or a pipe, each line read is echoed after its prompt (the output
-reads as a transcript), and at most :data:`MAX_LINE` bytes of a line are kept: a
-longer line is refused (the rest of it skipped), and input with no line break in its
-first :data:`MAX_SKIPPED` bytes (``play </dev/zero``) is not lines of text at all and
-ends the game as the end of input does. Bytes that are not UTF-8 become U+FFFD, so the
-line is refused as a move rather than failing to decode.
+reads as a transcript; a line over 80 characters cut), and at most :data:`MAX_LINE`
+bytes of a line are kept: a longer line is refused (the rest of it skipped), and input
+with no line break in its first :data:`MAX_SKIPPED` bytes (``play </dev/zero``) is not
+lines of text at all and ends the game as the end of input does. Bytes that are not UTF-8
+become U+FFFD, so the line is refused as a move rather than failing to decode.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 import click
 
-from solver.errors import LimitError
+from solver.errors import ECHO_LIMIT, LimitError
 
 MAX_LINE = 1000
 """Longest line of input kept, in bytes (a move is a few words)."""
@@ -43,7 +44,9 @@ def ask(prompt: str) -> str:
         raise click.exceptions.Abort from None
     if line is None:
         raise click.exceptions.Abort
-    click.echo(line)  # a transcript: what was read follows its prompt, as typed at a terminal
+    # a transcript: what was read follows its prompt, as typed at a terminal (a long line
+    # cut to ECHO_LIMIT characters, as error messages quote input)
+    click.echo(line if len(line) <= ECHO_LIMIT else f"{line[:ECHO_LIMIT - 3]}...")
     return line
 
 

@@ -13,6 +13,7 @@ import click
 
 from ..request.params import options
 from ._base import cli, emit_json, load_moments, load_table, note, progress_bar
+from ._input import ask, read_line
 
 if TYPE_CHECKING:
     from advisor.objective import Objective
@@ -68,9 +69,13 @@ def train(more_records: tuple[str, ...], n_positions: int, seed: int | None,
 
     Example: yahtzee train --positions 10 --seed 7
     """
+    import sys
+
     from advisor.objective import Objective
     from advisor.train import Session, positions_of_play, positions_of_records
 
+    if sys.stdin is None:
+        raise click.UsageError("standard input is closed: train reads the answers from it")
     records = (*from_records, *more_records)
     if more_records and not from_records:
         raise click.UsageError(f"{more_records[0]!r}: give records with --from FILE ...")
@@ -167,13 +172,19 @@ def _ask_all(positions: list[Position], table: Table, objective: Objective,
     import sys
 
     from advisor.train import session_of
+    from solver.errors import LimitError
 
     graded: list[Graded] = []
-    if as_json:  # one answer per line, nothing printed before the JSON
-        answers = []
-        for _ in positions:
-            line = sys.stdin.readline(1000) if sys.stdin is not None else ""
-            if not line or line.strip().lower() in STOPPED_WORDS:
+    if as_json:  # one answer per line (as `play` reads them), nothing printed before the JSON
+        answers: list[str] = []
+        for number in range(1, len(positions) + 1):
+            try:
+                line = read_line(sys.stdin) if sys.stdin is not None else None
+            except LimitError as exc:
+                raise LimitError(f"position {number}: {exc}") from None
+            except click.exceptions.Abort:  # not lines of text: stop as at the end
+                line = None
+            if line is None or line.strip().lower() in STOPPED_WORDS:
                 break
             answers.append(line)
         return list(session_of(table, positions, answers, objective).graded)
@@ -190,15 +201,17 @@ def _ask(number: int, count: int, position: Position, table: Table,
     """One position asked until an answer is accepted (None: the player stopped)."""
     from advisor.text import card_lines, graded_lines, position_lines
     from advisor.train import advice_of, choices, grade
-    from solver.errors import YahtzeeError
+    from solver.errors import LimitError, YahtzeeError
 
     for line in position_lines(number, count, position):
         click.echo(line)
     while True:
         try:
-            text = click.prompt("your choice", default="", show_default=False,
-                                prompt_suffix="> ")
-        except click.exceptions.Abort:  # end of input or Ctrl-C
+            text = ask("your choice")  # a line, at most 1,000 bytes, as `play` reads
+        except LimitError as exc:
+            click.echo(f"  ! {exc}")
+            continue
+        except click.exceptions.Abort:  # end of input, input that is not text, or Ctrl-C
             click.echo("")
             return None
         word = " ".join(text.strip().lower().split())

@@ -24,7 +24,7 @@ from solver.errors import ECHO_LIMIT, YahtzeeError
 from solver.game.rules import DEFAULT_RULES, RULE_NAMES
 from solver.numbers import MAX_DIGITS, whole_number
 
-from ..play_win import FIRST_TURN
+from ..play_win import DEFAULT_WIN_FROM, FIRST_TURN
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -187,9 +187,8 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
           "from their cards as they stand at each turn.  [default: ev]",
           click.Choice(["ev", "win"]), dest="objective_name"),
     Param("win_from", f"With --objective win: work out the chance to win once the player to "
-          f"move has N or fewer boxes open; before that the advice is by expected score.  "
-          f"[default: {FIRST_TURN}]",
-          AsciiIntRange(min=1), metavar="N"),
+          f"move has N or fewer boxes open (1 to {DEFAULT_WIN_FROM}); before that the advice "
+          f"is by expected score.  [default: {FIRST_TURN}]", ASCII_INT, metavar="N"),
     Param("sheet_format", "md: one row per roll; csv: one row per roll and number of rolls "
           "left.", click.Choice(["md", "csv"]), "md", flag="--format", dest="fmt",
           show_default=True),

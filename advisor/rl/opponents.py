@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from solver.errors import UnknownStrategyError
+from solver.errors import UnknownStrategyError, shown
 from solver.game.stream import GOLDEN, MASK64, mix64
 
 from ..model import Dice, Scorecard
@@ -31,18 +31,28 @@ def seat_seed(seed: int, seat: int, block: int) -> int:
     return mix64((mix64(seed ^ ((seat + 1) * GOLDEN & MASK64)) + block) & MASK64)
 
 
+MAX_SEATS = 7
+"""Most other seats (the others at a table of eight, as ``yahtzee play`` seats)."""
+
+
 def check_strategies(strategies: Sequence[str]) -> tuple[str, ...]:
-    """The built-in strategy names of the other seats, checked."""
-    from solver.strategies import STRATEGIES, strategy_name
+    """The built-in strategy names of the other seats, checked (``target:X`` is not one:
+    its vectors take a whole-game solve, and a seat replays its strategy block by block)."""
+    from solver.strategies import STRATEGIES
 
     if isinstance(strategies, str):
         strategies = (strategies,)
+    valid = f"built-in strategy names of `yahtzee simulate`: {', '.join(STRATEGIES)}"
     names = []
     for name in strategies:
-        if not isinstance(name, str):
-            raise UnknownStrategyError(f"opponents are built-in strategy names "
-                                       f"({', '.join(STRATEGIES)}), not {name!r}")
-        names.append(strategy_name(name))
+        key = name.strip().lower() if isinstance(name, str) else None
+        if key not in STRATEGIES:
+            raise UnknownStrategyError(f"opponent {shown(name, 40)}: opponents are {valid} "
+                                       f"(not target:X)")
+        names.append(key)
+        if len(names) > MAX_SEATS:
+            raise UnknownStrategyError(f"more than {MAX_SEATS} opponents: give 0 to "
+                                       f"{MAX_SEATS} (the others at a table of eight)")
     return tuple(names)
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..errors import IllegalMoveError, InvalidMoveError, YahtzeeError
+from ..errors import IllegalMoveError, InvalidMoveError, YahtzeeError, shown
 from .dice import DICE, FACES
 from .rules import DEFAULT_RULES, RULE_NAMES, RuleSet, get_rules
 
@@ -85,7 +85,7 @@ class Move:
             return cls(keep=())
         word, _, rest = line.partition(" ")
         if word in KEEP_WORDS:
-            return cls(keep=_faces(rest, f"{text!r}"))
+            return cls(keep=_faces(rest, shown(text)))
         if word in SCORE_WORDS and rest:
             line = rest
         claim = _CLAIM.match(line)
@@ -96,11 +96,11 @@ class Move:
         except YahtzeeError as exc:
             guess = get_rules(rules or DEFAULT_RULES).closest_box(name)
             if guess is not None:
-                raise InvalidMoveError(f"{text!r} is not a move: did you mean 'score {guess}'? "
-                                       f"(a box name or short name, see `yahtzee rules`)"
+                raise InvalidMoveError(f"{shown(text)} is not a move: did you mean 'score "
+                                       f"{guess}'? (a box name or short name, see `yahtzee rules`)"
                                        ) from None
-            raise InvalidMoveError(f"{text!r} is not a move: write 'keep 222', 'reroll all', "
-                                   f"or 'score BOX' ({exc})") from None
+            raise InvalidMoveError(f"{shown(text)} is not a move: write 'keep 222', 'reroll "
+                                   f"all', or 'score BOX' ({exc})") from None
         points = int(claim["points"]) if claim["name"] and claim["points"] else None
         return cls(box=box, points=points)
 
@@ -151,8 +151,8 @@ def _faces(text: str, what: str) -> tuple[int, ...]:
         return ()
     digits = re.sub(r"[\s,]+", "", cleaned)
     if not digits.isascii() or not digits.isdigit() or any(not "1" <= d <= "6" for d in digits):
-        raise InvalidMoveError(f"{what}: {cleaned!r} is not dice to keep; write faces 1 to 6 "
-                               f"such as 222, or '-' for none")
+        raise InvalidMoveError(f"{what}: {shown(cleaned, 40)} is not dice to keep; write faces "
+                               f"1 to 6 such as 222, or '-' for none")
     if len(digits) > DICE:
         raise IllegalMoveError(f"{what}: {len(digits)} dice, at most {DICE}")
     return tuple(int(d) for d in digits)
