@@ -14,10 +14,11 @@ import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from test_web_browser import PHONE, Table, play_turn, start_game, whole_page
+from test_web_browser import PHONE, Table, held_detail, play_turn, start_game, whole_page
 
+from advisor.advise import advise
 from advisor.analyze import analyze
-from advisor.model import Dice, Scorecard
+from advisor.model import Dice, Keep, Scorecard
 from advisor.record import parse_record
 from advisor.request.answers import record_json
 from advisor.site import build_site
@@ -135,6 +136,18 @@ def one_round(table: Table, official_table, screenshots, when: str, seed: int) -
     page = table.page
     start_game(table, PLAYERS)
     assert page.is_visible("#site-note")
+    # dice held: that keep's figures at once (no "why" asked: a static site has none)
+    table.tap_dice([2, 2, 2, 5, 6])
+    page.locator("#dice button").nth(0).tap()
+    page.locator("#dice button").nth(1).tap()
+    table.settle()
+    keep = next(o for o in advise(Scorecard.new(), Dice("22256"), rolls_left=2,
+                                  table=official_table).options if o.keep == Keep((2, 2)))
+    assert held_detail(table)["value"] == keep.expected_final
+    assert page.locator("#options .why-button").first.is_hidden()
+    assert page.is_hidden("#roll-error") and page.is_hidden("#page-error")
+    table.undo()
+    assert table.state()["current"]["rolls"] == []
     play_game(table, random.Random(seed), official_table)
     whole_page(page, screenshots / f"web-390-site-game-{when}.png")
     with page.expect_download() as download:

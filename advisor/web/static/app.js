@@ -777,7 +777,7 @@ const optionKey = (o) => (o.action === "keep" ? `keep ${o.keep.join("")}` : `sco
 // The advice with every option's outcome, asked once per roll (the first time a server
 // computes the figures of every state: about half a minute).
 async function loadWhy() {
-  if (whyAdvice || whyPending || !advice) return;
+  if (whyAdvice || whyPending || !advice || local) return;  // (a static site has no why)
   const asked = advice;
   whyPending = fetchAdvice(lastRoll(), rollsLeft(), true);
   try {
