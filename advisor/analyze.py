@@ -245,13 +245,16 @@ def value_before_turn(advisor: TurnAdvisor) -> float:
 
 def analyze(record: GameRecord, objective: Judging = EV, *, table: Table | None = None,
             advisors: Advisors | None = None,
-            progress: Callable[[int, int], None] | None = None) -> Analysis:
+            progress: Callable[[int, int], None] | None = None,
+            solving: Callable[[str], None] | None = None) -> Analysis:
     """Judge every decision of ``record`` against the best one; ``objective`` (default: the
     expected score; a :class:`~advisor.play_win.WinEachTurn`: each turn's win objective)
     decides what "best" means, and losses and luck are in its unit (points, or
     probability). ``table`` defaults to the cached table of the rules; ``advisors``
     gives the turn advisors (default: the process's, :func:`~advisor.advise.turn_advisor`);
-    ``progress(decisions_done, decisions_total)`` follows the replay."""
+    ``progress(decisions_done, decisions_total)`` follows the replay, ``solving(text)`` a
+    turn's solve within it (``Ann's turn 3: 40 % worked out``; "" when done). Each turn is
+    solved once, for all its decisions (and the new game's figure is the first turn's)."""
     if not isinstance(record, GameRecord):
         raise InvalidRecordError(f"analyze takes a GameRecord (advisor.record.parse_record, "
                                  f"advisor.record_file.read_record), not "
@@ -274,6 +277,12 @@ def analyze(record: GameRecord, objective: Judging = EV, *, table: Table | None 
             here = (win.objective_for(cards[pos.index], pos.player) if win is not None
                     else fixed)
             advisor, turn = advisors(pos.card, here), pos.index
+            if solving is not None and not here.is_ev and not advisor.is_solved \
+                    and not here.is_out_of_reach(pos.card):
+                what = f"{pos.player}'s turn {pos.turn}"
+                advisor.solve(lambda d, t, what=what: solving(
+                    f"{what}: {100 * d // max(t, 1)} % worked out"))
+                solving("")
             before = value_before_turn(advisor)
         assert advisor is not None
         here = advisor.objective

@@ -89,8 +89,6 @@ class Solve:
     done: int = 0
     total: int = 0
     started: float = 0.0
-    progressed: float = 0.0
-    """When ``done`` last moved (time.monotonic)."""
     ended: float | None = None
     result: Any = None
     error: str | None = None
@@ -101,16 +99,15 @@ class Solve:
 
     def seconds_left(self) -> float | None:
         """The time still to go at the rate of the work done so far (the units are
-        measured work, :mod:`advisor.solve_work`), or None before a first estimate can
-        be made (under a twentieth of the work done, or in the first 3 seconds)."""
+        measured work, :func:`advisor.solved_turn.dp_work`), or None before a first
+        estimate can be made (under a twentieth of the work done, or in the first 3
+        seconds)."""
         if self.state != "running" or not self.total or self.done * 20 < self.total:
             return None
-        spent = self.progressed - self.started
+        spent = time.monotonic() - self.started  # (a long level under way slows the rate)
         if spent < 3.0:
             return None
-        rate = self.done / spent
-        behind = time.monotonic() - self.progressed  # the level under way since the last report
-        return max((self.total - self.done) / rate - behind, 1.0)
+        return max((self.total - self.done) * spent / self.done, 1.0)
 
 
 def solve_turn_in_worker(arg: tuple[Scorecard, Objective, str | None, bool],
@@ -162,8 +159,7 @@ class TurnSolves:
                 self._cancel_running()
             if self._process is None or not self._process.is_alive():
                 self._spawn()
-            now = time.monotonic()
-            solve = Solve(key, started=now, progressed=now)
+            solve = Solve(key, started=time.monotonic())
             self._solves[key] = solve
             self._running = solve
             self._conn.send((key, self.func, (card, objective, self.table_path, whole_game)))
@@ -245,8 +241,6 @@ class TurnSolves:
             kind = message[0]
             if kind == "progress":
                 if message[1] == solve.key:
-                    if message[2] != solve.done:
-                        solve.progressed = time.monotonic()
                     solve.done, solve.total = message[2], message[3]
                 return None
             if kind == "gone":

@@ -183,17 +183,34 @@ def solve_is_slow(card: Scorecard, table: Table, objective: Objective) -> bool:
 
 def dp_work(open_boxes: int) -> list[int]:
     """The work of each level of a DP from a card with ``open_boxes`` open, in the order
-    solved (full cards first), in units proportional to its seconds.
+    solved (full cards first), in units of about 1/1000 s of a quiet core's time.
 
     A level with ``k`` boxes filled since the card has ``C(open, k)`` masks and vectors
     about ``k`` times as wide (the points they may have scored since), and each entry costs
     more with more boxes filled: ``C(open, k) * k**2`` follows the measured seconds per
-    level (a card with 10 open boxes against one with 10: 0.27, 1.85, 4.3, 6.6, 5.0, 2.1,
-    0.54, 0.11, 0.02 s; the model's shares differ from the measured by under 5 percentage
-    points per level). The opponents' distributions (:func:`solver.stats.optimal_stats`,
-    ``open_boxes`` levels) cost about half a DP of the same open boxes."""
+    level. A card with 10 open boxes against one with 10: 0.27, 1.85, 4.3, 6.6, 5.0, 2.1,
+    0.54, 0.11, 0.02 s (the model's shares within 5 percentage points per level); from a
+    new game, under a load of 12, 50 s for the first three levels, 80 s and 95 s for
+    the next two: 800, 720 and 870 units per second."""
     levels = max(open_boxes - 1, 1)
     return [comb(open_boxes, k) * k * k for k in range(open_boxes - 1, open_boxes - 1 - levels, -1)]
+
+
+OPPONENT_WORK_10 = 13_000
+"""The work of an opponent's final-score distribution from a card with 10 open boxes, in
+:func:`dp_work`'s units (measured: 9.7 s where the DP's units ran at 1,350 per second)."""
+OPPONENT_WORK_GROWTH = 5.2
+"""Its growth for three more open boxes (from a new game: 85 s where the DP's units ran at
+800 per second, 68,000 units)."""
+
+
+def opponent_work(open_boxes: int) -> list[int]:
+    """The work of each level of an opponent's distribution (:func:`solver.stats.optimal_stats`
+    from a card with ``open_boxes`` open, ``open_boxes`` levels) in :func:`dp_work`'s units:
+    the measured totals, shared among the levels as a DP's."""
+    total = OPPONENT_WORK_10 * OPPONENT_WORK_GROWTH ** ((open_boxes - 10) / 3)
+    shape = dp_work(open_boxes + 1)[:open_boxes]
+    return [max(round(total * w / max(sum(shape), 1)), 1) for w in shape]
 
 
 def _opponent_work(objective: Objective, table: Table) -> list[list[int]]:
@@ -201,8 +218,8 @@ def _opponent_work(objective: Objective, table: Table) -> list[list[int]]:
     order :meth:`Objective.utility` computes them; none for a target)."""
     from .objective import is_distribution_known
 
-    return [[w // 2 for w in dp_work(len(c.open_boxes()) + 1)[:len(c.open_boxes())]]
-            for c in objective.against if not c.is_full and not is_distribution_known(c, table)]
+    return [opponent_work(len(c.open_boxes())) for c in objective.against
+            if not c.is_full and not is_distribution_known(c, table)]
 
 
 class _Steps:

@@ -210,12 +210,23 @@ def test_progress_is_in_work_and_the_time_left_waits_for_a_measure():
     # the DP's middle levels weigh most, the first (full cards) and last (the card) least
     work = dp_work(10)
     assert max(work) == work[3] and work[-1] < work[0] < work[1]
-    now = time.monotonic()
-    solve = Solve("k", done=1, total=100, started=now - 10, progressed=now)
+    solve = Solve("k", done=1, total=100, started=time.monotonic() - 10)
     assert solve.seconds_left() is None  # 1 % of the work: too early to say
     solve.done = 20
     left = solve.seconds_left()
-    assert left is not None and 39 <= left <= 41  # 10 s for a fifth: 40 s for the rest
+    assert left is not None and 40 <= left <= 41  # 10 s for a fifth: 40 s for the rest
+    time.sleep(0.05)
+    assert solve.seconds_left() > left  # no report since: the rate falls, the estimate grows
+
+
+def test_an_opponents_distribution_weighs_what_it_was_measured_to():
+    from advisor.solved_turn import OPPONENT_WORK_10, opponent_work
+
+    assert len(opponent_work(13)) == 13 and len(opponent_work(1)) == 1
+    assert abs(sum(opponent_work(10)) - OPPONENT_WORK_10) <= 10  # (rounding per level)
+    # a new game's: about a seventh of the DP from a new game, as measured (85 s of 600)
+    share = sum(opponent_work(13)) / (sum(opponent_work(13)) + sum(dp_work(13)))
+    assert 0.1 < share < 0.2
 
 
 def test_dp_work_counts_the_masks_of_each_level():

@@ -255,8 +255,10 @@ def test_one_default_win_from_the_first_turn_for_play_analyze_records_and_the_pa
         assert rules_json(name)["win_from"] == most
     for args in (["play", "--help"], ["analyze", "--help"]):
         text = " ".join(CliRunner().invoke(cli, args).output.split())
-        assert "from the first turn" in text and "else 8)" not in text and "default: 10]" not in text
-    comment = "# objective: win (each player against the best of the others, from the first turn)"
+        assert "from the first turn" in text
+        assert "else 8)" not in text and "default: 10]" not in text
+    comment = ("# objective: win (each player against the best of the others, from the "
+               "first turn)")
     assert judging_of_record(comment + "\nrules official\n", "official") == WinEachTurn()
     old = "# objective: win (each player against the best of the others, from 10 open boxes on)"
     assert judging_of_record(old + "\nrules official\n", "official") == WinEachTurn(10)

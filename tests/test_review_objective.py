@@ -182,3 +182,34 @@ def test_choose_judging_prefers_the_options_to_the_note():
     assert choose_judging(objective_name=None, win_from=None, noted=None, **kwargs) == EV
     assert choose_judging(objective_name=None, win_from=None, noted=noted,
                           **{**kwargs, "target": "250"}) == Objective.for_target(250)
+
+
+def test_a_review_solves_each_turn_once_and_says_how_far_it_is(followed, official_table,
+                                                              monkeypatch):
+    """Every win turn's solve serves all its decisions; the new game's figure is the first
+    turn's own; each solve is followed by a note naming the turn."""
+    import advisor.solved_turn as solved_turn
+    from advisor.advise import _advisors
+
+    record, _ = followed
+    for kept in _advisors.values():
+        kept.clear()  # (the module's other reviews solved these turns already)
+    solved: list[tuple[Scorecard, Objective]] = []
+    real = solved_turn.solve_turn
+
+    def counted(card, table, objective, **kwargs):
+        solved.append((card, objective))
+        return real(card, table, objective, **kwargs)
+
+    monkeypatch.setattr(solved_turn, "solve_turn", counted)
+    notes: list[str] = []
+    win = WinEachTurn(WIN_FROM)
+    analysis = analyze(record, win, table=official_table, solving=notes.append)
+    turns = {(d.player, d.turn) for d in analysis.decisions if d.unit == "probability"}
+    reachable = {(d.player, d.turn) for d in analysis.decisions if d.unit == "probability"
+                 and not d.objective.is_out_of_reach(d.card)}
+    assert len(solved) == len(set(solved)) == len(reachable)  # once each
+    assert len(turns) == 2 * WIN_FROM
+    said = {note.split(":")[0] for note in notes if note}
+    assert said == {f"{player}'s turn {turn}" for player, turn in reachable}
+    assert all(note == "" or note.endswith(" % worked out") for note in notes)

@@ -229,6 +229,33 @@ def progress_bar(desc: str, unit: str = "level"
     return update, close
 
 
+def progress_bar_noted(desc: str, unit: str = "level"
+                       ) -> tuple[Callable[[int, int], None], Callable[[str], None],
+                                  Callable[[], None]]:
+    """:func:`progress_bar` with a note after the bar (``note(text)``: what is under way
+    within the current step, "" for none); returns (callback, note, close)."""
+    from tqdm import tqdm
+
+    bars: list[Any] = []
+
+    def update(done: int, total: int) -> None:
+        if not bars:
+            bars.append(tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False))
+        bars[0].total = total
+        bars[0].n = done
+        bars[0].refresh()
+
+    def noted(text: str) -> None:
+        if bars:
+            bars[0].set_postfix_str(text)
+
+    def close() -> None:
+        for bar in bars:
+            bar.close()
+
+    return update, noted, close
+
+
 def note(text: str) -> None:
     """A note for the user on stderr (never on stdout, which may be piped)."""
     click.echo(text, err=True)

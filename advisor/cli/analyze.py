@@ -6,7 +6,7 @@ import click
 
 from ..play_win import FIRST_TURN
 from ..request.params import OBJECTIVE_PARAMS, options
-from ._base import cli, emit_json, load_table, progress_bar
+from ._base import cli, emit_json, load_table, progress_bar_noted
 
 _JUDGE_HELP = {
     "objective": {"help": "Judge by ev, the expected final score, or win (two or more "
@@ -50,10 +50,11 @@ def analyze(record_path: str, objective_name: str | None, win_from: int | None,
                              players=record.players, rules=record.rules,
                              noted=None if chosen else judging_of_record(text, record.rules))
     table = load_table(record.rules, table_path)
-    update, close = progress_bar("judging", unit="decision")
+    update, noted, close = progress_bar_noted("judging", unit="decision")
     try:
         analysis = analyze_record(record, judging, table=table,
-                                  progress=None if judging.is_ev else update)
+                                  progress=None if judging.is_ev else update,
+                                  solving=None if judging.is_ev else noted)
     finally:
         close()
     if as_json:

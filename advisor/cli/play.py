@@ -182,20 +182,20 @@ class _Console:
     def __init__(self, session: GameSession) -> None:
         self.session = session
         self.lock = threading.Lock()
-        self.asking: str | None = None
-        """The prompt of the line being typed at a terminal (None: not asking)."""
+        self.asking = False
+        """True while a line is being typed at a terminal."""
 
     def on_change(self, solve: object) -> None:
         """A background solve ended (called on the solves' reader thread)."""
         with self.lock:
-            if self.asking is None:
+            if not self.asking:
                 return  # the next prompt shows it
             lines = self.session.ready_lines()
             if not lines:
                 return
             typed = _typed_so_far()
             click.echo("\n" + "\n".join(lines))
-            click.echo(f"{self.asking}> {typed}", nl=False)
+            click.echo(f"{self.session.prompt()}> {typed}", nl=False)
 
     def run(self) -> bool:
         """Play until the game ends (True) or the players quit (False)."""
@@ -211,14 +211,14 @@ class _Console:
                 for line in session.ready_lines():
                     click.echo(line)
                 prompt = session.prompt()
-                self.asking = prompt if _at_terminal() else None
+                self.asking = _at_terminal()
             try:
                 text: str | None = ask(prompt)
             except YahtzeeError as exc:  # a line too long: refused, asked again
                 text, refused = None, exc
             finally:
                 with self.lock:
-                    self.asking = None
+                    self.asking = False
             with self.lock:
                 try:
                     if text is None:

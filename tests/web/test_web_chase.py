@@ -8,13 +8,17 @@ from __future__ import annotations
 import time
 
 import pytest
-from test_web_browser import Table
+from test_web_browser import PHONE, Table
+
+from solver.game.dice import ROLL_PROBABILITY, ROLLS
 
 QUICK = 3.0
 """Seconds within which the choices must be on screen after the fifth die."""
 
 
-def start_win_game(table: Table, names: tuple[str, ...], win_from: int) -> None:
+def start_win_game(table: Table, names: tuple[str, ...], win_from: int | None = None) -> None:
+    """A new game played to win (``win_from``: from N open boxes on; None: the page's
+    default, from the first turn)."""
     page = table.page
     page.evaluate("() => localStorage.clear()")
     page.reload()
@@ -25,7 +29,8 @@ def start_win_game(table: Table, names: tuple[str, ...], win_from: int) -> None:
         page.fill(f"#player-names li:nth-child({i}) input", name)
     page.select_option("#objective-select", "win")
     assert page.is_visible("#win-from-field")
-    page.fill("#win-from-input", str(win_from))
+    if win_from is not None:
+        page.fill("#win-from-input", str(win_from))
     page.click("#start")
     table.settle()
     assert table.phase == "roll"
@@ -45,9 +50,13 @@ def chances(table: Table) -> list[str]:
 
 @pytest.mark.slow
 def test_playing_to_win_from_turn_one_never_blocks(server, browser, screenshots):
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    """On a phone (390 px), a two-player game played to win from the first turn (the
+    page's default): the choices at once, the chance to win later, play meanwhile."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
     table = Table(page, server.url)
-    start_win_game(table, ("Ann", "Bob"), 13)
+    start_win_game(table, ("Ann", "Bob"))
+    assert page.input_value("#win-from-input") == "15"  # from the first turn
     # turn 1: the choices at once, by expected score, while the chance to win is worked out
     assert timed_roll(table, [2, 2, 2, 5, 6]) <= QUICK
     assert page.get_attribute("body", "data-chase") == "waiting"
@@ -56,7 +65,7 @@ def test_playing_to_win_from_turn_one_never_blocks(server, browser, screenshots)
     status = page.inner_text("#chase-status")
     assert status.startswith("Working out Ann's chance to win from this card (")
     assert page.is_visible("#chase-bar") and page.is_visible("#chase-stop")
-    page.screenshot(path=str(screenshots / "web-1280-win-waiting.png"), full_page=True)
+    page.screenshot(path=str(screenshots / "web-390-win-waiting.png"), full_page=True)
     # meanwhile: undo the roll, enter other dice, keep some, enter the reroll
     table.undo()
     assert table.phase == "roll"
@@ -66,31 +75,52 @@ def test_playing_to_win_from_turn_one_never_blocks(server, browser, screenshots)
     assert first.startswith(("Keep", "Reroll"))
     kept = table.kept()
     assert timed_roll(table, [6] * (5 - kept)) <= QUICK
-    # how far it is, as it goes
-    deadline = time.monotonic() + 1200
-    seen_steps = set()
+    assert page.get_attribute("body", "data-chase") == "waiting"  # all while it works
+    page.screenshot(path=str(screenshots / "web-390-win-played-meanwhile.png"), full_page=True)
+    # how far it is, as it goes: the share of the work done, and the time so far
+    deadline = time.monotonic() + 1800
+    seen = set()
     while page.get_attribute("body", "data-chase") == "waiting":
         assert time.monotonic() < deadline, page.inner_text("#chase-status")
-        seen_steps.add(page.inner_text("#chase-status"))
+        seen.add(page.inner_text("#chase-status"))
         time.sleep(1)
     assert page.get_attribute("body", "data-chase") == "ready", page.inner_text("#chase-status")
-    assert any(" of " in s and " s)" in s for s in seen_steps), seen_steps
+    assert any(" % worked out, " in s and " s so far" in s for s in seen), seen
     # now ranked by the chance to win: the roll showing, exactly as the server advises it
     page.wait_for_selector("#advice.with-chance")
     assert page.inner_text("#advice-title") == "Your choices, best chance of winning first"
     state = table.state()
     rolls = state["current"]["rolls"]
-    status, advice = server.get("/api/advise", {"card": state["cards"]["Ann"],
-                                                "dice": rolls[-1], "rolls_left": 3 - len(rolls),
-                                                "opponent": state["cards"]["Bob"], "top": "0"})
+    bob = state["cards"]["Bob"]
+    status, advice = server.get("/api/advise", {"card": "", "dice": rolls[-1], "top": "0",
+                                                "rolls_left": 3 - len(rolls), "opponent": bob})
     assert status == 200
-    want = [f"{100 * o['p_win']:.{2 if o['p_win'] > 0.999 or o['p_win'] < 0.001 else 1}f}%"
+    key = "win_share" if "win_share" in advice["options"][0] else "p_win"
+    want = [f"{100 * o[key]:.{2 if o[key] > 0.999 or o[key] < 0.001 else 1}f}%"
             for o in advice["options"]]
     assert chances(table) == want[:len(chances(table))]
     assert page.inner_text("#chase-status").startswith("Ranked by the chance to win")
-    page.screenshot(path=str(screenshots / "web-1280-win-ready.png"), full_page=True)
+    page.screenshot(path=str(screenshots / "web-390-win-ready.png"), full_page=True)
+    # the Chances panel: Ann's chance to win before her first roll, which is the mean over
+    # the 252 first rolls of the best option's chance at each (the server's advice of each)
+    page.click("#charts-box summary")
+    page.wait_for_selector("#win-figure", state="visible")
+    before = 0.0
+    for faces, p in zip(ROLLS.tolist(), ROLL_PROBABILITY.tolist(), strict=True):
+        status, first = server.get("/api/advise", {"card": "", "opponent": bob, "top": "1",
+                                                   "dice": "".join(map(str, faces)),
+                                                   "rolls_left": "2"})
+        assert status == 200
+        before += p * first["options"][0][key]
+    caption = page.inner_text("#win-caption")
+    assert caption.startswith(f"Ann's chance to win from the start of this turn: "
+                              f"{100 * before:.1f}%."), caption
+    assert page.locator("#win-chart svg circle").count() == 1  # Ann, turn 1
+    assert table.state()["chances"]["0"]["player"] == "Ann"
+    assert abs(table.state()["chances"]["0"]["chance"] - before) < 1e-12
+    page.locator("#charts-box").screenshot(path=str(screenshots / "web-390-win-chances.png"))
     assert table.errors == []
-    page.close()
+    context.close()
 
 
 def test_before_win_from_the_page_says_why_and_waits_for_nothing(server, browser):
