@@ -211,13 +211,13 @@ def build_site(out: str | os.PathLike[str], rules_names: Sequence[str], *,
     rules_info = {}
     for name in names:
         table = table_of(name)
-        path = table_path(name)
+        stored = table_path(name)
         plain = web_table_bytes(table)
-        files[path] = gzip.compress(plain, TABLE_GZIP_LEVEL, mtime=0)
+        files[stored] = gzip.compress(plain, TABLE_GZIP_LEVEL, mtime=0)
         info = rules_json(name)
         info["rule_sets"] = [r for r in info["rule_sets"] if r["name"] in names]
         info["objectives"] = ["ev"]
-        rules_info[name] = {"table": path, "bytes": len(plain),
+        rules_info[name] = {"table": stored, "bytes": len(plain),
                             "expected_score": table.expected_score, "info": info}
     digest = hashlib.sha256()
     for key in sorted(files):
