@@ -112,7 +112,7 @@ def test_site_refusals(tmp_path):
     line = assert_clean_error(run("site", "--out", str(busy)))
     assert "not empty" in line and "--force" in line
     assert [p.name for p in busy.iterdir()] == ["notes.txt"]
-    assert "unknown rule set 'yahtze'" in assert_clean_error(
+    assert "'yahtze' is not one of 'official'" in assert_clean_error(
         run("site", "--out", str(tmp_path / "x"), "--rules", "yahtze"))
     assert "is not a folder" in assert_clean_error(run("site", "--out",
                                                        str(busy / "notes.txt")))

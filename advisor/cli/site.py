@@ -6,6 +6,7 @@ import time
 
 import click
 
+from ..request.params import options
 from ._base import cli, emit_json, load_table
 
 
@@ -14,13 +15,8 @@ def _size(n: int) -> str:
 
 
 @cli.command(short_help="Write the page as static files that work offline.")
-@click.option("--out", "out", required=True, metavar="DIR",
-              help="Folder to write (new, empty, or an earlier site: replaced).")
-@click.option("--rules", "rules_names", multiple=True, metavar="NAME",
-              help="A rule set to include (repeat for several; the first is the page's "
-                   "default). Default: official. 'all' for every rule set.")
-@click.option("--force", is_flag=True, help="Replace a folder that is not a site.")
-@click.option("--json", "as_json", is_flag=True, help="Print the sizes as JSON.")
+@options("site_out", "site_rules", "force", "json",
+         force={"help": "Replace a folder that is not a site."})
 def site(out: str, rules_names: tuple[str, ...], force: bool, as_json: bool) -> None:
     """Write the page, its scripts and the expected-score tables of the rule sets as
     files any static host serves (or `python -m http.server`); after the first visit
@@ -29,19 +25,13 @@ def site(out: str, rules_names: tuple[str, ...], force: bool, as_json: bool) -> 
 
     Example: yahtzee site --out site; yahtzee site --out site --rules official --rules yatzy
     """
-    from solver.errors import UnknownRulesError
-    from solver.game.rules import RULE_NAMES, get_rules
+    from solver.game.rules import RULE_NAMES
 
     from ..site import build_site
 
-    names = list(rules_names) or ["official"]
-    if "all" in [n.strip().lower() for n in names]:
+    names = [n.lower() for n in rules_names] or ["official"]
+    if "all" in names:
         names = list(RULE_NAMES)
-    for name in names:
-        try:
-            get_rules(name)
-        except UnknownRulesError as exc:
-            raise click.BadParameter(str(exc), param_hint="--rules") from None
     start = time.perf_counter()
     summary = build_site(out, names, table_of=load_table, force=force)
     seconds = time.perf_counter() - start
