@@ -20,7 +20,7 @@ from solver.game.move import Move
 from solver.game.rules import RuleSet
 
 from .advise import Advice, Option, TurnAdvisor, turn_advisor
-from .model import Dice, Keep, Scorecard, parse_faces
+from .model import Dice, Keep, Scorecard, box_label, parse_faces
 from .objective import EV, Objective
 from .play_win import Judging, WinEachTurn
 from .record import GameRecord
@@ -106,7 +106,15 @@ def dice_after_keep(text: str, keep: Keep) -> Dice:
     """The dice after a reroll: all five typed (they must include ``keep``), or only the
     rerolled ones (added to ``keep``)."""
     faces = parse_faces(text, "dice")
-    if keep.faces and len(faces) == DICE - len(keep):
+    rerolled = DICE - len(keep)
+    if len(faces) not in (DICE, rerolled):
+        given = f"dice {' '.join(map(str, faces))}: {len(faces)} " + (
+            "die given" if len(faces) == 1 else "dice given")
+        if not keep.faces:
+            raise InvalidDiceError(f"{given}; type the five dice showing (e.g. 22256)")
+        raise InvalidDiceError(f"{given} after keeping {keep.spaced()}; type the {rerolled} "
+                               f"rerolled (e.g. {'1456'[:rerolled]}) or all five dice showing")
+    if keep.faces and len(faces) == rerolled:
         faces = keep.faces + faces
     dice = Dice(faces)
     if not dice.contains(keep):
@@ -604,11 +612,12 @@ def deviation_note(chosen: Option, best: Option, objective: Objective = EV) -> s
 
 
 def scored_line(name: str, card: Scorecard, record: GameRecord) -> str:
-    """``Ann scores 15 in threes + 100 Yahtzee bonus: total 165``."""
+    """``Ann scores 15 in Threes + 100 Yahtzee bonus: total 165`` (the box as on the card)."""
     new = record.cards()[name]
     box = record.turns[-1].box or ""
     b = card.rules.box_index(box)
     bonus = new.yahtzee_bonuses - card.yahtzee_bonuses
     extra = f" + {bonus * card.rules.yahtzee_bonus} Yahtzee bonus" if bonus else ""
     upper = (f" + {new.upper_bonus} upper bonus" if new.upper_bonus > card.upper_bonus else "")
-    return f"{name} scores {new.entries[b]} in {box}{extra}{upper}: total {new.total}"
+    return (f"{name} scores {new.entries[b]} in {box_label(box)}{extra}{upper}: total "
+            f"{new.total}")

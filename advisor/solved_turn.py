@@ -19,7 +19,7 @@ the share done and the time it took give an honest estimate of the time left.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import comb
 from typing import TYPE_CHECKING
@@ -138,16 +138,20 @@ def stored_vectors(table: Table, objective: Objective, card: Scorecard | None = 
     return targets.vectors(target)
 
 
-def targets_note(card: Scorecard, table: Table, objective: Objective) -> str | None:
+def targets_note(card: Scorecard, table: Table, objective: Objective,
+                 solved: Sequence[int] = ()) -> str | None:
     """What to tell a user whose target question is solved (slowly) because no target
-    table holds it: how to build one; None when nothing is to be said."""
+    table holds it: how to build one; None when nothing is to be said. ``solved``: every
+    target the question solves, when more than the objective's (the largest)."""
     if objective.kind != "target" or not solve_is_slow(card, table, objective):
         return None
     from solver.target_table import build_command, default_max, get_targets
 
     rules = table.rules.name
-    targets = get_targets(table)
     what = objective.describe()
+    if len(solved) > 1:
+        what = f"P(final score >= X) for X = {', '.join(map(str, solved))}"
+    targets = get_targets(table)
     if targets is None:
         return (f"note: {what} is solved from this card (up to a minute or more from a new "
                 f"game); `{build_command(rules)}` stores the answers of every target up to "

@@ -106,7 +106,8 @@ def why_heading(advice: Advice) -> str:
         whose = f"play for {advice.objective.describe()} (the last turn)"
     elif not advice.objective.is_ev:
         whose = "play for the expected score from then on (not for the target)"
-    return (f"under each choice, with {whose}: the box it fills this turn; by the end, the "
+    return (f"under each choice, with {whose}: the box it fills this turn (\"0 in\" a box: "
+            f"filled with 0 points); by the end, the "
             f"upper bonus, 50 in the Yahtzee box, the Yahtzee bonuses; the SD of the final "
             f"score")
 
@@ -297,26 +298,34 @@ def graded_lines(graded: Graded) -> list[str]:
     leads to)."""
     lines = _grade_line(graded)
     answer, best = graded.answer, graded.best
-    if best.outcome is not None:
+    if best.outcome is None:
+        return lines
+    if answer.move == best.move or answer.outcome is None:
         lines.append(f"  why: {best.describe()}: {best.outcome.line()}")
-        if answer.move != best.move and answer.outcome is not None:
-            lines.append(f"       {answer.describe()}: {answer.outcome.line()}")
+    elif graded.tied:  # the answer first: it is as good as the one listed first
+        lines.append(f"  why: {answer.describe()}: {answer.outcome.line()}")
+        lines.append(f"       {best.describe()} (tied): {best.outcome.line()}")
+    else:
+        lines.append(f"  why: {best.describe()}: {best.outcome.line()}")
+        lines.append(f"       {answer.describe()}: {answer.outcome.line()}")
     return lines
 
 
 def _grade_line(graded: Graded) -> list[str]:
     answer, best = graded.answer, graded.best
     objective = graded.objective
+    verdict = (f"a best choice, tied with {best.describe()}" if graded.tied
+               else "the best choice")
     if objective.is_ev:
         if not graded.is_error:
-            return [f"  {answer.describe()}: the best choice (expected final "
+            return [f"  {answer.describe()}: {verdict} (expected final "
                     f"{answer.expected_final:.2f})"]
         return [f"  {answer.describe()} costs {graded.loss:.2f} points on average; best: "
                 f"{best.describe()} (expected final {best.expected_final:.2f})"]
     what = objective.describe()
     high, low = best.probability or 0.0, answer.probability or 0.0
     if not graded.is_error:
-        return [f"  {answer.describe()}: the best choice for {what} ({probability_text(low)})"]
+        return [f"  {answer.describe()}: {verdict} for {what} ({probability_text(low)})"]
     return [f"  {answer.describe()} lowers {what} from {probability_text(high)} to "
             f"{probability_text(low)}; best: {best.describe()} (expected final "
             f"{answer.expected_final:.2f} against {best.expected_final:.2f})"]

@@ -206,10 +206,16 @@ class Graded:
     def is_error(self) -> bool:
         return self.loss > ERROR_LOSS
 
+    @property
+    def tied(self) -> bool:
+        """The answer is not the choice ranked first but as good as it (no error): a best
+        choice, tied with ``best``."""
+        return not self.is_error and self.answer.move != self.best.move
+
     def to_json(self) -> dict[str, Any]:
         return {**self.position.to_json(), "answer": self.answer.to_json(),
                 "best": self.best.to_json(), "loss": self.loss, "error": self.is_error,
-                "kinds": list(self.kinds)}
+                "tied": self.tied, "kinds": list(self.kinds)}
 
 
 def advice_of(position: Position, table: Table | None = None,

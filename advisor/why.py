@@ -4,6 +4,8 @@ For an option of a turn of card ``C`` (state ``s``, total ``T``), under optimal 
 from then on, :class:`Outcome` holds:
 
 - ``boxes``: for each open box, the probability that it is the box filled this turn;
+- ``zeros``: for each open box, the probability that it is filled this turn with 0
+  points (a part of its ``boxes`` figure);
 - ``upper_bonus``: P(the upper bonus is earned by the end of the game);
 - ``yahtzee_50``: P(the Yahtzee box ends the game holding 50);
 - ``yahtzee_bonuses``: the expected number of Yahtzee bonuses at the end of the game
@@ -17,7 +19,7 @@ final roll ``r`` goes to the first best box (scorecard order, values within
 ``EV_TIE``), giving the outcome features
 
     f(r) = (one-hot of the box, U(s'), [50 entered now] + Z(s'), c + B(s'),
-            d = p + E(s') - E(s), d^2 + V(s'))
+            d = p + E(s') - E(s), d^2 + V(s'), one-hot of the box if p = 0)
 
 (``p`` the points of the placement, ``c`` its Yahtzee bonus, ``s'`` the next state), and
 the keeps average them one die at a time as the values do:
@@ -72,24 +74,38 @@ P_TIE = 1e-12
 @dataclass(frozen=True)
 class Outcome:
     """What one option leads to (see the module docstring); ``boxes`` pairs each open box
-    (canonical name, scorecard order) with its probability of being filled this turn."""
+    (canonical name, scorecard order) with its probability of being filled this turn,
+    ``zeros`` with that of being filled with 0 (the same boxes, in the same order)."""
 
     boxes: tuple[tuple[str, float], ...]
     upper_bonus: float
     yahtzee_50: float
     yahtzee_bonuses: float
     sd: float
+    zeros: tuple[tuple[str, float], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"boxes": dict(self.boxes), "upper_bonus": self.upper_bonus,
-                "yahtzee_50": self.yahtzee_50, "yahtzee_bonuses": self.yahtzee_bonuses,
-                "sd": self.sd}
+        return {"boxes": dict(self.boxes), "zeros": dict(self.zeros),
+                "upper_bonus": self.upper_bonus, "yahtzee_50": self.yahtzee_50,
+                "yahtzee_bonuses": self.yahtzee_bonuses, "sd": self.sd}
+
+    def fills(self) -> list[tuple[float, str]]:
+        """What this turn ends with, most likely first, as the line says it: each box
+        filled with points (``Large Straight``) and with 0 (``0 in Large Straight``),
+        each with its probability; they add up to 1."""
+        zero = dict(self.zeros)
+        found = []
+        for b, p in self.boxes:
+            z = min(zero.get(b, 0.0), p)
+            found += [(p - z, box_label(b)), (z, f"0 in {box_label(b)}")]
+        return sorted(((p, what) for p, what in found if p > 5e-5), key=lambda x: -x[0])
 
     def line(self, shown: int = 3) -> str:
-        """One short line: ``this turn: Threes 41 %, Three of a Kind 18 %, ... | upper
-        bonus 62 % | Yahtzee 50: 12 % | bonuses 0.09 | SD 58.2``."""
-        likely = sorted((p, b) for b, p in self.boxes if p > 5e-5)[::-1]
-        parts = [f"{box_label(b)} {_percent(p)}" for p, b in likely[:shown]]
+        """One short line: ``this turn: Threes 41 %, Three of a Kind 18 %, 0 in Aces 9.0 %,
+        other boxes 32 % | upper bonus 62 % | Yahtzee 50: 12 % | bonuses 0.09 | SD 58.2``
+        (``0 in Aces``: Aces filled with 0)."""
+        likely = self.fills()
+        parts = [f"{what} {_percent(p)}" for p, what in likely[:shown]]
         rest = sum(p for p, _ in likely[shown:])
         if rest > 0:
             parts.append(f"other boxes {_percent(rest)}")
@@ -174,7 +190,7 @@ class TurnOutcomes:
     # ------------------------------------------------------------------ features
     @property
     def width(self) -> int:
-        return self.n_boxes + 5
+        return 2 * self.n_boxes + 5
 
     def placed(self, roll: int, box: int) -> np.ndarray:
         """The features of filling ``box`` with final roll ``roll`` (allowed)."""
@@ -202,6 +218,8 @@ class TurnOutcomes:
         out[n + 2] = (1.0 if placement.yahtzee_bonus else 0.0) + after[BONUSES]
         out[n + 3] = d
         out[n + 4] = d * d + after[VARIANCE]
+        if placement.points == 0:
+            out[n + 5 + box] = 1.0
         return out
 
     def _final_features(self) -> np.ndarray:
@@ -252,11 +270,12 @@ class TurnOutcomes:
         card = self.card
         n = self.n_boxes
         boxes = tuple((self.names[b], _unit(x[b])) for b in card.open_boxes())
+        zeros = tuple((self.names[b], _unit(x[n + 5 + b])) for b in card.open_boxes())
         variance = x[n + 4] - x[n + 3] ** 2
         held = 1.0 if card.yahtzee_holds_50 else 0.0
         return Outcome(boxes, _unit(x[n]), _unit(held + x[n + 1]),
-                       card.yahtzee_bonuses + float(x[n + 2]), float(np.sqrt(max(variance,
-                                                                                 0.0))))
+                       card.yahtzee_bonuses + float(x[n + 2]),
+                       float(np.sqrt(max(variance, 0.0))), zeros)
 
     def mean_to_come(self, option: Option, roll: int, rolls_left: int) -> float:
         """The mean points still to come after ``option`` by these figures (a check: it

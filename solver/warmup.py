@@ -1,14 +1,16 @@
-"""Compile (and cache) kernels ahead, so no command waits on numba.
+"""Compile (and cache) kernels and compute the cached figures ahead, so no command waits.
 
-``python -m solver.warmup [--all] [RULES...]`` (``make run``) or ``yahtzee warmup
-[--all] [--rules NAME]`` opens each rule set's table (built when missing) and calls the
-kernels on tiny inputs. By default only the everyday kernels (:data:`_jit_cache.EVERYDAY`):
-one turn's values (``advise``, ``play``, ``analyze``, ``strategy``) and the exact
-statistics of a late state (``stats``, and the why's figures). With ``--all`` also the
-simulator's (a few judged games of each built-in strategy) and those of the target and
-win objectives (their DP from a late state). A kernel not compiled ahead compiles on
-first use, and the command says so on stderr. numba caches the machine code on disk, so
-later processes load it instead of compiling.
+``python -m solver.warmup [--all] [RULES...]`` or ``yahtzee warmup [--all] [--rules NAME]``
+(``make run`` runs the latter) opens each rule set's table (built when missing), calls the
+everyday kernels on tiny inputs (:data:`_jit_cache.EVERYDAY`: one turn's values for
+``advise``, ``play``, ``analyze``, ``strategy``; the exact statistics for ``stats`` and the
+why), computes the two cached files of figures the everyday commands read (the why's
+figures of every state, ``<rules>.ymoments``, and the new-game statistics of ``stats``,
+``<rules>.ystats``), and plays a few judged games of each built-in strategy (the
+simulator's kernels). With ``--all`` also the kernels of the target and win objectives
+(their DP from a late state). A kernel not compiled ahead compiles on first use, and the
+command says so on stderr. numba caches the machine code on disk, so later processes load
+it instead of compiling.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -34,6 +36,14 @@ def _everyday(table: Table) -> None:
 
     turn_values(table, 0, 0, 0)
     optimal_stats(table, start=_late(table))
+
+
+def _figures(table: Table) -> None:
+    from .moments import get_moments
+    from .stats_file import new_game_stats
+
+    get_moments(table)
+    new_game_stats(table)
 
 
 def _simulator(table: Table) -> None:
@@ -57,30 +67,53 @@ def _late(table: Table) -> tuple[int, int, int]:
     return (table.rules.full_mask >> 3 << 3, 0, 0)
 
 
-PIECES: tuple[tuple[Kind, Callable[[Table], None]], ...] = (
-    (EVERYDAY, _everyday), (SIMULATOR, _simulator), (TARGETS, _targets))
-"""What the warm-up runs for each kind of kernels (``_jit_cache.KINDS``)."""
+class Piece(NamedTuple):
+    """One step of the warm-up: what its note says it does, about how many seconds that
+    takes the first time on a quiet 2-core machine, the kind of kernels it compiles
+    (``_jit_cache.KINDS``), and the step itself."""
+
+    doing: str
+    seconds: int
+    kind: Kind
+    run: Callable[[Table], None]
+
+
+PIECES: tuple[Piece, ...] = (
+    Piece(f"compiling {EVERYDAY.what}", EVERYDAY.seconds, EVERYDAY, _everyday),
+    Piece("computing the why figures and the new-game statistics", 30, EVERYDAY, _figures),
+    Piece(f"compiling {SIMULATOR.what}", SIMULATOR.seconds, SIMULATOR, _simulator),
+    Piece(f"compiling {TARGETS.what}", TARGETS.seconds, TARGETS, _targets))
+"""The warm-up's steps; every one but the last (the target and win kernels, ``--all``)
+by default."""
 
 
 def warm_up(rules_name: str = DEFAULT_RULES, *, everything: bool = False,
-            note: Callable[[Kind], None] | None = None) -> float:
-    """Compile the everyday kernels (``everything``: every kind) for ``rules_name`` by
-    running them once, calling ``note(kind)`` before each kind; the seconds it took."""
+            note: Callable[[Piece], None] | None = None) -> float:
+    """Compile the kernels and compute the figures the everyday commands need
+    (``everything``: every kind of kernels too) for ``rules_name``, calling
+    ``note(piece)`` before each step (a step with nothing left to do is quick); the
+    seconds it took."""
     from .table import open_table
 
     start = time.perf_counter()
     table = open_table(get_rules(rules_name), build=True)
-    for kind, run in PIECES[:None if everything else 1]:
+    for piece in PIECES[:None if everything else -1]:
         if note is not None:
-            note(kind)
-        with _jit_cache.compiling(kind):
-            run(table)
+            note(piece)
+        with _jit_cache.compiling(piece.kind):
+            piece.run(table)
     return time.perf_counter() - start
 
 
-def _say(kind: Kind) -> None:
-    print(f"compiling {kind.what} (about {kind.seconds} s the first time)...",
-          file=sys.stderr, flush=True)
+def _say(piece: Piece) -> None:
+    print(f"{piece.doing} (about {piece.seconds} s the first time)...", file=sys.stderr,
+          flush=True)
+
+
+def done(everything: bool) -> str:
+    """What a finished warm-up has left ready."""
+    which = "every kernel" if everything else "the everyday and simulator kernels"
+    return f"{which} compiled and cached, the why figures and new-game statistics computed"
 
 
 def main(argv: list[str]) -> int:
@@ -89,8 +122,7 @@ def main(argv: list[str]) -> int:
     names = [a for a in argv if a != "--all"] or [DEFAULT_RULES]
     for name in names:
         seconds = warm_up(name, everything=everything, note=_say)
-        which = "every kernel" if everything else "the everyday kernels"
-        print(f"warm-up {name}: {which} compiled and cached ({seconds:.1f} s)")
+        print(f"warm-up {name}: {done(everything)} ({seconds:.1f} s)")
     return 0
 
 

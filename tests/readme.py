@@ -1,5 +1,6 @@
-"""The figures the README prints, read from the README itself, so that a test pinning a
-figure fails when the code or the README drifts from the other."""
+"""The figures the README and docs/figures.md (its tables of values, statistics and
+speed) print, read from those pages themselves, so that a test pinning a figure fails
+when the code or the page drifts from the other."""
 
 from __future__ import annotations
 
@@ -7,13 +8,17 @@ import re
 from functools import cache
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+FIGURES = ROOT / "docs" / "figures.md"
+"""The README's long tables, moved beside the other documentation."""
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
 @cache
 def text() -> str:
-    return README.read_text(encoding="utf-8")
+    """The README followed by docs/figures.md (a section is looked up in both)."""
+    return README.read_text(encoding="utf-8") + "\n" + FIGURES.read_text(encoding="utf-8")
 
 
 def section(heading: str) -> str:

@@ -61,16 +61,16 @@ def test_scripted_two_player_game_with_bonuses_and_forced_joker():
     out = result.stdout
     assert result.exit_code == 0, out
     assert "Traceback" not in result.output
-    assert "Ann scores 15 in threes + 100 Yahtzee bonus" in out
-    assert "Ann scores 40 in large_straight + 100 Yahtzee bonus" in out
+    assert "Ann scores 15 in Threes + 100 Yahtzee bonus" in out
+    assert "Ann scores 40 in Large Straight + 100 Yahtzee bonus" in out
     assert "the Joker rule forbids chance for 33333; allowed now: threes" in out
     assert "the Joker rule forbids aces for 33333; allowed now: three_of_a_kind" in out
-    assert "Ann scores 18 in sixes + 35 upper bonus" in out
+    assert "Ann scores 18 in Sixes + 35 upper bonus" in out
     assert "keep 1 2 3 5 is not part of the dice 1 2 3 4 6" in out
-    assert "Bob scores 30 in sixes: total 30" in out
-    assert "Bob scores 25 in fives: total 55" in out          # no bonus after a zero
+    assert "Bob scores 30 in Sixes: total 30" in out
+    assert "Bob scores 25 in Fives: total 55" in out          # no bonus after a zero
     assert "4 dice given" in out
-    assert "Bob scores 30 in chance: total" in out            # the advice, accepted with enter
+    assert "Bob scores 30 in Chance: total" in out            # the advice, accepted with enter
     assert "ROLLS LEFT: 1" in out and "ROLLS LEFT: 2" in out
     final = out[out.index("== final scores"):]
     assert f"\n  total              {ANN_TOTAL}   {BOB_TOTAL}\n" in final  # the cards side by side
@@ -96,7 +96,7 @@ def test_option_numbers_and_quit():
 def test_a_refused_move_is_asked_again_with_help():
     result = play("22256\nscore yahtzee\nkeep 2222\nscore fives\nquit\n")
     out = result.stdout
-    assert "Player 1 scores 0 in yahtzee" in out
+    assert "Player 1 scores 0 in Yahtzee" in out
     assert "keep 2 2 2 2 is not part of the dice" not in out  # dice of the next turn
     result = play("22256\nkeep 2222\nkeep 22256\nfoo\n1 2\nq\n")
     out = result.stdout
@@ -110,7 +110,7 @@ def test_rolls_run_out():
     result = play("12346\nkeep 1234\n1\nkeep 1234\n2\nkeep 1234\nscore chance\nq\n")
     out = result.stdout
     assert "no rolls left this turn: score a box" in out
-    assert "Player 1 scores 12 in chance" in out
+    assert "Player 1 scores 12 in Chance" in out
 
 
 def test_bad_names_and_end_of_input():

@@ -47,7 +47,7 @@ def test_undo_across_a_turn_boundary_a_corrected_roll_and_a_deviation_cost(tmp_p
     assert "keep 2 2 2 3 costs 2.49 points on average (best: keep 2 2 2)" in out
     assert "dice corrected to 1 2 3 4 5" in out
     assert "undone: Bob's roll 1 2 3 4 5" in out and "undone: Ann's twos (2 2 2 3 5)" in out
-    assert out.count("Ann scores 6 in twos: total 6") == 2
+    assert out.count("Ann scores 6 in Twos: total 6") == 2
     clean = run(plain, "--names", "Ann,Bob", "--record", str(tmp_path / "clean.txt"))
     assert read_record(path) == read_record(tmp_path / "clean.txt")
     tail = out[out.index("== final scores"):]
@@ -86,7 +86,7 @@ def test_without_record_the_stop_prints_the_record_to_resume_from(tmp_path):
     path.write_text(text)
     resumed = run(["keep 2223", "22235", "twos", "quit"], "--resume", str(path))
     assert "keep 2 2 2 3 costs 2.49 points on average" in resumed.stdout
-    assert "Ann scores 6 in twos: total 6" in resumed.stdout
+    assert "Ann scores 6 in Twos: total 6" in resumed.stdout
 
 
 def test_review_at_the_end_equals_analyze(tmp_path):

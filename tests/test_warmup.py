@@ -106,25 +106,32 @@ def _compiled_by(commands: list[list[str]]) -> str:
 
 
 def test_warm_up_then_commands_compile_nothing(official_table, tmp_path):
-    """After the warm-up a new process running advise, analyze and stats compiles no
-    kernel (numba's compile event never fires); after ``--all`` neither do simulate and
+    """After the warm-up a new process running advise (with and without --why), analyze,
+    stats (of a card and of a new game) and a simulation of every built-in strategy
+    compiles no kernel (numba's compile event never fires); after ``--all`` neither does
     the win objective."""
     warm = subprocess.run([sys.executable, "-m", "solver.warmup", "official"],
                           capture_output=True, text=True, check=True)
-    assert "the everyday kernels compiled and cached" in warm.stdout
-    assert warm.stderr.startswith("compiling kernels (about ")
+    assert ("the everyday and simulator kernels compiled and cached, the why figures and "
+            "new-game statistics computed") in warm.stdout
+    assert warm.stderr.splitlines() == [
+        "compiling kernels (about 15 s the first time)...",
+        "computing the why figures and the new-game statistics (about 30 s the first "
+        "time)...",
+        "compiling the simulator's kernels (about 15 s the first time)..."]
     record = tmp_path / "game.txt"
     record.write_text("Ann: 22256 222 22234 2223 22235 twos\n")
     everyday = [["advise", "22256"], ["analyze", str(record)], ["stats", "--card", _CARD],
-                ["advise", "--why", "22256"]]
+                ["advise", "--why", "22256"], ["stats"],
+                ["simulate", "--games", "3", "--compare",
+                 "optimal,greedy-turn,heuristic,greedy"]]
     assert _compiled_by(everyday) == "compiled: []"
     warm = subprocess.run([sys.executable, "-m", "solver.warmup", "--all", "official"],
                           capture_output=True, text=True, check=True)
     assert "every kernel compiled and cached" in warm.stdout
     for kind in _jit_cache.KINDS:
         assert f"compiling {kind.what} (about {kind.seconds} s" in warm.stderr
-    rest = [["simulate", "--games", "3", "--strategy", "greedy-turn"],
-            ["advise", "22256", "--card", _CARD, "--opponent", "aces=3,twos=6"]]
+    rest = [["advise", "22256", "--card", _CARD, "--opponent", "aces=3,twos=6"]]
     assert _compiled_by(rest) == "compiled: []"
 
 
@@ -135,13 +142,17 @@ def test_yahtzee_warmup_is_the_command_for_a_pip_user(official_table):
 
     result = CliRunner().invoke(cli, ["warmup"])
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("warm-up official: the everyday kernels compiled and "
-                                    "cached (")
+    assert result.stdout.startswith("warm-up official: the everyday and simulator kernels "
+                                    "compiled and cached, the why figures and new-game "
+                                    "statistics computed (")
     assert result.stderr.startswith("compiling kernels for official (first run only, about ")
+    assert "computing the why figures and the new-game statistics for official (first run " \
+        "only, about 30 s)..." in result.stderr
+    assert "compiling the simulator's kernels for official (first run only" in result.stderr
     everything = CliRunner().invoke(cli, ["warmup", "--all"])
     assert everything.exit_code == 0, everything.output
-    assert everything.stdout.startswith("warm-up official: every kernel compiled and cached (")
-    assert "compiling the simulator's kernels for official (first run only" in \
+    assert everything.stdout.startswith("warm-up official: every kernel compiled and cached, ")
+    assert "compiling the target and win kernels for official (first run only" in \
         everything.stderr
     bad = CliRunner().invoke(cli, ["warmup", "--rules", "chess"])
     assert bad.exit_code == 2 and bad.stderr.startswith("Error:")
@@ -156,6 +167,31 @@ def test_the_compile_note_names_what_compiles_and_the_warmup(monkeypatch, capsys
     assert err == (f"note: compiling the simulator's kernels, first run only, about "
                    f"{_jit_cache.SIMULATOR.seconds} s (`yahtzee warmup --all` compiles every "
                    f"kernel ahead)...\n")
+
+
+def test_the_compile_note_goes_above_a_running_progress_bar(monkeypatch, capsys):
+    """A note printed while a progress bar runs has a line of its own (the bar is cleared,
+    the note written, the bar drawn again below it), never glued into the bar's line."""
+    import sys as system
+
+    from tqdm import tqdm
+
+    from advisor.cli import _base
+
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
+    bar = tqdm(total=10, desc="solving official", file=system.stderr, mininterval=0)
+    bar.update(3)
+    _base._compiling_note(_jit_cache.EVERYDAY)
+    bar.update(7)
+    bar.close()
+    err = capsys.readouterr().err
+    screen_lines = [line.split("\r")[-1] for line in err.split("\n")]
+    notes = [line for line in screen_lines if "note: compiling" in line]
+    assert len(notes) == 1 and notes[0].startswith("note: compiling kernels, first run ")
+    before = err[:err.index("note: compiling")]
+    assert before.endswith("\r") or before.endswith("\n") or before.endswith("\x1b[A"), \
+        repr(before[-40:])
+    assert "solving official: 100%" in err[err.index("note: compiling"):]
 
 
 _SIGNATURES = """

@@ -79,6 +79,14 @@ def test_every_option_outcome_equals_the_twin(rules, text, twins, table_of):
                     assert boxes.get(card.rules.boxes[b].name, 0.0) == pytest.approx(
                         p, abs=EXACT), where
                 assert sum(boxes.values()) == pytest.approx(1.0, abs=EXACT), where
+                zeros = dict(got.zeros)
+                assert list(zeros) == list(boxes), where
+                for b, p in enumerate(ref["zeros"]):
+                    assert zeros.get(card.rules.boxes[b].name, 0.0) == pytest.approx(
+                        p, abs=EXACT), where
+                # what the line lists (each box with points, and with 0) adds up to 1
+                assert sum(p for p, _ in got.fills()) == pytest.approx(
+                    1.0, abs=5e-5 * 2 * len(boxes)), where
                 assert got.upper_bonus == pytest.approx(ref["upper_bonus"], abs=EXACT), where
                 assert got.yahtzee_50 == pytest.approx(ref["yahtzee_50"], abs=EXACT), where
                 assert got.yahtzee_bonuses == pytest.approx(ref["yahtzee_bonuses"],

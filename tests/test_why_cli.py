@@ -40,7 +40,9 @@ def test_json_outcomes_equal_the_twin_and_sum_to_one():
     open_names = [card.rules.boxes[b].name for b in card.open_boxes()]
     for option in data["options"]:
         outcome = option["outcome"]
-        assert set(outcome) == {"boxes", "upper_bonus", "yahtzee_50", "yahtzee_bonuses", "sd"}
+        assert set(outcome) == {"boxes", "zeros", "upper_bonus", "yahtzee_50",
+                                "yahtzee_bonuses", "sd"}
+        assert list(outcome["zeros"]) == open_names
         assert list(outcome["boxes"]) == open_names  # every open box, in card order
         assert sum(outcome["boxes"].values()) == pytest.approx(1.0, abs=1e-12)
         what = option["keep"] if option["action"] == "keep" else option["box"]
@@ -48,6 +50,7 @@ def test_json_outcomes_equal_the_twin_and_sum_to_one():
         for b, name in enumerate(card.rules.boxes):
             if name.name in outcome["boxes"]:
                 assert outcome["boxes"][name.name] == pytest.approx(ref["boxes"][b], abs=1e-12)
+                assert outcome["zeros"][name.name] == pytest.approx(ref["zeros"][b], abs=1e-12)
         for key in ("upper_bonus", "yahtzee_50", "yahtzee_bonuses", "sd"):
             assert outcome[key] == pytest.approx(ref[key], abs=1e-12), key
         assert outcome["yahtzee_50"] == 1.0  # 50 already in the box

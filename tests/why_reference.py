@@ -4,7 +4,8 @@ Built on the reference solver (``reference.py``: its own values, the independent
 scorer's rules), it plays the optimal policy forward and keeps the whole joint
 distribution of what the rest of the game brings, instead of moments:
 
-    (box filled this turn, points still to come, upper bonus at the end,
+    (box filled this turn (~box: filled with 0 points), points still to come, upper bonus
+     at the end,
      Yahtzee box gets 50 in the rest of the game, Yahtzee bonuses still to come)
 
 The policy is the one the solver's statistics follow: at a final roll the first box in
@@ -144,8 +145,9 @@ class ReferenceOutcomes:
                                                  if p[0] == box)
         got_50 = int(b == self.solver.yahtzee_box and points == 50)
         out: dict = defaultdict(float)
+        filled = b if points else ~b  # ~b: the box filled with 0 points
         for (rest, ub, y50, nb), q in self.future(*after).items():
-            out[(b, gain + rest, ub, max(y50, got_50), nb + int(bonus > 0))] += q
+            out[(filled, gain + rest, ub, max(y50, got_50), nb + int(bonus > 0))] += q
         return dict(out)
 
     # ------------------------------------------------------------------ questions
@@ -164,15 +166,18 @@ def summary(outcome: dict, n_boxes: int, card_yahtzee_50: bool, card_bonuses: in
     with 50), the expected Yahtzee bonuses of the whole game, the mean and SD of the
     points still to come."""
     boxes = [0.0] * n_boxes
+    zeros = [0.0] * n_boxes
     ub = y50 = bonuses = mean = 0.0
     for (b, points, u, y, nb), p in outcome.items():
-        boxes[b] += p
+        boxes[b if b >= 0 else ~b] += p
+        if b < 0:  # filled with 0 points
+            zeros[~b] += p
         ub += p * u
         y50 += p * y
         bonuses += p * nb
         mean += p * points
     variance = sum(p * (points - mean) ** 2 for (_, points, *_), p in outcome.items())
-    return {"boxes": boxes, "upper_bonus": ub,
+    return {"boxes": boxes, "zeros": zeros, "upper_bonus": ub,
             "yahtzee_50": 1.0 if card_yahtzee_50 else y50,
             "yahtzee_bonuses": card_bonuses + bonuses, "mean": mean,
             "sd": math.sqrt(variance), "total": sum(outcome.values())}

@@ -187,8 +187,11 @@ def _compiling_note(kind: Kind) -> None:
     ``kind`` (a ``solver._jit_cache.Kind``) is compiled for the first time."""
     if not sys.stderr.isatty():
         return
-    click.echo(f"note: compiling {kind.what}, first run only, about {kind.seconds} s "
-               f"(`yahtzee warmup --all` compiles every kernel ahead)...", err=True)
+    from tqdm import tqdm
+
+    # above a progress bar that may be running, not into it
+    tqdm.write(f"note: compiling {kind.what}, first run only, about {kind.seconds} s "
+               f"(`yahtzee warmup --all` compiles every kernel ahead)...", file=sys.stderr)
 
 
 @click.group(cls=YahtzeeGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -261,15 +264,16 @@ def note(text: str) -> None:
     click.echo(text, err=True)
 
 
-def note_targets(card: Any, table: Any, objective: Any) -> None:
+def note_targets(card: Any, table: Any, objective: Any, solved: Any = ()) -> None:
     """Before a target question: say on stderr when the target table is unusable (it is
-    then not used) or when the question is solved because no target table holds it."""
+    then not used) or when the question is solved because no target table holds it
+    (``solved``: every target it solves, when more than the objective's)."""
     if objective.kind != "target":
         return
     from advisor.solved_turn import stored_vectors, targets_note
 
     stored_vectors(table, objective, card, note=note)
-    text = targets_note(card, table, objective)
+    text = targets_note(card, table, objective, solved)
     if text is not None:
         note(text)
 

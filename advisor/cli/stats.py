@@ -72,7 +72,8 @@ def stats(card_text: str, target: str | None, rules_name: str, table_path: str |
         wanted = asked_targets(question.card, goal)
         held = stored_top(table, wanted)
         solved = [x for x in wanted if held is None or x > held]  # (the rows' too)
-        note_targets(question.card, table, Objective.for_target(solved[-1] if solved else goal))
+        note_targets(question.card, table, Objective.for_target(solved[-1] if solved else goal),
+                     solved)
     update, close = progress_bar(f"stats {rules_name}" if goal is None else f"target {goal}")
     try:
         if as_json:

@@ -69,6 +69,16 @@ def _checked_faces(value: str | Iterable[int], what: str) -> tuple[int, ...]:
     return tuple(sorted(faces))
 
 
+def _as_given(value: object, faces: tuple[int, ...]) -> str:
+    """Faces in a message: the text typed, or a sequence written as faces are typed
+    (``'2 2 2 5'``), never as a Python value."""
+    return shown(value if isinstance(value, str) else " ".join(map(str, faces)))
+
+
+def _dice(n: int) -> str:
+    return f"{n} die" if n == 1 else f"{n} dice"
+
+
 @dataclass(frozen=True, repr=False)
 class _Faces:
     """Sorted faces 1..6; subclasses check how many."""
@@ -102,8 +112,9 @@ class Dice(_Faces):
     def __post_init__(self) -> None:
         faces = _checked_faces(self.faces, "dice")
         if len(faces) != DICE:
-            raise InvalidDiceError(f"dice {shown(str(self.faces))}: {len(faces)} dice given, "
-                                   f"need exactly {DICE} faces 1 to 6 (e.g. 22256)")
+            raise InvalidDiceError(f"dice {_as_given(self.faces, faces)}: "
+                                   f"{_dice(len(faces))} given, need exactly {DICE} faces "
+                                   f"1 to 6 (e.g. 22256)")
         object.__setattr__(self, "faces", faces)
 
     @property
@@ -126,7 +137,7 @@ class Keep(_Faces):
     def __post_init__(self) -> None:
         faces = _checked_faces(self.faces, "keep")
         if len(faces) > DICE:
-            raise IllegalMoveError(f"keep {shown(str(self.faces))}: {len(faces)} dice, "
+            raise IllegalMoveError(f"keep {_as_given(self.faces, faces)}: {len(faces)} dice, "
                                    f"at most {DICE}")
         object.__setattr__(self, "faces", faces)
 

@@ -116,6 +116,7 @@ def check_practice(table: Table, official_table) -> list[float]:
         assert mine["best"]["expected_final"] == pytest.approx(want.best.expected_final,
                                                                abs=1e-12)
         assert mine["kinds"] == list(want.kinds)
+        assert mine["tied"] == want.tied
         losses.append(mine["loss"])
         if i == 0:
             shot = SHOTS["dir"] / f"web-390-site-practice-{SHOTS['when']}.png"

@@ -814,8 +814,13 @@ export function whyFigures(outcome, labelOf, strategy, objective, mean) {
     return box;
   }
   const turn = document.createElement("p");
-  const likely = Object.entries(outcome.boxes).filter(([, p]) => p > 5e-5).sort((a, b) => b[1] - a[1]);
-  const shown = likely.slice(0, 4).map(([b, p]) => `${labelOf(b)} ${pct(p)}`);
+  // each box filled with points ("Large Straight") and with 0 ("0 in Large Straight"): they add up to 1
+  const zeros = outcome.zeros || {};
+  const likely = Object.entries(outcome.boxes).flatMap(([b, p]) => {
+    const z = Math.min(zeros[b] || 0, p);
+    return [[labelOf(b), p - z], [`0 in ${labelOf(b)}`, z]];
+  }).filter(([, p]) => p > 5e-5).sort((a, b) => b[1] - a[1]);
+  const shown = likely.slice(0, 4).map(([what, p]) => `${what} ${pct(p)}`);
   const rest = likely.slice(4).reduce((t, [, p]) => t + p, 0);
   if (rest > 0) shown.push(`other boxes ${pct(rest)}`);
   turn.innerHTML = "<b>This turn:</b> ";

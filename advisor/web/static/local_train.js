@@ -173,7 +173,7 @@ async function gradeOne(position, answer) {
   const best = options[0];
   const loss = Math.max(chosen.loss - best.loss, 0);
   return { ...positionJson(position), answer: chosen, best, loss, error: loss > ERROR_LOSS,
-    kinds: kindsOf(position.card, best, rules) };
+    tied: loss <= ERROR_LOSS && chosen !== best, kinds: kindsOf(position.card, best, rules) };
 }
 
 const DICE_RE = /^[1-6]{5}$/;

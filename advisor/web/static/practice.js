@@ -211,19 +211,24 @@ function drawGrade(graded) {
   const verdict = $("practice-verdict");
   const good = !graded.error;
   verdict.className = good ? "verdict good" : "verdict bad";
-  verdict.textContent = good ? `${cap(phrase(graded.answer))}: the best choice.`
-    : `${cap(phrase(graded.answer))} costs ${graded.loss.toFixed(2)} points on average. ` +
-      `Best: ${phrase(graded.best)}.`;
+  verdict.textContent = graded.tied
+    ? `${cap(phrase(graded.answer))}: a best choice, tied with ${phrase(graded.best)}.`
+    : good ? `${cap(phrase(graded.answer))}: the best choice.`
+      : `${cap(phrase(graded.answer))} costs ${graded.loss.toFixed(2)} points on average. ` +
+        `Best: ${phrase(graded.best)}.`;
   const figures = $("practice-why");
   figures.replaceChildren();
   const heading = (text) => { const h = document.createElement("h3"); h.textContent = text; figures.appendChild(h); };
-  heading(`Best: ${phrase(graded.best)}`);
-  figures.appendChild(page.whyFigures(graded.best.outcome, label, null, null,
-    graded.best.expected_final));
-  if (graded.error) {
-    heading(`Yours: ${phrase(graded.answer)}`);
-    figures.appendChild(page.whyFigures(graded.answer.outcome, label, null, null,
-      graded.answer.expected_final));
+  const why = (option) => figures.appendChild(page.whyFigures(option.outcome, label, null, null,
+    option.expected_final));
+  // a tied answer first (it is as good as the best), then the choice it ties with
+  const shown = graded.tied ? [[`Yours: ${phrase(graded.answer)}`, graded.answer],
+    [`Tied with it: ${phrase(graded.best)}`, graded.best]]
+    : [[`Best: ${phrase(graded.best)}`, graded.best]].concat(
+      graded.error ? [[`Yours: ${phrase(graded.answer)}`, graded.answer]] : []);
+  for (const [title, option] of shown) {
+    heading(title);
+    why(option);
   }
   $("practice-next").textContent = session.grades.length === session.count ? "See the summary" : "Next position";
 }
