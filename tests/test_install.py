@@ -100,6 +100,15 @@ def test_installed_commands_run_from_another_folder(installed):
     options = json.loads(advise.stdout)["options"]
     assert options[0]["action"] == "keep" and options[0]["keep"] == [2, 2, 2]
 
+    # the static site from the installed package: every page file, the table of the cache
+    site = _run([run["yahtzee"], "site", "--out", str(run["home"] / "site"), "--json"],
+                env=run["env"], cwd=run["cwd"])
+    assert site.returncode == 0, site.stderr
+    built = json.loads(site.stdout)["files"]
+    assert {"index.html", "static/app.js", "static/engine.js", "static/local.js", "sw.js",
+            "tables/official.f64planes.gz"} <= set(built)
+    assert all((run["home"] / "site" / name).is_file() for name in built)
+
     rules = _run([run["yahtzee"], "rules"], env=run["env"], cwd=run["cwd"])
     assert rules.returncode == 0, rules.stderr
     assert "official" in rules.stdout and "yatzy" in rules.stdout
