@@ -266,7 +266,7 @@ class TurnQuestion:
         return f"{what} ({n_open} box{'es' if n_open > 1 else ''} open)"
 
 
-def solve_turn_job(question: TurnQuestion, progress: Progress) -> SolvedTurn:
+def solve_turn_job(question: TurnQuestion, progress: Progress | None) -> SolvedTurn:
     """The turn solved (in the jobs' worker process; the table from its cache). A target's
     vectors are kept there for the game's later turns; each turn's win objective solves
     that turn alone."""

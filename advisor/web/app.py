@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -55,7 +56,7 @@ from ..request.answers import (
 from ..request.params import read_query
 from .charts import StatsService
 from .jobs import Job, JobCancelled, JobService, TooManyJobs, UnknownJob
-from .offload import RecordWork, analysis_answer, record_answer, record_of
+from .offload import QuickWork, RecordWork, analysis_answer, quick_turn, record_answer, record_of
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 256 * 1024
@@ -119,6 +120,11 @@ class _TooBig(Exception):
     pass
 
 
+def client_of(request: Request) -> str:
+    """Who asks (the address the request came from): the unit of the per-client bounds."""
+    return request.client.host if request.client is not None else ""
+
+
 def _bad(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
@@ -132,6 +138,7 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
     service = stats or StatsService()
     background = jobs or JobService()
     records = RecordWork()
+    quick = QuickWork()  # the light lane: turns solved in about a second
     defaults = {"rules": default_rules}
 
     def query(request: Request, names: tuple[str, ...]) -> dict[str, Any]:
@@ -154,16 +161,26 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
                 return _bad(str(exc))
         return endpoint
 
-    def turn_job(turn: TurnQuestion) -> Job:
-        return background.start("turn", turn.key, turn.what, solve_turn_job, turn)
+    async def turn_job(turn: TurnQuestion, request: Request) -> Job:
+        """The turn's job: the one known, else answered in the light lane when that takes
+        about a second (a job done at once), else a heavy job queued for this client."""
+        found = background.find(turn.key)
+        if found is not None and found.state in ("queued", "running", "done"):
+            found.seen = time.monotonic()
+            return found
+        solved = await quick.run(quick_turn, turn)
+        if solved is not None:
+            return background.add_done("turn", turn.key, turn.what, solved)
+        return background.start("turn", turn.key, turn.what, solve_turn_job, turn,
+                                client_of(request))
 
     def known_turns() -> dict[Any, Any]:
         """Every turn solved by a finished job, by its key (for a review)."""
         return {job.key: job.result for job in background.finished("turn")}
 
-    def analyze_job_of(question: AnalyzeQuestion) -> Job:
+    def analyze_job_of(question: AnalyzeQuestion, request: Request) -> Job:
         return background.start("analyze", question.key, question.what, analyze_job,
-                                (question, known_turns()))
+                                (question, known_turns()), client_of(request))
 
     def page_query(names: tuple[str, ...], func: Callable[..., dict[str, Any]]
                    ) -> Callable[[Request], Awaitable[Response]]:
@@ -182,7 +199,7 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
             return await service.run(answer, question)  # the first why: the worker
         # seconds to a minute per turn: the turn's background job (joined if under way,
         # its result if done), then this roll from it at once
-        solved = await background.wait(turn_job(question.turn))
+        solved = await background.wait(await turn_job(question.turn, request))
         if question.why:  # the figures of every state, which the worker keeps
             return await service.run(answer_solved, (question, solved))
         return question.answer_from(solved)
@@ -224,18 +241,18 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
     async def post_turn_job(request: Request) -> dict[str, Any]:
         turn = TurnQuestion.parse(**query(request, TurnQuestion.PARAMS))
         await service.table(turn.card.rules_name)
-        return job_answer(turn_job(turn))
+        return job_answer(await turn_job(turn, request))
 
     async def post_analyze_job(request: Request) -> dict[str, Any]:
         params = query(request, AnalyzeQuestion.PARAMS)
         record = await records.run(record_of, await request.body())
         question = AnalyzeQuestion.parse(record, **params)
         await service.table(record.rules)
-        return {"job": analyze_job_of(question).status()}
+        return {"job": analyze_job_of(question, request).status()}
 
     async def job_status(request: Request) -> dict[str, Any]:
         query(request, ())
-        job = background.get(request.path_params["job_id"])
+        job = background.follow(request.path_params["job_id"])
         if request.method == "DELETE":
             background.cancel(job.id)
         return job_answer(job)
@@ -266,7 +283,7 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
         if question.judging.is_ev:
             return await records.run(analysis_answer, record)
         await service.table(record.rules)
-        return await background.wait(analyze_job_of(question))  # one solve per turn
+        return await background.wait(analyze_job_of(question, request))  # one solve per turn
 
     async def post_record(request: Request) -> dict[str, Any]:
         query(request, ())  # no parameters
@@ -299,6 +316,7 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
             service.close()
             background.close()
             records.close()
+            quick.close()
 
     routes = [
         Route("/", index),

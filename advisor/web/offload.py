@@ -24,11 +24,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from ..record import GameRecord
+    from ..request.answers import TurnQuestion
+    from ..solved_turn import SolvedTurn
 
 T = TypeVar("T")
 
 RECORD_WORKERS = 1
 """Records read or analysed at once (each by a worker process)."""
+QUICK_WORKERS = 1
+"""Light turn questions answered at once (each by a worker process of the light lane)."""
 
 
 def _ignore_interrupt() -> None:
@@ -85,3 +89,28 @@ def analysis_answer(record: GameRecord) -> dict[str, Any]:
     from ..analyze import analyze
 
     return analyze(record, table=get_table(record.rules)).to_json()
+
+
+class QuickWork(RecordWork):
+    """The light lane: turn questions under a target or win objective that are answered in
+    about a second (:func:`quick_turn`), in worker processes of their own, so that no heavy
+    job (:mod:`advisor.web.jobs`, minutes) makes them wait, however many run."""
+
+    def __init__(self, workers: int = QUICK_WORKERS) -> None:
+        super().__init__(workers)
+
+
+def quick_turn(question: TurnQuestion) -> SolvedTurn | None:
+    """The turn of ``question`` solved now when that takes about a second or less
+    (:func:`advisor.solved_turn.solve_is_slow` says no: few open boxes, a target the
+    target table holds, the opponents' distributions kept here), else None: the solve is
+    a heavy job's."""
+    from solver.table import get_table
+
+    from ..request.answers import solve_turn_job
+    from ..solved_turn import solve_is_slow
+
+    table = get_table(question.card.rules_name)
+    if solve_is_slow(question.card, table, question.objective):
+        return None
+    return solve_turn_job(question, None)

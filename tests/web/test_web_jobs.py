@@ -90,16 +90,16 @@ def test_a_running_job_is_cancelled_and_the_next_one_runs(server):
 
 
 def test_jobs_are_bounded_and_a_queued_one_is_dropped(server):
-    from advisor.web.jobs import LIMIT
+    from advisor.web.jobs import PER_CLIENT
 
     ids = []
     try:
-        for card in SLOW[:LIMIT]:
+        for card in SLOW[:PER_CLIENT]:
             status, body = post(server, "/api/jobs/turn", {"card": card, "target": "300"})
             assert status == 200, body
             ids.append(body["job"]["id"])
         status, body = post(server, "/api/jobs/turn", {"card": "chance=20", "target": "300"})
-        assert status == 429 and "computations are under way" in body["error"]
+        assert status == 429 and "computations of yours are under way" in body["error"]
         status, body = server.request("DELETE", f"/api/jobs/{ids[-1]}")
         assert status == 200 and body["job"]["state"] == "cancelled"
         status, body = post(server, "/api/jobs/turn", {"card": "chance=20", "target": "300"})
