@@ -60,8 +60,9 @@ class Option:
     choice under optimal play; ``loss`` is how much less that is than the option with
     the highest ``expected_final``. Under a target objective ``p_target`` is the
     probability of reaching the target after this choice (then playing for it); under a
-    win objective ``p_win`` / ``p_tie`` the probabilities of ending above / level with
-    the opponent (None under the expected-score objective).
+    win objective ``win_share`` the chance to win, a tie counting as a share (half a win
+    against one opponent, ``1/k`` when ``k`` players tie at the top) (None under the
+    expected-score objective).
     """
 
     action: str
@@ -72,8 +73,7 @@ class Option:
     points: int = 0
     bonus: int = 0
     p_target: float | None = None
-    p_win: float | None = None
-    p_tie: float | None = None
+    win_share: float | None = None
     p_loss: float | None = None
     outcome: Outcome | None = None
     """What the option leads to (:mod:`advisor.why`), when asked for (``why=True``)."""
@@ -111,8 +111,8 @@ class Option:
 
     @property
     def probability(self) -> float | None:
-        """The objective's probability (``p_target`` or ``p_win``), None for ``ev``."""
-        return self.p_target if self.p_target is not None else self.p_win
+        """The objective's probability (``p_target`` or ``win_share``), None for ``ev``."""
+        return self.p_target if self.p_target is not None else self.win_share
 
     def to_json(self) -> dict[str, Any]:
         if self.keep is not None:
@@ -122,7 +122,7 @@ class Option:
             out = {"action": "score", "box": self.box, "points": self.points,
                    "expected_final": self.expected_final, "bonus": self.bonus,
                    "loss": self.loss}
-        for key in ("p_target", "p_win", "p_tie", "p_loss"):
+        for key in ("p_target", "win_share", "p_loss"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -198,8 +198,8 @@ def _rerolls_of(roll: int) -> tuple[np.ndarray, tuple[tuple[int, Keep], ...]]:
             tuple((ties.rank(k, -1), Keep(faces_of(KEEP_COUNTS[k]))) for k in ks))
 
 
-_NO_P = (0.0, 0.0)
-"""(p, tie p) of every option under the expected score (or a target out of reach)."""
+_NO_P = 0.0
+"""The probability of every option under the expected score (or a target out of reach)."""
 
 
 def question_rolls_left(card: Scorecard, rolls_left: int | None = None) -> int:
@@ -311,15 +311,14 @@ class TurnAdvisor:
             self._outcomes = TurnOutcomes(self, moments or get_moments(self.table))
         return self._outcomes
 
-    def probability(self) -> tuple[float, float]:
-        """(objective probability, tie probability) of this card before the turn's first
-        roll, under the objective's best strategy."""
+    def probability(self) -> float:
+        """The objective's probability (a target's, or the chance to win) of this card
+        before the turn's first roll, under the objective's best strategy."""
         if self.objective.is_ev:
             raise ValueError("the expected-score objective has no probability")
         if self.objective.is_out_of_reach(self.card):
-            return 0.0, 0.0
-        solved = self.solved
-        return solved.value, solved.value2
+            return 0.0
+        return self.solved.value
 
     def box_values(self, dice: Dice) -> list[tuple[float, int, int, int]]:
         """(points to come, box, points, bonus) of every box the rules allow for ``dice``."""
@@ -343,7 +342,7 @@ class TurnAdvisor:
         evs = [item[0] for item in found]
         order = ties.ranked(*self._ranking_keys(found, evs))
         best = max(evs)
-        best_p = _unit(found[order[0]][-1][0])
+        best_p = _unit(found[order[0]][-1])
         options = tuple(self._option(best, best_p, *found[i]) for i in order)
         if not why:
             return Advice(self.card, dice, rolls_left, options, objective)
@@ -364,7 +363,7 @@ class TurnAdvisor:
         values, evs, ranks, tie = self._ranking_keys(found, evs)
         top = ties.best(values, evs, ranks, len(found), tie)  # advise's first (ties.ranked)
         best = max(evs)
-        best_p = _unit(found[top][-1][0])
+        best_p = _unit(found[top][-1])
         if move.keep is not None:
             pick = next((i for i, item in enumerate(found)
                          if item[2] is not None and item[2].faces == move.keep), None)
@@ -375,7 +374,7 @@ class TurnAdvisor:
         return chosen, self._option(best, best_p, *found[top])
 
     def _priced(self, dice: Dice, rolls_left: int) -> list[tuple]:
-        """(expected final, rank, keep, box name, points, bonus, (p, tie p)) of every
+        """(expected final, rank, keep, box name, points, bonus, p) of every
         distinct choice for ``dice``: the allowed boxes, then the keeps while rolls are
         left (p is 0 under the expected score)."""
         total = self.card.total
@@ -391,9 +390,7 @@ class TurnAdvisor:
             ks, keeps = _rerolls_of(dice.roll_index)
             evs = (total + self.turn[rolls_left][ks]).tolist()  # total + K_j(k), each keep
             if solve:
-                solved = self.solved
-                ps = zip(solved.keep_values[rolls_left][ks].tolist(),
-                         solved.keep_values2[rolls_left][ks].tolist(), strict=True)
+                ps = self.solved.keep_values[rolls_left][ks].tolist()
             else:
                 ps = [_NO_P] * len(evs)
             found += [(ev, rank, keep, None, 0, 0, p)
@@ -407,19 +404,18 @@ class TurnAdvisor:
         ranks = [item[1] for item in found]
         if self.objective.is_ev:
             return evs, evs, ranks, ties.EV_TIE
-        return [item[-1][0] for item in found], evs, ranks, ties.P_TIE
+        return [item[-1] for item in found], evs, ranks, ties.P_TIE
 
     def _option(self, best: float, best_p: float, expected_final: float, _rank: int,
                 keep: Keep | None, box: str | None, points: int, bonus: int,
-                p: tuple[float, float]) -> Option:
+                p: float) -> Option:
         kind = self.objective.kind
         with_p = kind != "ev"
         return Option("keep" if keep is not None else "score", expected_final,
                       best - expected_final, keep, box, points, bonus,
-                      p_target=_unit(p[0]) if kind == "target" else None,
-                      p_win=_unit(p[0]) if kind == "win" else None,
-                      p_tie=_unit(p[1]) if kind == "win" else None,
-                      p_loss=max(best_p - _unit(p[0]), 0.0) if with_p else None)
+                      p_target=_unit(p) if kind == "target" else None,
+                      win_share=_unit(p) if kind == "win" else None,
+                      p_loss=max(best_p - _unit(p), 0.0) if with_p else None)
 
 
 ADVISORS_KEPT = {True: 512, False: 8}

@@ -40,7 +40,7 @@ ERROR_LOSS = 1e-9
 """A decision losing more than this is an error."""
 WORST = 3
 POINTS, PROBABILITY = "points", "probability"
-"""The units of a loss: expected points, or probability (``p_target``, ``p_win``)."""
+"""The units of a loss: expected points, or probability (``p_target``, ``win_share``)."""
 
 
 def unit_of(objective: Objective) -> str:
@@ -240,7 +240,7 @@ def value_before_turn(advisor: TurnAdvisor) -> float:
     card = advisor.card
     if advisor.objective.is_ev:
         return card.total + advisor.table.value(card.mask, card.upper, card.flag)
-    return float(advisor.probability()[0])
+    return float(advisor.probability())
 
 
 def analyze(record: GameRecord, objective: Judging = EV, *, table: Table | None = None,

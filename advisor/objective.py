@@ -1,16 +1,18 @@
-"""What the advice maximises: the expected score, P(final >= target) or P(beat an opponent).
+"""What the advice maximises: the expected score, P(final >= target) or the chance to win.
 
 An :class:`Objective` is a small value (docs/objectives.md):
 
 - ``Objective.ev()``: the expected final score (the default, also the constant ``EV``);
 - ``Objective.for_target(x)``: P(final score >= x); ``Objective.beat(n)`` is
   ``for_target(n + 1)``;
-- ``Objective.win(card)``: P(my final > the opponent's), the opponent playing on from
-  ``card`` for the highest expected score (their exact final-score distribution); a full
-  card is a finished opponent;
-- ``Objective.win_against(cards)``: P(my final > the best of several opponents' finals),
-  each playing on independently from their card (the distribution of the maximum is the
-  product of their distribution functions); one card is exactly ``Objective.win(card)``.
+- ``Objective.win(card)``: the chance to win against one opponent, a tie counting as
+  half a win (``win_share = P(my final > theirs) + P(level) / 2``), the opponent playing
+  on from ``card`` for the highest expected score (their exact final-score distribution);
+  a full card is a finished opponent;
+- ``Objective.win_against(cards)``: the chance to win against several opponents, each
+  playing on independently from their card, a tie of ``k`` players at the top counting
+  ``1/k`` (:meth:`solver.target.Utility.win_share`); one card is exactly
+  ``Objective.win(card)``.
 
 :meth:`Objective.parse_options` builds one from the command-line options and raises
 :class:`~solver.errors.ObjectiveError` for two objectives at once or a bad value.
@@ -103,15 +105,16 @@ class Objective:
 
     @classmethod
     def win(cls, opponent: Scorecard | str, rules: str | RuleSet = DEFAULT_RULES) -> Objective:
-        """P(my final > the opponent's), the opponent's card given as text or a card."""
+        """The chance to beat the opponent (a tie counts half), the opponent's card given
+        as text or a card."""
         return cls("win", opponent=_as_opponent(opponent, rules))
 
     @classmethod
     def win_against(cls, opponents: Sequence[Scorecard | str],
                     rules: str | RuleSet = DEFAULT_RULES) -> Objective:
-        """P(my final > the best of the opponents' finals), each opponent's card given as
-        text or a card (a full card: a finished opponent). One card gives exactly
-        ``Objective.win(card)``."""
+        """The chance to win against the opponents (a tie of ``k`` players at the top counts
+        ``1/k``), each opponent's card given as text or a card (a full card: a finished
+        opponent). One card gives exactly ``Objective.win(card)``."""
         if isinstance(opponents, (str, Scorecard)) or not isinstance(opponents, Sequence):
             raise ObjectiveError(f"opponents are a list of cards (text or Scorecard), not "
                                  f"{type(opponents).__name__}")
@@ -187,19 +190,23 @@ class Objective:
 
     @property
     def key(self) -> str | None:
-        """The per-option key: ``p_target``, ``p_win`` or None (expected score)."""
-        return {"ev": None, "target": "p_target", "win": "p_win"}[self.kind]
+        """The per-option key: ``p_target``, ``win_share`` or None (expected score)."""
+        return {"ev": None, "target": "p_target", "win": "win_share"}[self.kind]
 
     def describe(self) -> str:
-        """``the expected final score``, ``P(final score >= 300)`` or ``P(beating ...)``."""
+        """``the expected final score``, ``P(final score >= 300)`` or ``the chance to win
+        ...``."""
         if self.kind == "target":
             return f"P(final score >= {self.target})"
         if self.kind == "win" and self.opponent is not None:
             if self.opponent.is_full:
-                return f"P(final score > {self.opponent.total}, the opponent's final score)"
-            return (f"P(final score > the opponent's), opponent at {standing(self.opponent)}")
+                return (f"the chance to win (a tie counts as half) against the opponent's "
+                        f"final score, {self.opponent.total}")
+            return (f"the chance to win (a tie counts as half), opponent at "
+                    f"{standing(self.opponent)}")
         if self.kind == "win":
-            return (f"P(final score > the best of {len(self.opponents)} opponents'), "
+            return (f"the chance to win against {len(self.opponents)} opponents (a tie "
+                    f"counts as a share: half a win between two, a third among three), "
                     f"opponents at {'; '.join(standing(c) for c in self.opponents)}")
         return "the expected final score"
 
@@ -220,16 +227,21 @@ class Objective:
         return {"kind": "ev"}
 
     # ------------------------------------------------------------------ solving
-    def opponent_distribution(self, table: Table, *, phase: Phase | None = None
-                              ) -> np.ndarray:
-        """P(x = the best opponent's final score) for x = 0.. (win objective): exact, from
-        each opponent's card (:func:`final_distribution`), independent of each other
-        (:func:`max_distribution`); one opponent: their own distribution. ``phase()``
-        gives the progress callback of each distribution still to compute."""
+    def opponent_distributions(self, table: Table, *, phase: Phase | None = None
+                               ) -> list[np.ndarray]:
+        """P(x = each opponent's final score) for x = 0.. (win objective): exact, from
+        each opponent's card (:func:`final_distribution`). ``phase()`` gives the progress
+        callback of each distribution still to compute."""
         if self.kind != "win":
             raise ObjectiveError("only a win objective has an opponent")
-        return max_distribution([final_distribution(card, table, phase=phase)
-                                 for card in self.against])
+        return [final_distribution(card, table, phase=phase) for card in self.against]
+
+    def opponent_distribution(self, table: Table, *, phase: Phase | None = None
+                              ) -> np.ndarray:
+        """P(x = the best opponent's final score) for x = 0.. (win objective): the
+        opponents independent of each other (:func:`max_distribution`); one opponent:
+        their own distribution. ``phase``: as for :meth:`opponent_distributions`."""
+        return max_distribution(self.opponent_distributions(table, phase=phase))
 
     def is_out_of_reach(self, card: Scorecard) -> bool:
         """True for a target that no play from ``card`` can reach (beyond its total plus
@@ -254,7 +266,7 @@ class Objective:
             assert self.target is not None
             return Utility.target(self.target, table.rules)
         if self.kind == "win":
-            return Utility.beat_distribution(self.opponent_distribution(table, phase=phase))
+            return Utility.win_share(self.opponent_distributions(table, phase=phase))
         raise ObjectiveError("the expected score needs no utility")
 
 

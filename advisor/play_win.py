@@ -80,10 +80,11 @@ class WinEachTurn:
         return {"kind": "win", "each_turn": True, "win_from": self.open_boxes}
 
     def describe(self) -> str:
+        what = ("the chance to win against the others (a tie counts as a share: half a win "
+                "between two, 1/k among k at the top)")
         if self.open_boxes >= DEFAULT_WIN_FROM:
-            return f"P(final score > the best of the others), {FIRST_TURN}"
-        return (f"P(final score > the best of the others), {from_text(self.open_boxes)} "
-                f"(before: the expected final score)")
+            return f"{what}, {FIRST_TURN}"
+        return f"{what}, {from_text(self.open_boxes)} (before: the expected final score)"
 
     def ranked_line(self, record: GameRecord, player: str) -> str:
         """What ranks ``player``'s options, naming the others and where they stand."""
@@ -91,8 +92,11 @@ class WinEachTurn:
         if len(cards[player].open_boxes()) > self.open_boxes:
             return expected_score_line(self.open_boxes)
         others = [name for name in record.players if name != player]
-        best = others[0] if len(others) == 1 else f"the best of {', '.join(others)}"
-        return f"ranked by P(final score > {best}): {standings(record, others)}"
+        if len(others) == 1:
+            return (f"ranked by the chance to beat {others[0]} (a tie counts as half): "
+                    f"{standings(record, others)}")
+        return (f"ranked by the chance to win against {', '.join(others)} (a tie of k players "
+                f"at the top counts 1/k): {standings(record, others)}")
 
     def working_line(self, record: GameRecord, player: str, *, shown: bool = False) -> str:
         """The note printed before the DP of a turn starts (``shown``: the expected-score

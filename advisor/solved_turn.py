@@ -43,22 +43,19 @@ Progress = Callable[[int, int], None]
 class SolvedTurn:
     """A turn's figures under one objective, at the card's total.
 
-    ``keep_values[j, k]``: the objective's probability after keeping ``k`` with ``j``
-    rolls left (rows ``j >= 1``; shape (rolls_per_turn, 462)), ``keep_values2`` the tie
-    probability alongside (zeros for a target); ``value`` / ``value2`` the same before
-    the first roll; ``boxes[(box, points, bonus)]``: (probability, tie probability)
+    ``keep_values[j, k]``: the objective's probability (a target's, or the chance to win)
+    after keeping ``k`` with ``j`` rolls left (rows ``j >= 1``; shape (rolls_per_turn,
+    462)); ``value`` the same before the first roll; ``boxes[(box, points, bonus)]``: it
     after filling ``box`` with ``points`` (and that Yahtzee ``bonus``)."""
 
     keep_values: np.ndarray
-    keep_values2: np.ndarray
     value: float
-    value2: float
-    boxes: dict[tuple[int, int, int], tuple[float, float]]
+    boxes: dict[tuple[int, int, int], float]
     seconds: float = 0.0
     """Seconds the solve took (the DP and the opponents' distributions)."""
 
-    def box(self, box: int, points: int, bonus: int) -> tuple[float, float]:
-        """(probability, tie probability) after scoring ``points`` (+ ``bonus``) in ``box``."""
+    def box(self, box: int, points: int, bonus: int) -> float:
+        """The probability after scoring ``points`` (+ ``bonus``) in ``box``."""
         return self.boxes[(box, points, bonus)]
 
 
@@ -68,8 +65,7 @@ def turn_of(vectors: Vectors, card: Scorecard, seconds: float = 0.0) -> SolvedTu
 
     rules = card.rules
     turn = turn_at(vectors, card.mask, card.upper, card.flag, card.total)
-    pair = vectors.utility.pair
-    boxes: dict[tuple[int, int, int], tuple[float, float]] = {}
+    boxes: dict[tuple[int, int, int], float] = {}
     for faces in ROLLS.tolist():
         for box, points, bonus in card.placements(faces):
             if (box, points, bonus) in boxes:
@@ -77,11 +73,8 @@ def turn_of(vectors: Vectors, card: Scorecard, seconds: float = 0.0) -> SolvedTu
             m, u, y, upper_bonus = rules.after_box(card.mask, card.upper, card.flag, box,
                                                    points)
             a = card.total + points + upper_bonus + bonus
-            boxes[(box, points, bonus)] = (vectors.value(m, u, y, a),
-                                           vectors.value(m, u, y, a, second=True)
-                                           if pair else 0.0)
-    return SolvedTurn(turn.keep_values, turn.keep_values2, turn.value, turn.value2, boxes,
-                      seconds)
+            boxes[(box, points, bonus)] = vectors.value(m, u, y, a)
+    return SolvedTurn(turn.keep_values, turn.value, boxes, seconds)
 
 
 def solve_turn(card: Scorecard, table: Table, objective: Objective, *,

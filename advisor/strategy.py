@@ -114,7 +114,7 @@ def _runner_up_loss(second: Option | None) -> str:
 def strategy_csv(card: Scorecard, table: Table | None = None,
                  rolls_left: int | None = None, objective: Objective = EV) -> str:
     """CSV with one row per roll and number of rolls left (columns: ``CSV_COLUMNS``; under
-    a target or win objective one more, ``p_target`` or ``p_win``, of the best option, and
+    a target or win objective one more, ``p_target`` or ``win_share``, of the best option, and
     ``runner_up_loss`` is in probability)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")

@@ -29,27 +29,27 @@ def probability_text(p: float) -> str:
 def advice_table(advice: Advice, top: int | None = None, *,
                  more_hint: str = "--top 0 shows all") -> list[str]:
     """The ranked options as aligned lines, best first. Ranked by expected score: the
-    expected final score and the loss in points. Ranked by a probability: that probability
-    (and P(tie) to win), the loss in percentage points of it (0.40: 0.4 % less chance),
-    then the expected final score. ``more_hint`` says how to see the hidden ones."""
+    expected final score and the loss in points. Ranked by a probability (the chance of
+    the target, or the chance to win with a tie counted as a share): that probability,
+    the loss in percentage points of it (0.40: 0.4 % less chance), then the expected
+    final score. ``more_hint`` says how to see the hidden ones."""
     options = advice.top(top)
     kind = advice.objective.kind
     width = max(24, *(len(o.describe()) for o in options))
     if kind == "ev":
         lines = [f"  #  {'choice':<{width}}  {'expected final':>14}  {'loss':>8}"]
     else:
-        chances = {"target": f"  {'P(target)':>11}",
-                   "win": f"  {'P(win)':>11}  {'P(tie)':>11}"}[kind]
-        lines = [f"  #  {'choice':<{width}}{chances}  {'loss (pp)':>9}  {'expected final':>14}"]
+        header = {"target": "P(target)", "win": "chance to win"}[kind]
+        cell = max(len(header), 11) + 2
+        lines = [f"  #  {'choice':<{width}}{header:>{cell}}  {'loss (pp)':>9}"
+                 f"  {'expected final':>14}"]
     for rank, option in enumerate(options, start=1):
         if kind == "ev":
             lines.append(f"{rank:>3}  {option.describe():<{width}}"
                          f"  {option.expected_final:>14.2f}  {option.loss:>8.2f}")
         else:
-            cells = f"  {probability_text(option.probability or 0.0):>11}"
-            if kind == "win":
-                cells += f"  {probability_text(option.p_tie or 0.0):>11}"
-            lines.append(f"{rank:>3}  {option.describe():<{width}}{cells}"
+            chance = probability_text(option.probability or 0.0)
+            lines.append(f"{rank:>3}  {option.describe():<{width}}{chance:>{cell}}"
                          f"  {points_of_chance(option.p_loss or 0.0):>9}"
                          f"  {option.expected_final:>14.2f}")
         if option.outcome is not None:

@@ -13,10 +13,11 @@ Figures (2-core machine), each from a fresh process so peak memory is its own:
   DP; wanted <= 2 s;
 - ``advise --opponent from a new game``: end to end in process.
 
-``--opponent-only`` times just that last figure (a fresh process, wall and CPU seconds);
-``--compare-with CHECKOUT`` times it in another checkout of this repository too (its own
-``.venv``), the two alternating in the same run, so a change is measured against the
-code before it under the same load.
+``--opponent-only`` times just that last figure and ``advise --opponent`` from two
+mid-game cards (a fresh process each, wall and CPU seconds; the opponent's distribution
+is known, only the DP is timed); ``--compare-with CHECKOUT`` times them in another
+checkout of this repository too (its own ``.venv``), the two alternating in the same
+run, so a change is measured against the code before it under the same load.
 
 CPU time next to wall time shows how much of the two cores the process got (the load
 average says whether other work shared them); G ops/s counts the kernels' operations
@@ -87,23 +88,33 @@ print(json.dumps({"target": target, "win": win, "new_game_win": new_game,
 """
 
 
-_NEW_GAME_WIN = r"""
-import json, os, time
+_WIN_QUESTION = r"""
+import json, sys, time
 from advisor import vector_cache
 from advisor.advise import advise
 from advisor.model import Dice, Scorecard
 from advisor.objective import Objective
 from solver.table import open_table
 table = open_table("official", build=True)
-mine = Scorecard.parse("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20")
-theirs = Scorecard.parse("aces=2,twos=8,threes=9,fours=16,fives=10,sixes=24,4k=22")
-advise(mine, Dice("55516"), objective=Objective.win(theirs), table=table)  # compiled, theirs known
+mine, theirs = (Scorecard.parse(text) for text in sys.argv[1:3])
+late = Scorecard.parse("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20")
+advise(late, Dice("55516"), objective=Objective.win(theirs), table=table)  # compiled, theirs known
 vector_cache.clear()
 wall, cpu = time.perf_counter(), time.process_time()
-best = advise(Scorecard.new(), Dice("55516"), objective=Objective.win(theirs), table=table).best
+best = advise(mine, Dice("55516"), objective=Objective.win(theirs), table=table).best
 print(json.dumps({"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu,
-                  "p_win": best.p_win, "p_tie": best.p_tie}))
+                  "p": best.probability, "best": best.describe()}))
 """
+
+WIN_QUESTIONS = (
+    ("a new game", "", "aces=2,twos=8,threes=9,fours=16,fives=10,sixes=24,4k=22"),
+    ("mid-game, 10 open against 9", "aces=3,fours=12,ls=40", "twos=6,sixes=24,fh=25,chance=22"),
+    ("mid-game, 11 open against 7", "sixes=24,ls=40",
+     "aces=3,twos=6,threes=9,fh=25,ss=30,chance=21"),
+)
+"""(what, my card, the opponent's card) of the win questions ``--opponent-only`` times.
+The script prints the best option's probability, whatever the objective's key is called
+in the checkout it runs in."""
 
 
 def _run(script: str, *args: str, python: str = sys.executable, cwd: Path | None = None) -> dict:
@@ -112,18 +123,27 @@ def _run(script: str, *args: str, python: str = sys.executable, cwd: Path | None
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def opponent_only(other: Path | None, runs: int) -> int:
-    """``advise --opponent`` from a new game, here and (alternating) in ``other``."""
+def opponent_only(other: Path | None, runs: int, which: list[int]) -> int:
+    """``advise --opponent`` (:data:`WIN_QUESTIONS`), here and (alternating) in ``other``,
+    with the ratio of their wall and CPU times."""
     here = Path(__file__).resolve().parents[1]
     places = [("this checkout", here)] + ([("compared", other.resolve())] if other else [])
     for run in range(1, runs + 1):
-        for name, root in places:
-            before = load_average()
-            r = _run(_NEW_GAME_WIN, python=str(root / ".venv" / "bin" / "python"), cwd=root)
-            print(f"run {run}, {name}: advise --opponent (six open) from a new game: "
-                  f"{r['wall']:.1f} s wall, {r['cpu']:.1f} s CPU; best P(win) "
-                  f"{r['p_win']!r}, P(tie) {r['p_tie']!r} (load {before} -> "
-                  f"{load_average()})", flush=True)
+        for q in which:
+            what, mine, theirs = WIN_QUESTIONS[q]
+            got = {}
+            for name, root in places:
+                before = load_average()
+                r = got[name] = _run(_WIN_QUESTION, mine, theirs,
+                                     python=str(root / ".venv" / "bin" / "python"), cwd=root)
+                print(f"run {run}, {name}: advise --opponent from {what}: {r['wall']:.1f} s "
+                      f"wall, {r['cpu']:.1f} s CPU; best {r['best']}, {r['p']!r} (load "
+                      f"{before} -> {load_average()})", flush=True)
+            if other:
+                a, b = got["this checkout"], got["compared"]
+                print(f"run {run}, {what}: compared / this checkout: "
+                      f"{b['wall'] / a['wall']:.2f}x wall, {b['cpu'] / a['cpu']:.2f}x CPU",
+                      flush=True)
     return 0
 
 
@@ -135,9 +155,14 @@ def main() -> int:
                         help="another checkout of this repository (with its .venv) to time "
                              "beside this one (implies --opponent-only)")
     parser.add_argument("--runs", type=int, default=1, help="alternating runs of each")
+    parser.add_argument("--question", type=int, action="append",
+                        choices=range(len(WIN_QUESTIONS)),
+                        help="with --opponent-only: only these questions (0: a new game, "
+                             "1 and 2: mid-game cards; repeatable; default all)")
     args = parser.parse_args()
     if args.opponent_only or args.compare_with:
-        return opponent_only(args.compare_with, args.runs)
+        return opponent_only(args.compare_with, args.runs,
+                             args.question or list(range(len(WIN_QUESTIONS))))
     print(f"load average before: {load_average()}")
     for name, top, wanted in (("official", 300, "<= 30 s, <= 2 GB"),
                               ("yatzy", 374, "<= 90 s")):

@@ -118,9 +118,8 @@ def _p_new_game(table: Table, store: st.TargetStore, target: int) -> float:
 
     rules = table.rules
     stages = np.zeros((rules.rolls_per_turn, N_KEEPS, 1))
-    value, _ = turn_vectors(0, 0, 0, 0, rules.arrays, store.slot, store.vectors,
-                            Utility.target(target, rules).spec(rules), stages, stages[:0],
-                            stages[:0])
+    value = turn_vectors(0, 0, 0, 0, rules.arrays, store.slot, store.vectors,
+                         Utility.target(target, rules).spec(rules), stages, stages[:0])
     return min(max(float(value), 0.0), 1.0)
 
 

@@ -1,9 +1,10 @@
 """Play for a target or to win: the exact DP over final-score utilities (``kernels.target``).
 
 A :class:`Utility` is a function ``U(final score)``: ``1[final >= X]`` for a target
-``X``, ``P(opponent's final < final)`` to beat an opponent (plus the tie probability as a
-secondary vector). :func:`solve_vectors` computes, level by level from full cards back to
-a start state, ``V_s(a)``: the largest expected utility from the start of a turn in
+``X``; to win, the expected share of the win against the others' final scores (a win
+counts 1, a tie of ``k`` players at the top ``1/k``: :meth:`Utility.win_share`).
+:func:`solve_vectors` computes, level by level from full cards back to a start state,
+``V_s(a)``: the largest expected utility from the start of a turn in
 state ``s`` with ``a`` points scored so far. Each state stores ``a`` on a range only:
 
 - ``a >= feasible(s)``: the upper subtotal, the upper bonus, a 50 in the Yahtzee box and
@@ -62,26 +63,26 @@ def target_cap(rules: RuleSet | None = None) -> int:
     return int(max_points_to_come(rules, zero, zero, zero)[0]) + 1
 
 
+TAIL = 1e-18
+"""The others' final scores below or above which :meth:`Utility.win_share` lets the
+utility be 0 or 1 when so little probability lies there: every figure moves by at most
+that much (the utility is nondecreasing), far below the 1e-12 the figures are given to."""
+
+
 @dataclass(frozen=True, eq=False)
 class Utility:
     """``U(a)`` of a final score ``a``: ``values[a]`` on ``0 <= a < A``, ``above`` from
-    ``A`` on, 0 below 0; ``values2``/``above2``: the secondary utility (pair mode) or
-    None. ``zero_below``: both are 0 for every ``a`` below it."""
+    ``A`` on, 0 below 0. ``zero_below``: it is 0 for every ``a`` below it. ``U`` is
+    nondecreasing, in [0, 1]."""
 
     values: np.ndarray
     above: float
     zero_below: int
-    values2: np.ndarray | None = None
-    above2: float = 0.0
 
     @property
     def top(self) -> int:
         """``A``: the first score from which ``U`` is constant."""
         return int(self.values.shape[0])
-
-    @property
-    def pair(self) -> bool:
-        return self.values2 is not None
 
     @classmethod
     def target(cls, x: int, rules: RuleSet | None = None) -> Utility:
@@ -93,28 +94,47 @@ class Utility:
         return cls(np.zeros(x), 1.0, x)
 
     @classmethod
-    def beat_distribution(cls, distribution: np.ndarray) -> Utility:
-        """``P(other < final)`` (primary) and ``P(other == final)`` (secondary) for an
-        opponent whose final score is ``x`` with probability ``distribution[x]``."""
-        dist = np.asarray(distribution, dtype=np.float64)
-        nz = np.flatnonzero(dist > 0)
-        top = int(nz[-1]) + 1
-        below = np.concatenate(([0.0], np.cumsum(dist[:top])[:-1]))
-        return cls(below, 1.0, int(nz[0]), dist[:top].copy(), 0.0)
+    def win_share(cls, distributions: list[np.ndarray] | tuple[np.ndarray, ...]) -> Utility:
+        """The expected share of the win of a final score ``a`` against others whose final
+        scores are independent, other ``i``'s ``x`` with probability
+        ``distributions[i][x]``: 1 above the best of them, ``1/(j + 1)`` level with ``j``
+        of them at the top, 0 below. With ``F_i = P(x_i < a)`` and ``p_i = P(x_i = a)``,
+
+            U(a) = sum_j P(j of them at a, the rest below) / (j + 1)
+                 = integral over z in [0, 1] of prod_i (F_i + p_i z)
+
+        (the coefficient of ``z^j`` in the product is the probability of ``j`` level with
+        ``a``). One other: ``P(x < a) + P(x = a) / 2``. Scores where the utility is within
+        :data:`TAIL` of 0 or 1 are given 0 or 1."""
+        dists = [np.asarray(d, dtype=np.float64) for d in distributions]
+        size = max(d.shape[0] for d in dists) + 1
+        coef = np.ones((1, size))  # coef[j, a]: P(j of the others so far at a, the rest below)
+        for d in dists:
+            p = np.zeros(size)
+            p[:d.shape[0]] = d
+            below = np.concatenate(([0.0], np.cumsum(p)[:-1]))  # P(x < a)
+            grown = np.zeros((coef.shape[0] + 1, size))
+            grown[:-1] += coef * below
+            grown[1:] += coef * p
+            coef = grown
+        share = (coef / np.arange(1, coef.shape[0] + 1)[:, None]).sum(axis=0)
+        share = np.minimum(share, 1.0)
+        last = max(int(np.flatnonzero(d > 0)[-1]) for d in dists)  # above: surely 1
+        top = min(int(np.flatnonzero(share < 1.0 - TAIL)[-1]) + 1, last + 1)
+        zero_below = int(np.flatnonzero(share > TAIL)[0])
+        values = share[:top].copy()
+        values[:zero_below] = 0.0
+        return cls(values, 1.0, zero_below)
 
     def spec(self, rules: RuleSet) -> tk.Spec:
         """What the kernels need of the utility under ``rules``."""
-        return tk.Spec(float(self.above), float(self.above2), self.pair,
-                       most_points_per_turn(rules))
+        return tk.Spec(float(self.above), most_points_per_turn(rules))
 
     def full_cards(self, full_mask: int) -> LevelStore:
         """The one vector of the full cards: the utility itself on 0..A-1."""
         zero = np.zeros(1, dtype=np.int64)
-        store = new_store(zero + full_mask, zero, zero, zero, zero + self.top - 1,
-                          pair=self.pair)
+        store = new_store(zero + full_mask, zero, zero, zero, zero + self.top - 1)
         store.vals[:] = self.values
-        if self.values2 is not None:
-            store.vals2[:] = self.values2
         return store
 
 
@@ -133,7 +153,7 @@ class Vectors:
     operations: float = 0.0
     """Double-precision operations of the kernels (see :func:`task_operations`)."""
 
-    def value(self, m: int, u: int, y: int, a: int, second: bool = False) -> float:
+    def value(self, m: int, u: int, y: int, a: int) -> float:
         """``V`` of state (m, u, y) with ``a`` points so far (a state of a kept level)."""
         level = self.levels[bin(m).count("1")]
         i = int(self.slot[m, min(u, UPPER_TARGET), y])
@@ -143,9 +163,8 @@ class Vectors:
         if a < lo:
             return 0.0
         if a > int(level.hi[i]):
-            return self.utility.above2 if second else self.utility.above
-        src = level.vals2 if second else level.vals
-        return float(src[level.start[i] + a - lo])
+            return self.utility.above
+        return float(level.vals[level.start[i] + a - lo])
 
 
 def task_operations(rules: RuleSet, n_open: np.ndarray) -> np.ndarray:
@@ -302,7 +321,7 @@ def solve_vectors(table: Table, utility: Utility, *, start: tuple[int, int, int]
 
     def step(n: int) -> None:
         nonlocal last, kept, keep, entries, operations
-        here = new_store(*plan.level_states(levels[n]), step=STEP, pair=spec.pair)
+        here = new_store(*plan.level_states(levels[n]), step=STEP)
         _point_slots(slot, plan, here, levels[n])
         tasks = _tasks(here)
         columns = int(tasks[:, 2].sum())
@@ -312,7 +331,7 @@ def solve_vectors(table: Table, utility: Utility, *, start: tuple[int, int, int]
             tk.vector_level(tasks, here, slot, last, spec, rules.arrays)
         if n in keep or n == first_level:
             kept[n] = here
-            if keep_bytes is not None and sum(level.vals.nbytes + level.vals2.nbytes
+            if keep_bytes is not None and sum(level.vals.nbytes
                                               for level in kept.values()) > keep_bytes:
                 kept = {n: here} if n == first_level else {}
                 keep = ()
@@ -330,10 +349,8 @@ class TurnVectors:
     keep_values: np.ndarray
     """(rolls_per_turn, 462): row 0 at the roll rows = V_0 (best box for each final
     roll); row j >= 1 = K_j (value of each keep with j rolls left)."""
-    keep_values2: np.ndarray
     value: float
     """V of the state (the turn not yet rolled)."""
-    value2: float
 
 
 @_jit_cache.compiling(_jit_cache.TARGETS)
@@ -342,8 +359,7 @@ def turn_at(vectors: Vectors, m: int, u: int, y: int, a: int) -> TurnVectors:
     vectors (which ``vectors`` must hold)."""
     rules = vectors.rules
     nxt = vectors.levels[bin(m).count("1") + 1]
-    out = np.zeros((2, rules.rolls_per_turn, N_KEEPS, 1))
-    value, value2 = tk.turn_vectors(m, min(u, UPPER_TARGET), y, a, rules.arrays, vectors.slot,
-                                    nxt, vectors.utility.spec(rules), out[0], out[1], out[0, :0])
-    return TurnVectors(out[0, :, :, 0].copy(), out[1, :, :, 0].copy(), float(value),
-                       float(value2))
+    out = np.zeros((rules.rolls_per_turn, N_KEEPS, 1))
+    value = tk.turn_vectors(m, min(u, UPPER_TARGET), y, a, rules.arrays, vectors.slot, nxt,
+                            vectors.utility.spec(rules), out, out[:0])
+    return TurnVectors(out[:, :, 0].copy(), float(value))

@@ -306,7 +306,7 @@ class TargetTable:
             start,
             np.concatenate((rows[:, 3] - shift, [target, top[0]])).astype(np.int64),
             np.concatenate((rows[:, 4] - shift, [target - 1, top[1]])).astype(np.int64),
-            self._all_values, np.zeros(0), np.zeros((n_states + 1, 0)))
+            self._all_values, np.zeros((n_states + 1, 0)))
         filled = np.array([bin(mask).count("1") for mask in range(self.slot.shape[0])])
         slot = np.where(self.slot >= 0, self.slot + base[filled][:, None, None], -1)
         return np.ascontiguousarray(slot, dtype=np.int64), store
@@ -352,8 +352,8 @@ class _Levels(dict):
 def _level(m: np.ndarray, u: np.ndarray, y: np.ndarray, start: np.ndarray, lo: np.ndarray,
            hi: np.ndarray, vals: np.ndarray) -> LevelStore:
     """One level of vectors in the kernels' container (the states, the placeholder after
-    them, their values; no secondary vector, no extra figures)."""
-    return LevelStore(m, u, y, start, lo, hi, vals, np.zeros(0), np.zeros((m.shape[0], 0)))
+    them, their values; no extra figures)."""
+    return LevelStore(m, u, y, start, lo, hi, vals, np.zeros((m.shape[0], 0)))
 
 
 def open_targets(path: Path | str, table: Table) -> TargetTable:

@@ -57,7 +57,7 @@ def _targets(table: Table) -> None:
     from .target import Utility, solve_vectors, turn_at
 
     late = _late(table)
-    for utility in (Utility.target(40), Utility.beat_distribution(np.full(30, 1 / 30))):
+    for utility in (Utility.target(40), Utility.win_share([np.full(30, 1 / 30)])):
         vectors = solve_vectors(table, utility, start=late, total=0)
         turn_at(vectors, *late, 0)
 

@@ -10,6 +10,7 @@ ranges, no chunks, no shared upper classes, no kernels.
 
 from __future__ import annotations
 
+import itertools
 from functools import lru_cache
 
 import numpy as np
@@ -17,6 +18,7 @@ import numpy as np
 from solver.game.dice import (
     N_KEEPS,
     N_ROLLS,
+    ROLL_KEEP,
     ROLL_PROBABILITY,
     ROLLS,
     keep_outcome_probabilities,
@@ -42,13 +44,25 @@ class TwinDP:
         self.value = lru_cache(maxsize=None)(self._value)
 
     def _value(self, m: int, u: int, y: int) -> np.ndarray:
-        rules = self.rules
         width = self.n  # >= A: every V is `above` from A on
-        if m == rules.full_mask:
+        if m == self.rules.full_mask:
             vec = np.full(width, self.above)
             k = min(width, self.u.shape[0])
             vec[:k] = self.u[:k]
             return vec
+        return ROLL_PROBABILITY @ self._best_of_subs(self.keeps(m, u, y)[-1])
+
+    @staticmethod
+    def _best_of_subs(keep: np.ndarray) -> np.ndarray:
+        """(252, n): each roll's best sub-keep's value."""
+        return np.array([keep[_SUBS[r]].max(axis=0) for r in range(N_ROLLS)])
+
+    def keeps(self, m: int, u: int, y: int) -> list[np.ndarray]:
+        """``[V_0, K_1, ..., K_R]`` of the turn of state (m, u, y), (462, n) each at every
+        ``a``: ``V_0`` at the rolls' rows (the best box for each final roll; 0 elsewhere),
+        ``K_j`` the value of every keep with ``j`` rolls left."""
+        rules = self.rules
+        width = self.n
         v0 = np.zeros((N_ROLLS, width))
         for r in range(N_ROLLS):
             best = np.full(width, -np.inf)
@@ -66,11 +80,15 @@ class TwinDP:
                                self.above)
                 best = np.maximum(best, got)
             v0[r] = best
+        first = np.zeros((N_KEEPS, width))
+        first[ROLL_KEEP] = v0
+        stages = [first]
         v = v0
-        for _ in range(rules.rolls_per_turn - 1):
-            keep = _OUTCOMES @ v  # (462, width)
-            v = np.array([keep[_SUBS[r]].max(axis=0) for r in range(N_ROLLS)])
-        return ROLL_PROBABILITY @ v
+        for j in range(1, rules.rolls_per_turn):
+            stages.append(_OUTCOMES @ v)  # (462, width)
+            if j < rules.rolls_per_turn - 1:
+                v = self._best_of_subs(stages[-1])
+        return stages
 
     def value_wide(self, m: int, u: int, y: int) -> np.ndarray:
         return self.value(m, min(u, UPPER_TARGET), y)
@@ -90,3 +108,20 @@ def stored_vector(level, i: int) -> tuple[int, np.ndarray]:
     """(lo, values on lo..hi) of state ``i`` of a solved level (a ``LevelStore``)."""
     lo, hi = int(level.lo[i]), int(level.hi[i])
     return lo, level.vals[level.start[i]:level.start[i] + max(hi - lo + 1, 0)]
+
+
+def win_share_utility(distributions: list[np.ndarray]) -> tuple[np.ndarray, float]:
+    """(U on 0..A-1, 1 from A on) of the share of the win against others whose final
+    scores are independent, ``distributions[i][x]`` = P(other i's final = x): straight
+    from the definition, over every joint outcome of the others: 1 above the best of
+    them, ``1 / (1 + the number level with a)`` at the best, 0 below."""
+    supports = [np.flatnonzero(np.asarray(d) > 0) for d in distributions]
+    top = max(int(s[-1]) for s in supports) + 1
+    a = np.arange(top)
+    utility = np.zeros(top)
+    for outcome in itertools.product(*supports):
+        p = float(np.prod([d[x] for d, x in zip(distributions, outcome, strict=True)]))
+        best = max(outcome)
+        level = sum(1 for x in outcome if x == best)
+        utility += p * np.where(a > best, 1.0, np.where(a == best, 1.0 / (1 + level), 0.0))
+    return utility, 1.0

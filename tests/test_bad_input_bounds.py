@@ -308,7 +308,7 @@ def test_advise_game_takes_the_objective_and_refuses_other_rules(tmp_path: Path)
         data = json.loads(run("advise", "--game", str(path), "12345", option, value,
                               "--json").stdout)
         assert data["objective"]["kind"] == kind and data["player"] == "Ann"
-        key = "p_target" if kind == "target" else "p_win"
+        key = "p_target" if kind == "target" else "win_share"
         assert all(key in o for o in data["options"])
     line = run("advise", "--game", str(path), "12345", "--rules", "yatzy").stderr
     assert "the record is a game of rules 'official'" in line

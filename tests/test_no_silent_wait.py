@@ -78,7 +78,8 @@ def test_a_slow_turn_shows_the_expected_score_advice_first(kind, official_table,
     assert working > 3 and told[working].endswith(
         "Ctrl-C: go on with the expected-score advice above)...")
     # then the list ranked by the objective, the solve followed to its end
-    assert "loss (pp)" in lines[2] and ("P(win)" if kind == "win" else "P(target)") in lines[2]
+    heading = "chance to win" if kind == "win" else "P(target)"
+    assert "loss (pp)" in lines[2] and heading in lines[2]
     assert bars.calls and bars.calls[-1][1] == bars.calls[-1][2] and bars.closed == 1
     assert all(done <= total for _, done, total in bars.calls)
     # the next roll of the turn, an undo into it: solved once, nothing said again

@@ -1,14 +1,15 @@
 """Every objective (the expected score, a target, beat N, an opponent, several opponents)
 under every rule set: read under the game's rules (an opponent's card included, also from
-JSON and from a record's objective line), and its probabilities equal to the plain-Python
-twin of the DP (tests/target_reference.py), the opponent's distribution read from the
-exact statistics of their card under the same rules."""
+JSON and from a record's objective line), and its probabilities, every option's, equal to
+the plain-Python twin of the DP (tests/target_reference.py), the opponent's distribution
+read from the exact statistics of their card under the same rules, the chance to win's
+utility from its definition (every joint outcome of the others' final scores)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from target_reference import TwinDP
+from target_reference import TwinDP, win_share_utility
 
 from advisor.advise import TurnAdvisor, advise
 from advisor.model import Dice, Scorecard
@@ -51,10 +52,13 @@ def opponent_final(card: Scorecard, table) -> np.ndarray:
     return np.concatenate((np.zeros(card.total), dist))
 
 
-def beaten(dist: np.ndarray) -> tuple[np.ndarray, float]:
-    """The utility of beating a final-score distribution: U(a) = P(their final < a)."""
-    below = np.concatenate(([0.0], np.cumsum(dist)))  # below[a] = P(final < a)
-    return below, 1.0
+def finished(card: Scorecard) -> Scorecard:
+    """``card`` with every open box filled with the most points of a few rolls."""
+    for b in card.open_boxes():
+        card = max((card.place(Dice(d), b) for d in ("66666", "66655", "23456", "12345")),
+                   key=lambda c: c.total)
+    assert card.is_full
+    return card
 
 
 @pytest.mark.parametrize("rules", RULE_NAMES)
@@ -95,10 +99,9 @@ def test_a_target_and_beat_under_every_rule_set_equal_the_twin(table_of, rules):
     want = twin.value(*start(card))[card.total]
     assert 0.0 < want < 1.0
     for objective in (Objective.for_target(target), Objective.beat(target - 1)):
-        got, _ = TurnAdvisor(card, table, objective).probability()
+        got = TurnAdvisor(card, table, objective).probability()
         assert got == pytest.approx(want, abs=1e-12), objective
-    assert_final_roll_options_equal_the_twin(card, table, Objective.for_target(target), twin,
-                                             "p_target")
+    assert_options_equal_the_twin(card, table, Objective.for_target(target), twin, "p_target")
 
 
 @pytest.mark.parametrize("rules", RULE_NAMES)
@@ -109,59 +112,68 @@ def test_winning_against_one_and_two_opponents_under_every_rule_set_equals_the_t
     first = opponent_final(opponent, table)
     np.testing.assert_allclose(Objective.win(str(opponent), rules).opponent_distribution(table),
                                first, rtol=0, atol=1e-12)
-    cdf = np.cumsum(first)
+    assert np.cumsum(first)[-1] == pytest.approx(1.0, abs=1e-12)
     other = opponent_final(second, table)
-    both_cdf = np.ones(max(first.shape[0], other.shape[0]))
-    for dist in (first, other):
-        own = np.cumsum(dist)
-        both_cdf *= np.concatenate((own, np.full(both_cdf.shape[0] - own.shape[0], own[-1])))
-    best_of_both = np.diff(both_cdf, prepend=0.0)
-    for objective, dist in ((Objective.win(str(opponent), rules), first),
-                            (Objective.win_against([str(opponent), str(second)], rules),
-                             best_of_both)):
-        utility, above = beaten(dist)
+    for objective, dists in ((Objective.win(str(opponent), rules), [first]),
+                             (Objective.win_against([str(opponent), str(second)], rules),
+                              [first, other])):
+        utility, above = win_share_utility(dists)
         twin = TwinDP(mine.rules, utility, above, utility.shape[0] + 1)
         want = twin.value(*start(mine))[mine.total]
-        got, tie = TurnAdvisor(mine, table, objective).probability()
+        got = TurnAdvisor(mine, table, objective).probability()
         assert 0.0 < want < 1.0
         assert got == pytest.approx(want, abs=1e-12), objective
-        assert 0.0 <= tie <= 1.0 - got
-        assert_final_roll_options_equal_the_twin(mine, table, objective, twin, "p_win")
-    assert cdf[-1] == pytest.approx(1.0, abs=1e-12)
+        assert_options_equal_the_twin(mine, table, objective, twin, "win_share")
 
 
 @pytest.mark.parametrize("rules", RULE_NAMES)
-def test_a_finished_opponent_is_beat_their_total_under_every_rule_set(table_of, rules):
+def test_finished_opponents_level_at_the_top_share_the_win(table_of, rules):
+    """Against a finished opponent's total T the utility is 0 below T, a half at T, 1 above;
+    against two finished opponents level at T a tie is a third of a win; against two
+    finished opponents, the lower one does not count. Every option equals the twin's."""
     table = table_of(rules)
-    mine, opponent, _ = cards(rules)
-    done = opponent
-    for b in done.open_boxes():
-        done = done.place(Dice("12346"), b)
-    assert done.is_full
-    win = advise(mine, Dice("66612"), rolls_left=1, table=table, objective=Objective.win(
-        str(done), rules))
-    beat = advise(mine, Dice("66612"), rolls_left=1, table=table,
-                  objective=Objective.beat(done.total))
-    assert [o.move for o in win.options] == [o.move for o in beat.options]
-    for w, b in zip(win.options, beat.options, strict=True):
-        assert w.p_win == pytest.approx(b.p_target, abs=1e-12)
+    mine, opponent, second = cards(rules)
+    done, other = finished(opponent), finished(second)
+    top = done.total
+    assert mine.total < other.total != top and mine.total < top
+    lower = other if other.total < top else done
+    higher = done if lower is other else other
+    for objective, utility in (
+            (Objective.win(str(done), rules), np.r_[np.zeros(top), 0.5]),
+            (Objective.win_against([done, done], rules), np.r_[np.zeros(top), 1 / 3]),
+            (Objective.win_against([lower, higher, higher], rules),
+             np.r_[np.zeros(higher.total), 1 / 3])):
+        twin = TwinDP(mine.rules, utility, 1.0, utility.shape[0] + 1)
+        want = twin.value(*start(mine))[mine.total]
+        assert 0.0 < want < 1.0
+        assert TurnAdvisor(mine, table, objective).probability() == pytest.approx(want,
+                                                                                   abs=1e-12)
+        assert_options_equal_the_twin(mine, table, objective, twin, "win_share")
 
 
-def assert_final_roll_options_equal_the_twin(card: Scorecard, table, objective: Objective,
-                                             twin: TwinDP, key: str) -> None:
-    """Every box of the final roll of several dice: its probability is the twin's value of
-    the state after it, at the points so far plus the points it adds."""
+def assert_options_equal_the_twin(card: Scorecard, table, objective: Objective, twin: TwinDP,
+                                  key: str) -> None:
+    """Every option of several dice with every number of rolls left: a box's probability
+    is the twin's value of the state after it, at the points so far plus the points it
+    adds; a keep's is the twin's value of that keep with those rolls left."""
     rules = card.rules
+    stages = twin.keeps(*start(card))
     for dice in ("66612", "66666", "12345", "11223"):
-        advice = advise(card, Dice(dice), rolls_left=0, table=table, objective=objective)
-        for option in advice.options:
-            b = rules.box_index(option.box)
-            m, u, y, upper_bonus = rules.after_box(card.mask, card.upper, card.flag, b,
-                                                   option.points)
-            after = twin.value(m, u, y)
-            points = card.total + option.points + upper_bonus + option.bonus
-            want = after[points] if points < after.shape[0] else twin.above
-            assert getattr(option, key) == pytest.approx(want, abs=1e-12), (dice, option)
+        for rolls_left in range(rules.rolls_per_turn):
+            advice = advise(card, Dice(dice), rolls_left=rolls_left, table=table,
+                            objective=objective)
+            for option in advice.options:
+                if option.keep is not None:
+                    want = stages[rolls_left][option.keep.index][card.total]
+                    assert getattr(option, key) == pytest.approx(want, abs=1e-12), option
+                    continue
+                b = rules.box_index(option.box)
+                m, u, y, upper_bonus = rules.after_box(card.mask, card.upper, card.flag, b,
+                                                       option.points)
+                after = twin.value(m, u, y)
+                points = card.total + option.points + upper_bonus + option.bonus
+                want = after[points] if points < after.shape[0] else twin.above
+                assert getattr(option, key) == pytest.approx(want, abs=1e-12), (dice, option)
 
 
 @pytest.mark.parametrize("rules", RULE_NAMES)
@@ -177,11 +189,10 @@ def test_the_highest_reachable_target_is_not_out_of_reach(table_of, rules):
     reach = Objective.for_target(highest)
     assert not reach.is_out_of_reach(card)
     assert Objective.for_target(highest + 1).is_out_of_reach(card)
-    assert TurnAdvisor(card, table, Objective.for_target(highest + 1)).probability() == (0.0,
-                                                                                         0.0)
+    assert TurnAdvisor(card, table, Objective.for_target(highest + 1)).probability() == 0.0
     twin = TwinDP(card.rules, np.zeros(highest), 1.0, highest + 1)
     want = twin.value(*start(card))[card.total]
-    got, _ = TurnAdvisor(card, table, reach).probability()
+    got = TurnAdvisor(card, table, reach).probability()
     assert want > 0.0 and got == pytest.approx(want, abs=1e-15)
 
 

@@ -1,5 +1,6 @@
-"""`yahtzee play --objective win`: each player's advice maximises P(beating the best of
-the others), checked against independent computations on late-game cards (fast DPs)."""
+"""`yahtzee play --objective win`: each player's advice maximises the chance to win (a tie
+of k players at the top counting 1/k), checked against independent computations on
+late-game cards (fast DPs)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from collections import OrderedDict
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from target_reference import win_share_utility
 
 from advisor.advise import advise
 from advisor.cli import cli
@@ -30,6 +32,8 @@ BOB = ["11111 aces", "22245 twos", "33345 threes", "44412 fours", "12345 ls",
 CY = ["11112 aces", "22236 twos", "33356 threes", "55552 fives", "12345 ss",
       "23456 ls", "44466 fh", "66123 3k", "33331 4k", "61234 chance"]
 MORE = "type 'more' to see them all"
+WIN_HEADER = "  chance to win  loss (pp)"
+"""The heading of a list ranked by the chance to win."""
 
 
 def late_record(tmp_path, players: dict[str, list[str]]):
@@ -45,15 +49,15 @@ def play(text: str, *args: str):
     return CliRunner().invoke(cli, ["play", *args], input=text)
 
 
-def shown_options(out: str, player: str, dice: str) -> list[tuple[str, float, float]]:
-    """(choice, P(win), P(tie)) of the options listed for ``player``'s ``dice``."""
+def shown_options(out: str, player: str, dice: str) -> list[tuple[str, float]]:
+    """(choice, chance to win) of the options listed for ``player``'s ``dice``."""
     start = out.index(f"{player}: dice {' '.join(dice)} |")
     rows = []
     for line in out[start:].splitlines()[3:]:
-        found = re.match(r"\s+\d+\s+(.+?)\s+([\d.]+) %\s+([\d.]+) %\s+[\d.]+\s+[\d.]+$", line)
+        found = re.match(r"\s+\d+\s+(.+?)\s+([\d.]+) %\s+[\d.]+\s+[\d.]+$", line)
         if not found:
             break
-        rows.append((found[1], float(found[2]) / 100, float(found[3]) / 100))
+        rows.append((found[1], float(found[2]) / 100))
     return rows
 
 
@@ -89,8 +93,10 @@ def test_one_opponent_is_exactly_the_opponent_objective():
         {"kind": "win", "opponent": str(bob)}
     two = Objective.win_against([bob, "sixes=24"])
     assert two.to_json() == {"kind": "win", "opponents": [str(bob), "sixes=24"]}
-    assert two.key == "p_win" and len(two.against) == 2
-    assert "best of 2 opponents" in two.describe()
+    assert two.key == "win_share" and len(two.against) == 2
+    assert "the chance to win against 2 opponents (a tie counts as a share: half a win " \
+           "between two, a third among three)" in two.describe()
+    assert "(a tie counts as half)" in Objective.win(bob).describe()
     with pytest.raises(ObjectiveError, match="at least one"):
         Objective.win_against([])
     with pytest.raises(ObjectiveError, match="opponent card"):
@@ -107,14 +113,17 @@ def test_two_players_see_the_same_numbers_as_opponent_card(tmp_path, table):
     assert "working out Ann's exact chance to beat Bob (3 boxes open; Ctrl-C: " \
            "expected-score advice instead)..." in out
     assert "while the chance to win is worked out" not in out  # under a second: no list
-    assert "ranked by P(final score > Bob): Bob 174 with 3 boxes open" in out
+    assert "ranked by the chance to beat Bob (a tie counts as half): Bob 174 with 3 boxes " \
+           "open" in out
     ann = advise(cards["Ann"], "33412", objective=Objective.win(cards["Bob"]), table=table)
     assert "\n".join(advice_table(ann, 3, more_hint=MORE)) in out
     ann_after = cards["Ann"].place(Dice("33412"), "threes")
     bob = advise(cards["Bob"], "55512", objective=Objective.win(ann_after), table=table)
     assert "\n".join(advice_table(bob, 3, more_hint=MORE)) in out
-    assert f"ranked by P(final score > Ann): Ann {ann_after.total} with 2 boxes open" in out
-    assert shown_options(out, "Ann", "12334")[0][1] == pytest.approx(ann.best.p_win, abs=6e-7)
+    assert (f"ranked by the chance to beat Ann (a tie counts as half): Ann {ann_after.total} "
+            f"with 2 boxes open") in out
+    assert shown_options(out, "Ann", "12334")[0][1] == pytest.approx(ann.best.win_share,
+                                                                     abs=6e-7)
     assert read_record(path).turns[-1].rolls[0] == Dice("55512")
     assert path.read_text().startswith("# objective: win (each player against the best")
 
@@ -124,34 +133,32 @@ def test_three_players_beat_the_best_of_two_exact_distributions(tmp_path, table)
     result = play("33412\nquit\n", "--resume", str(path), "--objective", "win")
     out = result.stdout
     assert result.exit_code == 0, result.output
-    assert "ranked by P(final score > the best of Bob, Cy): Bob 174 with 3 boxes open, " \
-           f"Cy {cards['Cy'].total} with 3 boxes open" in out
-    # by hand: each opponent's exact final-score distribution, then P(max = x)
+    assert "ranked by the chance to win against Bob, Cy (a tie of k players at the top " \
+           f"counts 1/k): Bob 174 with 3 boxes open, Cy {cards['Cy'].total} with 3 boxes " \
+           "open" in out
+    # by hand: each opponent's exact final-score distribution, then the share of the win
+    # over every pair of their final scores
     finals = []
     for name in ("Bob", "Cy"):
         card = cards[name]
         to_come = optimal_stats(table, start=(card.mask, card.upper, card.flag)).distribution
         finals.append(np.concatenate((np.zeros(card.total), to_come)))
-    bob, cy = finals
-    best = np.bincount(np.maximum.outer(np.arange(bob.size), np.arange(cy.size)).ravel(),
-                       weights=np.outer(bob, cy).ravel())
+    share, _ = win_share_utility(finals)
     ann = cards["Ann"]
-    vectors = solve_vectors(table, Utility.beat_distribution(best),
+    vectors = solve_vectors(table, Utility(share, 1.0, int(np.flatnonzero(share > 0)[0])),
                             start=(ann.mask, ann.upper, ann.flag), total=ann.total)
     turn = turn_at(vectors, ann.mask, ann.upper, ann.flag, ann.total)
     shown = shown_options(out, "Ann", "12334")
     assert len(shown) == 3
-    for choice, p_win, p_tie in shown:
+    for choice, win_share in shown:
         k = Keep(choice.removeprefix("keep ").replace(" ", "")).index
-        assert p_win == pytest.approx(turn.keep_values[2][k], abs=6e-7)
-        assert p_tie == pytest.approx(turn.keep_values2[2][k], abs=6e-7)
+        assert win_share == pytest.approx(turn.keep_values[2][k], abs=6e-7)
     # and to full precision through the library
     exact = advise(ann, "33412", table=table,
                    objective=Objective.win_against([cards["Bob"], cards["Cy"]]))
     for option in exact.options[:3]:
         k = option.keep.index
-        assert abs(option.p_win - turn.keep_values[2][k]) < 1e-12
-        assert abs(option.p_tie - turn.keep_values2[2][k]) < 1e-12
+        assert abs(option.win_share - turn.keep_values[2][k]) < 1e-12
 
 
 def test_before_win_from_the_advice_is_by_expected_score_and_says_so(tmp_path):
@@ -162,7 +169,7 @@ def test_before_win_from_the_advice_is_by_expected_score_and_says_so(tmp_path):
     assert result.exit_code == 0, result.output
     assert "ranked by the expected final score: the chance to win is worked out from 2 " \
            "open boxes on (--win-from)" in out
-    assert "P(win)" not in out and "working out" not in out
+    assert WIN_HEADER not in out and "working out" not in out
     assert "(by expected score: under --objective win" not in out  # game not finished
 
 
@@ -173,8 +180,9 @@ def test_a_finished_game_names_the_winner_and_reviews_by_each_turns_objective(tm
                   "--win-from", "8")
     out = result.stdout
     assert result.exit_code == 0, result.output
-    assert "ranked by P(final score > Ann): Ann 303 (finished)" in out  # out of reach
-    assert re.search(r"\n  1  score Yahtzee 50 +0\.0000 % +0\.0000 % +0\.00 +290\.00\n", out)
+    assert "ranked by the chance to beat Ann (a tie counts as half): Ann 303 (finished)" \
+           in out  # out of reach
+    assert re.search(r"\n  1  score Yahtzee 50 +0\.0000 % +0\.00 +290\.00\n", out)
     review = out[out.index("== review"):]
     # turns 1 to 5 (9 or more boxes open) by expected score, the rest by the chance to win
     assert "  by the chance to win: 8 decisions, " in review
@@ -215,7 +223,7 @@ def test_ctrl_c_while_working_out_gives_expected_score_advice(tmp_path, table, m
     assert told[-1] == "  stopped: this turn's advice is by expected score"
     assert lines[1] == ("ranked by the expected final score (working out the chance to win "
                         "was stopped with Ctrl-C)")
-    assert "P(win)" not in lines[2] and "expected final" in lines[2]
+    assert WIN_HEADER not in lines[2] and "expected final" in lines[2]
     assert session.handle("") == []  # keep 3 3 by expected score: asks for the dice
     with pytest.raises(ObjectiveError):
         GameSession(read_record(path), table, win=WinEachTurn(),
@@ -271,7 +279,8 @@ def test_resume_goes_on_under_the_records_objective(tmp_path):
                     "first turn)\n" + text)
     result = play("33412\nquit\n", "--resume", str(path))
     assert result.exit_code == 0, result.output
-    assert "ranked by P(final score > Bob): Bob 174 with 3 boxes open" in result.stdout
+    assert "ranked by the chance to beat Bob (a tie counts as half): Bob 174 with 3 boxes " \
+           "open" in result.stdout
     assert "note:" not in result.stdout
     assert f"continue it with: yahtzee play --resume {path}" in result.stdout
     assert path.read_text().startswith("# objective: win (each player against the best of "
@@ -279,13 +288,14 @@ def test_resume_goes_on_under_the_records_objective(tmp_path):
     # an option given overrides the record's and says so; the record then names it
     result = play("quit\n", "--resume", str(path), "--objective", "ev", "--top", "5")
     assert result.exit_code == 0, result.output
-    assert (f"note: {path} was played for P(final score > the best of the others), from the "
+    assert (f"note: {path} was played for the chance to win against the others (a tie "
+            f"counts as a share: half a win between two, 1/k among k at the top), from the "
             f"first turn; from now on the advice maximises the expected final score (as "
             f"given)") in result.stdout
     assert f"continue it with: yahtzee play --resume {path} --top 5" in result.stdout
     assert not path.read_text().startswith("#")  # the expected score: no objective line
     result = play("33412\nquit\n", "--resume", str(path))
-    assert "ranked by P(final" not in result.stdout and "P(win)" not in result.stdout
+    assert "ranked by the chance" not in result.stdout and WIN_HEADER not in result.stdout
     result = play("quit\n", "--resume", str(path), "--target", "250")
     assert result.exit_code == 0, result.output
     assert path.read_text().startswith('# objective: {"kind": "target", "target": 250}\n')

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from target_reference import TwinDP, least_total, stored_vector
+from target_reference import TwinDP, least_total, stored_vector, win_share_utility
 
 from solver.stats import optimal_stats
 from solver.target import Utility, solve_vectors, turn_at
@@ -66,22 +66,27 @@ def test_vectors_match_the_twin(table_of, rules_name, names, upper, flag):
 
 
 @pytest.mark.parametrize("rules_name,names,upper,flag", CASES[:3] + CASES[-1:])
-def test_win_pair_matches_the_twin(table_of, rules_name, names, upper, flag):
-    """P(win) is the maximised utility; P(tie) follows the same choices (lexicographic
-    ties): check both against the twin's maximum and the tie-free bounds."""
+def test_win_share_matches_the_twin(table_of, rules_name, names, upper, flag):
+    """The chance to win, a tie of k players at the top counting 1/k, against one and two
+    others with given final-score distributions: the utility as the twin's definition
+    (every joint outcome) and the maximum of its expectation as the twin's."""
     table = table_of(rules_name)
     rules = table.rules
     start = _start(table.rules, names, upper, flag)
     opponent = np.zeros(131)
     opponent[[60, 95, 100, 130]] = [0.25, 0.25, 0.4, 0.1]
-    utility = Utility.beat_distribution(opponent)
-    vectors = solve_vectors(table, utility, start=start)
-    twin = TwinDP(rules, utility.values, utility.above, 200)
-    want = twin.value(*start)
-    for a in range(least_total(rules, *start), 131, 5):
-        got = turn_at(vectors, *start, a)
-        assert abs(got.value - want[a]) < 1e-12
-        assert 0.0 <= got.value2 <= 1.0 - got.value + 1e-12
+    second = np.zeros(101)
+    second[[60, 90, 100]] = [0.5, 0.2, 0.3]
+    for others in ([opponent], [opponent, second]):
+        utility = Utility.win_share(others)
+        share, above = win_share_utility(others)
+        assert utility.above == above and utility.zero_below == 60
+        assert np.abs(utility.values - share).max() < 1e-15
+        vectors = solve_vectors(table, utility, start=start)
+        twin = TwinDP(rules, share, above, 200)
+        want = twin.value(*start)
+        for a in range(least_total(rules, *start), 131, 5):
+            assert abs(turn_at(vectors, *start, a).value - want[a]) < 1e-12
 
 
 def test_w_invariants(official_table):

@@ -44,7 +44,7 @@ def _play_on(card: Scorecard, table, objective: Objective, seed: int) -> None:
         if card.is_full:
             break
         vector_cache._kept[:] = [kept]
-        cached = TurnAdvisor(card, table, objective).probability()[0]
+        cached = TurnAdvisor(card, table, objective).probability()
         cached_options = _options(card, table, objective, dice)
         assert vector_cache._kept == [kept], "a later card of the same game was solved again"
         assert cached == pytest.approx(_fresh_probability(card, table, objective), abs=1e-12)
@@ -80,7 +80,7 @@ def test_a_card_the_kept_vectors_cannot_answer_is_solved_anew(official_table):
     TurnAdvisor(first, official_table, objective).probability()
     kept = vector_cache._kept[0]
     other = Scorecard.parse("twos=4,fours=12,sixes=24,4k=20,ls=40,yahtzee=0,chance=25")
-    p = TurnAdvisor(other, official_table, objective).probability()[0]
+    p = TurnAdvisor(other, official_table, objective).probability()
     assert vector_cache._kept[0] is not kept and vector_cache._kept[1] is kept
     assert p == pytest.approx(_fresh_probability(other, official_table, objective), abs=1e-12)
     # two games at once (two players): both stay kept; a third game pushes the oldest out
@@ -97,11 +97,11 @@ def test_past_the_memory_budget_only_the_needed_level_is_kept(official_table, mo
     monkeypatch.setattr(vector_cache, "KEEP_BYTES", 1000)
     card = Scorecard.parse("aces=2,threes=9,fives=15,3k=21,ss=30,chance=22")
     objective = Objective.for_target(card.total + 120)
-    p = TurnAdvisor(card, official_table, objective).probability()[0]
+    p = TurnAdvisor(card, official_table, objective).probability()
     kept = vector_cache._kept[0]
     assert sorted(kept.vectors.levels) == [bin(card.mask).count("1") + 1]
     assert p == pytest.approx(_fresh_probability(card, official_table, objective), abs=1e-12)
     later = card.place(Dice((6, 6, 6, 6, 6)), "sixes")
-    q = TurnAdvisor(later, official_table, objective).probability()[0]
+    q = TurnAdvisor(later, official_table, objective).probability()
     assert vector_cache._kept[0] is not kept  # solved again: its levels were let go
     assert q == pytest.approx(_fresh_probability(later, official_table, objective), abs=1e-12)

@@ -24,7 +24,7 @@ def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
            table_path: str | None) -> None:
     """Rank every choice for these dice: each keep (reroll the rest) and each box, by
     expected final score or, with --target/--beat/--opponent, by the chance of reaching
-    the target or beating the opponent.
+    the target or the chance to win against the opponent (a tie counts as half).
 
     Boxes by name or short name: 1s-6s, 3k, 4k, fh, ss, ls, yz, ch (`yahtzee help boxes`).
 

@@ -269,8 +269,9 @@ def play(n_players: int | None, names_text: str | None, top: int, record_path: s
     3k, 4k, fh, ss, ls, yz, ch. Reads stdin, so a game can be scripted.
 
     With two or more players, --objective win makes every player's advice maximise the
-    chance of beating the best of the others (their total when finished, else the exact
-    distribution of their final score), from the first turn: each turn is solved in the
+    chance to win against the others (their total when finished, else the exact
+    distribution of their final score; a tie of k players at the top counts 1/k), from
+    the first turn: each turn is solved in the
     background from its start, the list by expected score shows meanwhile and is
     re-ranked when the solve is done; play on as usual. --resume goes on under the
     objective the record names.

@@ -166,10 +166,12 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("target", "Maximise P(final score >= X) instead of the expected score.",
           metavar="X"),
     Param("beat", "Maximise P(final score > N) (same as --target N+1).", metavar="N"),
-    Param("opponent", "Maximise P(beating this opponent's final score): their card, same "
-          "notation as --card (a full card is a finished game).", metavar="CARD"),
-    Param("opponents", "Maximise P(beating the best of two or more opponents): their cards, "
-          "separated by ';'.", metavar="CARDS"),
+    Param("opponent", "Maximise the chance to win against this opponent (a tie counts as "
+          "half): their card, same notation as --card (a full card is a finished game).",
+          metavar="CARD"),
+    Param("opponents", "Maximise the chance to win against two or more opponents (a tie of "
+          "k players at the top counts 1/k): their cards, separated by ';'.",
+          metavar="CARDS"),
     Param("game", "A game record (`yahtzee help records`): card, player and rolls left come from "
           "it; the dice are the next roll of the game.", metavar="FILE", dest="game_path"),
     Param("append", "With --game: add these dice and MOVE (keep 222, score twos, 1 = the "

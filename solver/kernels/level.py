@@ -16,9 +16,8 @@ class LevelStore(NamedTuple):
     points still to come for the statistics) on ``lo[i] <= a <= hi[i]`` at
     ``vals[start[i] + a - lo[i]]`` (``start`` (n + 2,), ``lo``, ``hi`` (n + 1,) int64;
     ``vals`` flat float64); outside, the reader knows the value (0 below, the utility's
-    top above). State ``n`` is an empty placeholder (``lo > hi``). ``vals2``: a secondary
-    vector at the same offsets (the win objective's P(tie)) or empty; ``extra`` (n, k):
-    ``k`` figures per state (the statistics' expected counts), or (n, 0).
+    top above). State ``n`` is an empty placeholder (``lo > hi``). ``extra`` (n, k): ``k``
+    figures per state (the statistics' expected counts), or (n, 0).
     """
 
     m: np.ndarray
@@ -28,12 +27,11 @@ class LevelStore(NamedTuple):
     lo: np.ndarray
     hi: np.ndarray
     vals: np.ndarray
-    vals2: np.ndarray
     extra: np.ndarray
 
 
 def new_store(m: np.ndarray, u: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np.ndarray, *,
-              step: int = 1, pair: bool = False, n_extra: int = 0) -> LevelStore:
+              step: int = 1, n_extra: int = 0) -> LevelStore:
     """A zeroed :class:`LevelStore` for states (m, u, y) (int64 arrays) on columns
     ``lo..hi``, each range padded to a multiple of ``step`` columns, with an empty
     placeholder state after them (index ``n``)."""
@@ -45,4 +43,4 @@ def new_store(m: np.ndarray, u: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: n
     size = int(start[n])
     return LevelStore(m, u, y, start, np.append(lo, 1 << 40).astype(np.int64),
                       np.append(hi, -(1 << 40)).astype(np.int64), np.zeros(size),
-                      np.zeros(size if pair else 0), np.zeros((n, n_extra)))
+                      np.zeros((n, n_extra)))

@@ -64,7 +64,7 @@ def play_turn(m, u, y, a, store, values, rules, spec, tt):
     """The turn of state (m, u, y) at ``a`` points so far into ``tt``."""
     plan_reads(m, y, rules, tt.vec)
     turn_columns(m, u, y, a, np.int64(1), rules, store.slot, store.vectors, spec, tt.vec, tt.keeps,
-                 tt.keeps[:0], tt.keeps[:0])
+                 tt.keeps[:0])
     tt.ev_ready[0] = False
 
 

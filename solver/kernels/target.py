@@ -13,11 +13,8 @@ is its own optimisation):
 A state's vector is stored on ``[lo, hi]`` only (a :class:`LevelStore`): below ``lo`` it
 is 0 (the utility cannot be reached, or ``a`` cannot occur there), above ``hi`` it is
 ``above`` (1 for a target: already reached). A task is one state and at most ``WIDE``
-columns of its range.
-
-Pair mode (win objective): a second vector (P(tie)) is carried along and every maximum
-becomes a lexicographic one on (primary, secondary): the secondary follows the choice
-that maximises the primary (ties: the larger secondary).
+columns of its range. The win objective is the same recurrence on another utility
+(``solver.target.Utility.win_share``): one vector, no second one.
 """
 
 from __future__ import annotations
@@ -40,7 +37,6 @@ from .turn import (
     plan_bonus,
     plan_turn,
     rerolls,
-    rerolls_pair,
     roll_expectation,
 )
 from .turn import successor_points as points_of
@@ -59,42 +55,33 @@ STEP = 16
 
 
 class Spec(NamedTuple):
-    """The utility's value above the stored ranges (``above``: 1 for a target;
-    ``above2``: the secondary's, in ``pair`` mode) and ``pmax``, the most points one turn
-    adds (the gather reads that far past a column)."""
+    """The utility's value above the stored ranges (``above``: 1) and ``pmax``, the most
+    points one turn adds (the gather reads that far past a column)."""
 
     above: float
-    above2: float
-    pair: bool
     pmax: int
 
 
 class Scratch(NamedTuple):
     """Work arrays of one task (:func:`new_scratch`): the state's ``plan`` and its
     ``reads`` (:func:`plan_reads`); ``bufs`` (6 n_boxes, width + pmax + 1), each
-    successor's vector shifted (:func:`gather`), and ``bufs2`` the secondary's (pair mode,
-    else 1 + pmax + 1 columns); ``work`` (462, width) and ``work2`` (the same in pair mode,
-    else no rows); ``value`` (2, width): V of the state and its secondary."""
+    successor's vector shifted (:func:`gather`); ``work`` (462, width); ``value``
+    (width,): V of the state."""
 
     plan: tuple
     reads: np.ndarray
     bufs: np.ndarray
-    bufs2: np.ndarray
     work: np.ndarray
-    work2: np.ndarray
     value: np.ndarray
 
 
 @njit(cache=True)
 def new_scratch(n_boxes, width, spec):
     """Scratch of tasks of up to ``width`` columns."""
-    second = width if spec.pair else 1
     return Scratch(new_plan(n_boxes), np.empty((2, N_ROLLS * n_boxes + N_ROLLS + 1),
                                                dtype=np.int64),
                    np.empty((6 * n_boxes, width + spec.pmax + 1)),
-                   np.empty((6 * n_boxes, second + spec.pmax + 1)),
-                   np.empty((N_KEEPS, width)), np.empty((N_KEEPS if spec.pair else 0, width)),
-                   np.zeros((2, width)))
+                   np.empty((N_KEEPS, width)), np.zeros(width))
 
 
 @njit(cache=True)
@@ -130,10 +117,10 @@ def _flat_reads(plan, scores, rows, cols):
 
 
 @njit(cache=True)
-def gather(m, u, y, c0, width, rules, plan, slot, nxt, vals, above, bufs, pmax):
+def gather(m, u, y, c0, width, rules, plan, slot, nxt, above, bufs, pmax):
     """``bufs[row, i]`` = V of successor ``row`` of the plan at ``a = c0 + i`` + its
-    points and upper bonus, for ``i < width + pmax + 1``; ``vals``: ``nxt.vals`` or
-    ``nxt.vals2``, ``above`` its value above a range."""
+    points and upper bonus, for ``i < width + pmax + 1`` (``above`` above a range)."""
+    vals = nxt.vals
     length = width + pmax + 1
     for i in range(plan.size[0]):
         b = plan.succ_box[i]
@@ -190,7 +177,8 @@ def final_rolls(reads, bufs, unit, work, width):
 def _options_max(work, k, bufs, i, ci, j, cj, h, ch, unit, width, fresh):
     """Row ``k`` of ``work`` = the maximum of the options that read rows ``i``, ``j``,
     ``h`` of ``bufs`` from columns ``ci``, ``cj``, ``ch`` and, unless ``fresh``, of row
-    ``k`` itself (unsigned columns: see :func:`_options_first`)."""
+    ``k`` itself. The columns are unsigned, so numba adds no wraparound test to the index
+    and LLVM keeps SIMD loads."""
     ui, uj, uh = np.uint64(ci), np.uint64(cj), np.uint64(ch)
     if fresh:
         for c in range(width):
@@ -203,98 +191,22 @@ def _options_max(work, k, bufs, i, ci, j, cj, h, ch, unit, width, fresh):
                              max(bufs[j, uj + uc], bufs[h, uh + uc])) * unit
 
 
-@njit(cache=True, fastmath=FAST_MATH)
-def final_rolls_pair(reads, bufs, bufs2, work, work2, width):
-    """As :func:`final_rolls`, carrying the secondary vector of the chosen option: the
-    lexicographic maximum (the largest primary; among the options that hold it, the
-    largest secondary), over up to three options per pass over the columns."""
-    rows, cols = reads[0], reads[1]
-    first = rows.shape[0] - N_ROLLS - 1
-    for r in range(N_ROLLS):
-        k = FIRST_ROLL_KEEP + r
-        o, end = rows[first + r], rows[first + r + 1]
-        for c in range(width if o == end else 0):  # no option (never, as rules go)
-            work[k, c] = -1.0
-            work2[k, c] = -1.0
-        fresh = True
-        while o < end:  # options o, p, q (the last one repeated when fewer are left)
-            p = min(o + 1, end - 1)
-            q = min(o + 2, end - 1)
-            if fresh:
-                _options_first(work, work2, k, bufs, bufs2, rows[o], cols[o], rows[p],
-                               cols[p], rows[q], cols[q], width)
-            else:
-                _options_merge(work, work2, k, bufs, bufs2, rows[o], cols[o], rows[p],
-                               cols[p], rows[q], cols[q], width)
-            fresh = False
-            o += 3
-
-
-@njit(cache=True, fastmath=FAST_MATH)
-def _options_first(work, work2, k, bufs, bufs2, i, ci, j, cj, h, ch, width):
-    """Rows ``k`` of (``work``, ``work2``) = the lexicographic maximum of the options that
-    read rows ``i``, ``j``, ``h`` of (``bufs``, ``bufs2``) from columns ``ci``, ``cj``,
-    ``ch`` (an option named twice counts once; every secondary is a probability, so -1
-    stands for an option that does not hold the largest primary). The columns are
-    unsigned, so numba adds no wraparound test to the index and LLVM keeps SIMD loads;
-    every load is unconditional, or LLVM masks them."""
-    ui, uj, uh = np.uint64(ci), np.uint64(cj), np.uint64(ch)
-    for c in range(width):
-        uc = np.uint64(c)
-        a, a2 = bufs[i, ui + uc], bufs2[i, ui + uc]
-        b, b2 = bufs[j, uj + uc], bufs2[j, uj + uc]
-        e, e2 = bufs[h, uh + uc], bufs2[h, uh + uc]
-        top = max(max(a, b), e)
-        work2[k, c] = max(max(a2 if a == top else -1.0, b2 if b == top else -1.0),
-                          e2 if e == top else -1.0)
-        work[k, c] = top
-
-
-@njit(cache=True, fastmath=FAST_MATH)
-def _options_merge(work, work2, k, bufs, bufs2, i, ci, j, cj, h, ch, width):
-    """:func:`_options_first` with rows ``k`` themselves among the pairs."""
-    ui, uj, uh = np.uint64(ci), np.uint64(cj), np.uint64(ch)
-    for c in range(width):
-        uc = np.uint64(c)
-        x, x2 = work[k, c], work2[k, c]
-        a, a2 = bufs[i, ui + uc], bufs2[i, ui + uc]
-        b, b2 = bufs[j, uj + uc], bufs2[j, uj + uc]
-        e, e2 = bufs[h, uh + uc], bufs2[h, uh + uc]
-        top = max(max(x, a), max(b, e))
-        work2[k, c] = max(max(x2 if x == top else -1.0, a2 if a == top else -1.0),
-                          max(b2 if b == top else -1.0, e2 if e == top else -1.0))
-        work[k, c] = top
-
-
 @njit(cache=True)
-def turn_columns(m, u, y, c0, width, rules, slot, nxt, spec, t, keeps, keeps2, bests):
+def turn_columns(m, u, y, c0, width, rules, slot, nxt, spec, t, keeps, bests):
     """One state's turn at columns ``c0 .. c0 + width - 1``, ``t`` planned for it
-    (:func:`plan_reads`):
-    ``t.value[0, :width]`` = V of the state, ``t.value[1, :width]`` its secondary (pair
-    mode); the stages go to ``keeps`` / ``keeps2`` / ``bests`` when they have rows (see
-    :func:`~solver.kernels.turn.rerolls`, :func:`~solver.kernels.turn.rerolls_pair`)."""
-    gather(m, u, y, c0, width, rules, t.plan, slot, nxt, nxt.vals, spec.above, t.bufs,
-           spec.pmax)
-    if spec.pair:
-        gather(m, u, y, c0, width, rules, t.plan, slot, nxt, nxt.vals2, spec.above2, t.bufs2,
-               spec.pmax)
-        final_rolls_pair(t.reads, t.bufs, t.bufs2, t.work, t.work2, width)
-    else:
-        final_rolls(t.reads, t.bufs, rules.unit, t.work, width)
-    if spec.pair:
-        rerolls_pair(t.work, width, rules, keeps, bests, t.work2, keeps2)
-    else:
-        rerolls(t.work, width, rules, keeps, bests, np.bool_(True))
-    roll_expectation(t.work, width, t.value[0])
-    if spec.pair:
-        roll_expectation(t.work2, width, t.value[1])
+    (:func:`plan_reads`): ``t.value[:width]`` = V of the state; the stages go to
+    ``keeps`` / ``bests`` when they have rows (see :func:`~solver.kernels.turn.rerolls`)."""
+    gather(m, u, y, c0, width, rules, t.plan, slot, nxt, spec.above, t.bufs, spec.pmax)
+    final_rolls(t.reads, t.bufs, rules.unit, t.work, width)
+    rerolls(t.work, width, rules, keeps, bests, np.bool_(True))
+    roll_expectation(t.work, width, t.value)
 
 
 def vector_level(tasks, here, slot, nxt, spec, rules):
     """Every task (row of ``tasks``: state ``i``, first column, width) of one level:
-    writes ``here.vals[here.start[i] + a - here.lo[i]]`` (and ``vals2`` in pair mode)
-    from the next level's ``nxt``; ``slot[m, u, y]`` indexes ``nxt``. In up to 256 blocks
-    of contiguous tasks on numba's threads."""
+    writes ``here.vals[here.start[i] + a - here.lo[i]]`` from the next level's ``nxt``;
+    ``slot[m, u, y]`` indexes ``nxt``. In up to 256 blocks of contiguous tasks on numba's
+    threads."""
     wide = np.int64(tasks[:, 2].max()) if tasks.shape[0] else np.int64(1)
     run_blocks(_vector_block, tasks.shape[0], 256, tasks, here, slot, nxt, spec, rules, wide)
 
@@ -312,29 +224,25 @@ def _vector_block(begin, end, tasks, here, slot, nxt, spec, rules, wide):
             plan_reads(here.m[i], here.y[i], rules, t)
             planned = i
         turn_columns(here.m[i], here.u[i], here.y[i], c0, width, rules, slot, nxt, spec, t,
-                     no_stages, no_stages, no_stages)
-        store_columns(here, i, c0, width, t.value, spec.pair)
+                     no_stages, no_stages)
+        store_columns(here, i, c0, width, t.value)
 
 
 @njit(cache=True)
-def store_columns(here, i, c0, width, value, pair):
-    """Columns ``c0 .. c0 + width - 1`` of state ``i`` of ``here`` from ``value`` (2, >=
-    width): the primary, and the secondary in pair mode."""
+def store_columns(here, i, c0, width, value):
+    """Columns ``c0 .. c0 + width - 1`` of state ``i`` of ``here`` from ``value`` (>=
+    width,)."""
     base = here.start[i] + c0 - here.lo[i]
     for c in range(width):
-        here.vals[base + c] = value[0, c]
-    if pair:
-        for c in range(width):
-            here.vals2[base + c] = value[1, c]
+        here.vals[base + c] = value[c]
 
 
 @njit(cache=True)
-def turn_vectors(m, u, y, a, rules, slot, nxt, spec, keeps, keeps2, bests):
+def turn_vectors(m, u, y, a, rules, slot, nxt, spec, keeps, bests):
     """The whole turn of one state at column ``a``, for the advisor and the target
     simulator: the stages in ``keeps`` (R + 1, 462, 1) (``keeps[0]`` = V_0 at the roll
-    rows, ``keeps[j]`` = K_j), ``keeps2`` (the secondary, pair mode) and ``bests``
-    (B_j, or no rows); returns (V, secondary V) of the state."""
+    rows, ``keeps[j]`` = K_j) and ``bests`` (B_j, or no rows); returns V of the state."""
     t = new_scratch(rules.box_scores.shape[0], np.int64(1), spec)
     plan_reads(m, y, rules, t)
-    turn_columns(m, u, y, a, np.int64(1), rules, slot, nxt, spec, t, keeps, keeps2, bests)
-    return t.value[0, 0], t.value[1, 0]
+    turn_columns(m, u, y, a, np.int64(1), rules, slot, nxt, spec, t, keeps, bests)
+    return t.value[0]

@@ -17,7 +17,7 @@ Everything but ``G`` is shared and lives here:
   forced Joker applied), each with its successor row and entry, and the roll's Yahtzee
   bonus (:func:`~solver.kernels.basics.roll_bonus`);
 - the reroll steps :func:`expect_keeps` and :func:`best_sub_keeps` and their driver
-  :func:`rerolls` (:func:`rerolls_pair` for lexicographic pairs), on a work array
+  :func:`rerolls`, on a work array
   ``work`` (462, >= width) holding one value per keep and *column*, and the first
   roll's :func:`roll_expectation`.
 
@@ -218,57 +218,6 @@ def best_sub_keeps(work, width, unit):
                 work[k, c] = max(work[k, c], work[sub, c]) * unit
 
 
-@njit(cache=True, fastmath=FAST_MATH)
-def best_sub_keeps_pair(work, work2, width):
-    """:func:`best_sub_keeps` with lexicographic maxima of (primary, secondary): each
-    keep's row merges its sub-keeps' rows two or three at a time (:func:`pair_merge3`),
-    one pass over the columns per merge (:func:`pair_merge2`)."""
-    for k in range(1, N_KEEPS):
-        d = KEEP_SUB_COUNT[k]
-        s0, s1, s2 = KEEP_SUB_LIST[k, 0], KEEP_SUB_LIST[k, 1], KEEP_SUB_LIST[k, 2]
-        s3, s4 = KEEP_SUB_LIST[k, 3], KEEP_SUB_LIST[k, 4]
-        if d == 1:
-            pair_merge2(work, work2, k, s0, s0, width)
-        elif d == 2 or d == 4:
-            pair_merge2(work, work2, k, s0, s1, width)
-        else:
-            pair_merge3(work, work2, k, s0, s1, s2, width)
-        if d == 4:
-            pair_merge2(work, work2, k, s2, s3, width)
-        elif d == 5:
-            pair_merge2(work, work2, k, s3, s4, width)
-
-
-@njit(cache=True, fastmath=FAST_MATH)
-def pair_merge3(work, work2, k, i, j, h, width):
-    """Rows ``k`` of (``work``, ``work2``) = the lexicographic maximum of the pairs of rows
-    ``k``, ``i``, ``j`` and ``h`` (a row named twice counts once), column by column: the
-    largest primary, and the largest secondary among the rows that hold it (every
-    secondary is a probability, so -1 stands for a row that does not)."""
-    for c in range(width):
-        x, x2 = work[k, c], work2[k, c]  # (every load unconditional, or LLVM masks them)
-        a, a2 = work[i, c], work2[i, c]
-        b, b2 = work[j, c], work2[j, c]
-        e, e2 = work[h, c], work2[h, c]
-        top = max(max(x, a), max(b, e))
-        work2[k, c] = max(max(x2 if x == top else -1.0, a2 if a == top else -1.0),
-                          max(b2 if b == top else -1.0, e2 if e == top else -1.0))
-        work[k, c] = top
-
-
-@njit(cache=True, fastmath=FAST_MATH)
-def pair_merge2(work, work2, k, i, j, width):
-    """:func:`pair_merge3` of rows ``k``, ``i`` and ``j``."""
-    for c in range(width):
-        x, x2 = work[k, c], work2[k, c]
-        a, a2 = work[i, c], work2[i, c]
-        b, b2 = work[j, c], work2[j, c]
-        top = max(max(x, a), b)
-        work2[k, c] = max(max(x2 if x == top else -1.0, a2 if a == top else -1.0),
-                          b2 if b == top else -1.0)
-        work[k, c] = top
-
-
 @njit(cache=True)
 def _keep_stage(work, width, stages, j):
     if stages.shape[0] > 0:
@@ -284,9 +233,7 @@ def rerolls(work, width, rules, keeps, bests, last):
 
     When they have rows, ``keeps`` (R + 1, 462, >= width) gets ``keeps[0]`` = V_0 (roll
     rows) and ``keeps[j]`` = K_j (the value of each keep with ``j`` rolls left), ``bests``
-    (same shape) ``bests[j]`` = B_j (at the roll rows V_j). (The pair mode is
-    :func:`rerolls_pair`, a kernel of its own: the expected score, ``advise`` and the
-    statistics do not compile it.)
+    (same shape) ``bests[j]`` = B_j (at the roll rows V_j).
     """
     for j in range(rules.n_rerolls + 1):
         if j > 0:
@@ -296,22 +243,6 @@ def rerolls(work, width, rules, keeps, bests, last):
             break
         if j > 0:
             best_sub_keeps(work, width, rules.unit)
-        _keep_stage(work, width, bests, j)
-
-
-@njit(cache=True)
-def rerolls_pair(work, width, rules, keeps, bests, work2, keeps2):
-    """:func:`rerolls` (with ``last``) in pair mode: ``work2`` is the secondary, carried
-    along by lexicographic maxima (:func:`best_sub_keeps_pair`), and ``keeps2`` its K_j
-    (when it has rows)."""
-    for j in range(rules.n_rerolls + 1):
-        if j > 0:
-            expect_keeps(work, width)
-            expect_keeps(work2, width)
-        _keep_stage(work, width, keeps, j)
-        _keep_stage(work2, width, keeps2, j)
-        if j > 0:
-            best_sub_keeps_pair(work, work2, width)
         _keep_stage(work, width, bests, j)
 
 

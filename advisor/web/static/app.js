@@ -459,7 +459,7 @@ function costNote(chosen) {
   const best = advice && advice.options[0];
   if (!best || chosen === best) return null;
   const objective = state.objective || { kind: "ev" };
-  const key = objective.kind === "target" ? "p_target" : objective.kind === "win" ? "p_win" : null;
+  const key = objective.kind === "target" ? "p_target" : objective.kind === "win" ? "win_share" : null;
   let text = null;
   if (key && best[key] !== undefined && chosen[key] !== undefined) {
     const lost = best[key] - chosen[key];
@@ -684,6 +684,10 @@ function drawEntry() {
 }
 
 const heldKeep = () => sorted(rollFaces.filter((_, i) => held[i]));
+// How a win objective counts a tie: half a win against one opponent, 1/k among k players.
+const tieShare = (objective) => objective.opponents ? "a tie of k players at the top counts 1/k"
+  : "a tie counts as half";
+
 const ordinal = (n) => `${n}${n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd"
   : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th"}`;
 
@@ -695,9 +699,9 @@ function optionCells(option) {
   what.textContent = (option.action === "score" ? "Score " : "") + describe(option);
   const chance = document.createElement("span");
   chance.className = "num chance";
-  const p = option.p_target ?? option.p_win;
+  const p = option.p_target ?? option.win_share;
   chance.textContent = p === undefined ? "" : percent(p);
-  if (option.p_tie) chance.title = `tie ${percent(option.p_tie)}`;
+  if (option.win_share !== undefined) chance.title = `chance to win (${tieShare((advice && advice.objective) || {})})`;
   const ev = document.createElement("span");
   ev.className = "num ev";
   ev.textContent = option.expected_final.toFixed(2);
@@ -902,7 +906,7 @@ function drawOptions() {
   const objective = advice.objective || { kind: "ev" };   // what the list shown is ranked by
   $("advice").classList.toggle("with-chance", objective.kind !== "ev");
   $("advice-title").textContent = objective.kind === "target" ? `Your choices, best chance of ${objective.target}+ first`
-    : objective.kind === "win" ? "Your choices, best chance of winning first"
+    : objective.kind === "win" ? `Your choices, best chance to win first (${tieShare(objective)})`
       : (state.objective || { kind: "ev" }).kind === "ev" ? "Your choices, best first"
         : "Your choices, by expected final score";
   syncRoll();
