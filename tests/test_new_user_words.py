@@ -90,3 +90,20 @@ def test_the_target_note_names_every_target_solved(official_table):
                            "450, 500 is solved from this card")
     alone = targets_note(card, official_table, Objective.for_target(250), [250])
     assert alone is not None and alone.startswith("note: P(final score >= 250) is solved ")
+
+
+def test_a_number_in_practice_is_a_row_of_list_and_every_prompt_says_so(official_table,
+                                                                        official_moments):
+    """In `play` a number is a row of the ranked advice; in `train` it is a row of the
+    unranked `list`: every practice prompt says so, and the list says it is unranked."""
+    result = CliRunner().invoke(cli, ["train", "--positions", "2", "--seed", "7",
+                                      "--no-history"], input="list\n5\nkeep 7\nquit\n")
+    out = result.output
+    assert result.exit_code == 0, out
+    prompt = "your choice (a move, or a number from 'list')> "
+    assert out.count(prompt) == 4  # list, 5, the refused keep 7, quit: each asked alike
+    assert "your choice> " not in out
+    listed = out.split("every choice, in no order of merit (type its number or the move):\n")[1]
+    fifth = listed.splitlines()[4]
+    assert fifth == "   5  keep 3 4 5 6"
+    assert "  keep 3 4 5 6: a best choice, tied with keep 1 3 4 5" in out  # 5 is that row

@@ -25,6 +25,8 @@ LATE = 6
 (about 0.01 s); an earlier one makes the whole game be solved once, first."""
 STOPPED_WORDS = frozenset({"q", "quit", "exit"})
 LIST_WORDS = frozenset({"list", "l", "choices"})
+PROMPT = "your choice (a move, or a number from 'list')"
+LIST_HEADING = "  every choice, in no order of merit (type its number or the move):"
 HELP_WORDS = frozenset({"help", "?", "h"})
 COMMANDS = (
     "answer as in `yahtzee play`:",
@@ -207,7 +209,9 @@ def _ask(number: int, count: int, position: Position, table: Table,
         click.echo(line)
     while True:
         try:
-            text = ask("your choice")  # a line, at most 1,000 bytes, as `play` reads
+            # a line, at most 1,000 bytes, as `play` reads; the prompt says what a number is
+            # here (in `play` it is a row of the ranked advice)
+            text = ask(PROMPT)
         except LimitError as exc:
             click.echo(f"  ! {exc}")
             continue
@@ -222,6 +226,7 @@ def _ask(number: int, count: int, position: Position, table: Table,
                 click.echo(line)
             continue
         if word in LIST_WORDS:
+            click.echo(LIST_HEADING)
             for n, option in enumerate(choices(advice_of(position, table, objective)), 1):
                 click.echo(f"  {n:>2}  {option.describe()}")
             continue

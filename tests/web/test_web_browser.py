@@ -51,7 +51,9 @@ class Table:
         self.settle()
 
     def options(self) -> list[str]:
-        return self.page.locator("#options button.take .what").all_inner_texts()
+        """The choices' labels as written ("Score " included, which a phone leaves out)."""
+        return self.page.locator("#options button.take .what").evaluate_all(
+            "els => els.map(e => e.textContent)")
 
     def choose(self, n: int = 0) -> str:
         text = self.options()[n]

@@ -674,7 +674,7 @@ function drawEntry() {
     });
     hint.textContent = canHold ? "Tap dice to hold them. A wrong die? Tap it, then its right face below."
       : "No rolls left: choose a box. A wrong die? Tap it, then its right face.";
-    $("typed").placeholder = "or retype the dice to correct them";
+    $("typed").placeholder = "or retype the dice";
     for (const b of document.querySelectorAll(".face[data-face]")) {
       b.setAttribute("aria-label", `Change the die tapped last to a ${b.dataset.face}`);
     }
@@ -695,8 +695,14 @@ const ordinal = (n) => `${n}${n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 ===
 // score and loss; the same cells in the list and in the detail of the dice held.
 function optionCells(option) {
   const what = document.createElement("span");
-  what.className = "what";
-  what.textContent = (option.action === "score" ? "Score " : "") + describe(option);
+  what.className = option.action === "keep" ? "what keep" : "what";
+  what.textContent = describe(option);
+  if (option.action === "score") {  // "Score " (left out on a phone: the box names say it)
+    const verb = document.createElement("span");
+    verb.className = "verb";
+    verb.textContent = "Score ";
+    what.prepend(verb);
+  }
   const chance = document.createElement("span");
   chance.className = "num chance";
   const p = option.p_target ?? option.win_share;
@@ -1381,12 +1387,20 @@ async function analyzeGame() {
     head.appendChild(th);
   }
   const body = table.createTBody();
+  // a game judged in two units (percentage points of a chance from --win-from on, points
+  // before): every loss and luck says its unit, and each part of a player has its own row
+  const mixed = result.decisions.some((d) => d.unit !== result.decisions[0].unit);
+  const inUnit = (text, unit) => (mixed && unit !== "probability" ? `${text} points` : text);
   for (const p of result.players) {
-    const tr = body.insertRow();
-    const errors = p.errors + (p.by_expected_score ? p.by_expected_score.errors : 0);
-    const decisions = p.decisions + (p.by_expected_score ? p.by_expected_score.decisions : 0);
-    for (const v of [p.name, String(p.total), String(decisions), String(errors),
-      lossText(p.total_loss, p.unit), signedIn(p.luck, p.unit)]) tr.insertCell().textContent = v;
+    const parts = [[p.name, String(p.total), p, p.unit]];
+    if (p.by_expected_score) parts.push([`${p.name}, turns by expected score`, "", p.by_expected_score, "points"]);
+    for (const [name, total, part, unit] of parts) {
+      const tr = body.insertRow();
+      for (const v of [name, total, String(part.decisions), String(part.errors),
+        inUnit(lossText(part.total_loss, unit), unit), inUnit(signedIn(part.luck, unit), unit)]) {
+        tr.insertCell().textContent = v;
+      }
+    }
   }
   const worst = result.players.flatMap((p) => [...p.worst, ...(p.by_expected_score ? p.by_expected_score.worst : [])])
     .sort((a, b) => (a.unit === b.unit ? b.loss - a.loss : a.unit === "probability" ? -1 : 1));
@@ -1426,7 +1440,8 @@ async function analyzeGame() {
     const tr = rows.insertRow();
     if (d.error) tr.className = "error-row";
     for (const v of [d.player, String(d.turn), d.dice.join(""), String(d.rolls_left), describe(d.chosen),
-      describe(d.best), d.loss > 0 ? lossText(d.loss, d.unit) : "0", signedIn(d.luck, d.unit)]) tr.insertCell().textContent = v;
+      describe(d.best), d.loss > 0 ? inUnit(lossText(d.loss, d.unit), d.unit) : "0",
+      inUnit(signedIn(d.luck, d.unit), d.unit)]) tr.insertCell().textContent = v;
   }
   $("game").hidden = true;
   $("setup").hidden = true;
@@ -1505,6 +1520,14 @@ async function onKey(event) {
 }
 
 async function init() {
+  // a touch screen gets no keyboard help (style.css), whatever pointer it also reports
+  if (navigator.maxTouchPoints > 0 || matchMedia("(any-pointer: coarse)").matches) {
+    document.documentElement.classList.add("touch");
+  }
+  // what scrolls into view stops below the sticky totals bar, however tall it wraps
+  const scores = $("scores");
+  new ResizeObserver(() => document.documentElement.style.setProperty("--scores-height",
+    `${scores.offsetHeight ? scores.offsetHeight + 8 : 0}px`)).observe(scores);
   for (const button of document.querySelectorAll(".face[data-face]")) {
     const face = Number(button.dataset.face);
     button.appendChild(die(face));

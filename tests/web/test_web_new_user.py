@@ -1,0 +1,165 @@
+"""The page as a new user meets it on a phone (390 px, touch): practice grades a tied
+answer as the CLI does, option labels fit on one line, the totals bar covers nothing,
+no keyboard help on a touch screen; screenshots in build/screenshots/."""
+
+from __future__ import annotations
+
+from test_web_browser import phone, start_game
+
+from advisor.train import positions_of_play
+
+
+def test_a_tied_practice_answer_on_a_phone(server, browser, official_table, official_moments,
+                                           screenshots):
+    """`train --positions 4 --seed 7`, position 1 (dice 1 3 4 5 6, only Large Straight
+    open): keep 3 4 5 6 ties with keep 1 3 4 5; the page says "a best choice, tied with",
+    shows the answer's figures first, and says what the straight's figures mean."""
+    table, context = phone(browser, server.url)
+    page = table.page
+    page.evaluate("() => localStorage.clear()")
+    page.reload()
+    table.settle()
+    page.locator("#view-practice").tap()
+    table.settle()
+    page.fill("#practice-count", "4")
+    page.fill("#practice-seed", "7")
+    page.locator("#practice-start").tap()
+    table.settle()
+    position = positions_of_play(official_table, 4, 7)[0]
+    assert list(position.dice.faces) == [1, 3, 4, 5, 6]
+    for i in (1, 2, 3, 4):  # hold 3 4 5 6
+        page.locator("#practice-dice button").nth(i).tap()
+    page.locator("#practice-keep").tap()
+    page.wait_for_selector("#practice-grade:not([hidden])")
+    page.wait_for_selector("#practice-why .why")
+    table.settle()
+    assert page.inner_text("#practice-verdict") == \
+        "Keep 3 4 5 6: a best choice, tied with keep 1 3 4 5."
+    headings = page.locator("#practice-why h3").all_inner_texts()
+    assert headings == ["Yours: keep 3 4 5 6", "Tied with it: keep 1 3 4 5"]
+    turns = [t for t in page.locator("#practice-why .why p").all_inner_texts()
+             if t.startswith("This turn:")]
+    # one die rerolled twice, only a 2 completes the run: 11/36 = 30.6 % makes it
+    assert turns == ["This turn: 0 in Large Straight 69%, Large Straight 31%"] * 2
+    page.locator("#practice-grade").scroll_into_view_if_needed()
+    page.screenshot(path=str(screenshots / "web-390-practice-tie.png"), full_page=True)
+    context.close()
+
+
+def _one_line(page, selector: str) -> list[str]:
+    """The texts of ``selector`` that take more than one line."""
+    return page.locator(selector).evaluate_all(
+        """els => els.filter(e => {
+             const lh = parseFloat(getComputedStyle(e).lineHeight) ||
+                        1.2 * parseFloat(getComputedStyle(e).fontSize);
+             return e.getBoundingClientRect().height > 1.5 * lh;
+           }).map(e => e.innerText)""")
+
+
+def test_the_play_page_on_a_phone(server, browser, official_table, screenshots):
+    table, context = phone(browser, server.url)
+    page = table.page
+    start_game(table)
+    table.tap_dice([1, 2, 3, 4, 6])
+    assert table.phase == "choose"
+    # no keyboard help on a touch screen
+    shown = page.locator(".keys").evaluate_all("ks => ks.map(k => getComputedStyle(k).display)")
+    assert shown and set(shown) == {"none"}
+    # every option's label on one line at 390 px ("Keep 1 2 3 4" never "Keep 1 2 / 3 4"),
+    # all 44 of them
+    page.locator("#more-options").tap()
+    table.settle()
+    assert page.locator("#options li .what").count() == 44
+    assert page.locator("#options li .what.keep").count() == 31
+    assert _one_line(page, "#options li .what") == []
+    # and nothing overlaps: each label ends before its row's figures begin
+    overlaps = page.locator("#options li").evaluate_all(
+        """lis => lis.filter(li => {
+             const what = li.querySelector('.what').getBoundingClientRect();
+             const num = li.querySelector('.num:not(.chance)').getBoundingClientRect();
+             return what.right > num.left + 0.5;
+           }).map(li => li.querySelector('.what').innerText)""")
+    assert overlaps == []
+    page.locator("#options li:nth-child(31)").scroll_into_view_if_needed()
+    first = page.locator("#options li:nth-child(31)").bounding_box()
+    last = page.locator("#options li:nth-child(44)").bounding_box()
+    page.screenshot(path=str(screenshots / "web-390-play-boxes.png"), full_page=True,
+                    clip={"x": 0, "y": first["y"] + page.evaluate("window.scrollY"),
+                          "width": 390, "height": last["y"] + last["height"] - first["y"]})
+    # what scrolls into view stops below the sticky totals bar
+    for selector in ("#advice-title", "#options li:nth-child(30)", "#turn-title"):
+        page.locator(selector).evaluate("e => e.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(100)
+        bar = page.locator("#scores").bounding_box()
+        top = page.locator(selector).bounding_box()
+        assert top["y"] >= bar["y"] + bar["height"] - 0.5, (selector, bar, top)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.screenshot(path=str(screenshots / "web-390-play.png"), full_page=True)
+    context.close()
+
+
+def _finished_record() -> str:
+    """A whole two-player game, each turn one roll scored at once (zeros allowed)."""
+    boxes = ("aces twos threes fours fives sixes three_of_a_kind four_of_a_kind full_house "
+             "small_straight large_straight yahtzee chance").split()
+    lines = ["rules official", "players Ann,Bob"]
+    for i, box in enumerate(boxes):
+        lines += [f"Ann: 12346 {box}", f"Bob: 12356 {boxes[(i + 1) % 13]}"]
+    return "\n".join(lines) + "\n"
+
+
+def test_an_analysis_in_two_units_says_the_unit_of_every_figure(server, browser, tmp_path,
+                                                                 official_table):
+    """Played to win from 2 open boxes on: the last two turns of each player are judged in
+    percentage points of the chance to win, the others in points; every loss and luck of
+    the page says which, and each part of a player has its own row, with the figures of
+    `yahtzee analyze --objective win --win-from 2`."""
+    import json
+
+    from click.testing import CliRunner
+    from test_web_chase import start_win_game
+
+    from advisor.cli import cli
+
+    record = tmp_path / "game.txt"
+    record.write_text(_finished_record())
+    result = CliRunner().invoke(cli, ["analyze", str(record), "--objective", "win",
+                                      "--win-from", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    want = json.loads(result.stdout)
+    assert {d["unit"] for d in want["decisions"]} == {"points", "probability"}
+    table, context = phone(browser, server.url)
+    page = table.page
+    start_win_game(table, ("Ann", "Bob"), win_from=2)
+    page.set_input_files("#upload-file", str(record))
+    table.settle()
+    page.click("#analyze")
+    page.wait_for_selector("#analysis:not([hidden])", timeout=120_000)
+    page.wait_for_selector("#analysis-players tbody tr", timeout=120_000)
+    table.settle()
+    rows = [page.locator("#analysis-players tbody tr").nth(i).locator("td").all_inner_texts()
+            for i in range(page.locator("#analysis-players tbody tr").count())]
+    expected = []
+    for p in want["players"]:
+        by_points = p["by_expected_score"]
+        expected.append([p["name"], str(p["total"]), str(p["decisions"]), str(p["errors"]),
+                         f"{100 * p['total_loss']:.2f} pp"])
+        expected.append([f"{p['name']}, turns by expected score", "",
+                         str(by_points["decisions"]), str(by_points["errors"]),
+                         f"{by_points['total_loss']:.2f} points"])
+    assert [r[:5] for r in rows] == expected
+    for row, p in zip(rows[::2], want["players"], strict=True):
+        assert row[5].endswith(" pp") and row[5].replace("−", "-").lstrip("+")[:-3] == \
+            f"{100 * p['luck']:.2f}"
+    for row, p in zip(rows[1::2], want["players"], strict=True):
+        assert row[5].endswith(" points") and row[5].replace("−", "-").lstrip("+")[:-7] == \
+            f"{p['by_expected_score']['luck']:.2f}"
+    # the decisions: every luck (and every loss but 0) in its row's unit
+    cells = page.locator("#analysis-decisions tbody tr").evaluate_all(
+        "trs => trs.map(tr => [...tr.cells].map(c => c.textContent))")
+    assert len(cells) == len(want["decisions"]) == 26
+    for row, d in zip(cells, want["decisions"], strict=True):
+        unit = " pp" if d["unit"] == "probability" else " points"
+        assert row[7].endswith(unit), (row, d["unit"])
+        assert row[6] == "0" or row[6].endswith(unit), (row, d["unit"])
+    context.close()
