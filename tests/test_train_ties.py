@@ -32,7 +32,8 @@ def test_the_large_straight_tie_of_seed_7():
     assert result.exit_code == 0, result.output
     out = result.output
     assert "dice 1 3 4 5 6 | ROLLS LEFT: 2" in out and "open: Large Straight" in out
-    lines = out.split("your choice (a move, or a number from 'list')> ", 1)[1].splitlines()[1:]  # after the echoed answer
+    prompt = "your choice (a move, or a number from 'list')> "
+    lines = out.split(prompt, 1)[1].splitlines()[1:]  # after the echoed answer
     assert lines[0] == "  keep 3 4 5 6: a best choice, tied with keep 1 3 4 5 (expected " \
                        "final 212.22)"
     assert lines[1].startswith("  why: keep 3 4 5 6: this turn: ")
