@@ -36,8 +36,9 @@ class _Solved:
 KEPT = 2
 KEEP_BYTES = 1 << 30
 """The most memory one game's kept levels may take (1 GiB: the official rules' whole game
-for a target of 300 takes 367 MB). A solve that needs more keeps only the level its
-own card needs, and later cards of that game are solved again."""
+for a target of 300 takes 367 MB). A solve that needs more lets its latest levels go
+first (the most boxes filled): the early levels, which the game's next turns read, stay
+as far as they fit, and a later card past them is solved again."""
 _kept: list[_Solved] = []
 """Most recently used first."""
 _lock = threading.Lock()

@@ -294,6 +294,10 @@ def _point_slots(slot: np.ndarray, plan: _Plan, level: LevelStore, masks: np.nda
     slot[masks] = mine
 
 
+def _bytes(levels: dict[int, LevelStore]) -> int:
+    return sum(level.vals.nbytes for level in levels.values())
+
+
 @_jit_cache.compiling(_jit_cache.TARGETS)
 def solve_vectors(table: Table, utility: Utility, *, start: tuple[int, int, int] = (0, 0, 0),
                   total: int | None = None, keep: tuple[int, ...] = (),
@@ -304,8 +308,9 @@ def solve_vectors(table: Table, utility: Utility, *, start: tuple[int, int, int]
     ``total``: the grand total of the start card (ranges then only cover what that card
     can reach); None solves every ``a`` that any card can need (``a < A``). ``keep``:
     levels (numbers of filled boxes) whose vectors are returned besides the one after
-    the start's; ``keep_bytes``: once the kept levels pass this many bytes, they are let
-    go and only the level after the start's is returned (memory stays at two levels).
+    the start's; ``keep_bytes``: while the kept levels pass this many bytes, the latest
+    of them (the most boxes filled) are let go, so the levels a game's next turns read
+    stay as far as they fit (the one after the start's is always returned).
     """
     began = time.perf_counter()
     rules = table.rules
@@ -320,7 +325,7 @@ def solve_vectors(table: Table, utility: Utility, *, start: tuple[int, int, int]
     entries, operations = 0, 0.0
 
     def step(n: int) -> None:
-        nonlocal last, kept, keep, entries, operations
+        nonlocal last, entries, operations
         here = new_store(*plan.level_states(levels[n]), step=STEP)
         _point_slots(slot, plan, here, levels[n])
         tasks = _tasks(here)
@@ -331,10 +336,11 @@ def solve_vectors(table: Table, utility: Utility, *, start: tuple[int, int, int]
             tk.vector_level(tasks, here, slot, last, spec, rules.arrays)
         if n in keep or n == first_level:
             kept[n] = here
-            if keep_bytes is not None and sum(level.vals.nbytes
-                                              for level in kept.values()) > keep_bytes:
-                kept = {n: here} if n == first_level else {}
-                keep = ()
+            while keep_bytes is not None and kept and _bytes(kept) > keep_bytes:
+                latest = max(kept)  # past the budget the latest levels go first: the
+                if latest == first_level:  # next turns read the early ones (and small)
+                    break
+                del kept[latest]
         last = here
 
     solve_backward(rules, first_level, step, progress)

@@ -105,3 +105,30 @@ def test_past_the_memory_budget_only_the_needed_level_is_kept(official_table, mo
     q = TurnAdvisor(later, official_table, objective).probability()
     assert vector_cache._kept[0] is not kept  # solved again: its levels were let go
     assert q == pytest.approx(_fresh_probability(later, official_table, objective), abs=1e-12)
+
+
+def test_past_the_memory_budget_the_early_levels_stay(official_table, monkeypatch):
+    """Issue 32 (``analyze --opponent`` solved a whole game again at every turn): past the
+    budget the latest levels go first, so the next turn is read from the levels kept."""
+    vector_cache.clear()
+    card = Scorecard.parse("aces=2,threes=9,fives=15,3k=21,ss=30,chance=22")
+    objective = Objective.for_target(card.total + 120)
+    state = (card.mask, card.upper, card.flag)
+    every = solve_vectors(official_table, objective.utility(official_table), start=state,
+                          total=card.total, keep=tuple(range(14)))
+    size = {n: level.vals.nbytes for n, level in every.levels.items()}
+    first = bin(card.mask).count("1") + 1
+    budget = size[first] + size[first + 1]
+    assert sum(size.values()) > budget + 1
+    monkeypatch.setattr(vector_cache, "KEEP_BYTES", budget + 1)
+    p = TurnAdvisor(card, official_table, objective).probability()
+    kept = vector_cache._kept[0]
+    assert sorted(kept.vectors.levels) == [first, first + 1]
+    assert p == pytest.approx(_fresh_probability(card, official_table, objective), abs=1e-12)
+    later = card.place(Dice((6, 6, 6, 6, 6)), "sixes")
+    q = TurnAdvisor(later, official_table, objective).probability()
+    assert vector_cache._kept[0] is kept  # answered by the kept levels: nothing solved
+    assert q == pytest.approx(_fresh_probability(later, official_table, objective), abs=1e-12)
+    last = later.place(Dice((1, 1, 2, 2, 2)), "twos")
+    TurnAdvisor(last, official_table, objective).probability()
+    assert vector_cache._kept[0] is not kept  # past the levels kept: solved again
