@@ -263,9 +263,10 @@ def least_columns(rules: RuleSet, m: np.ndarray, u: np.ndarray, low: np.ndarray,
     feas = low + np.where(low >= UPPER_TARGET, rules.upper_bonus, 0) + lower_least[m] + 50 * y
     # the most to come depends on the subtotal only by whether the bonus is still open:
     # worked out once per (mask, u below 63 or not, flag), then read for each state
-    each = np.meshgrid(masks, [0, UPPER_TARGET], [0, 1], indexing="ij")
+    mine, which = np.unique(m, return_inverse=True)
+    each = np.meshgrid(mine, [0, UPPER_TARGET], [0, 1], indexing="ij")
     most = max_points_to_come(rules, *(a.ravel() for a in each)).reshape(-1, 2, 2)
-    most = most[m, (u >= UPPER_TARGET).astype(np.int64), y]
+    most = most[which.reshape(-1), (u >= UPPER_TARGET).astype(np.int64), y]
     return np.maximum(zero_below - most, feas).astype(np.int64)
 
 

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import mmap
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -251,8 +252,8 @@ class TargetTable:
                                          f"it was opened")
                 if hashlib.sha256(vals.data).hexdigest() != self._sha256[n - 1]:
                     raise self._unusable(f"checksum mismatch in level {n}")
-                bad = ~((vals >= 0.0) & (vals <= 1.0 + 1e-9))
-                if bad.any():
+                if vals.shape[0] and not 0.0 <= vals.min() <= vals.max() <= 1.0 + 1e-9:
+                    bad = ~((vals >= 0.0) & (vals <= 1.0 + 1e-9))  # (NaN too)
                     raise self._unusable(f"{int(bad.sum())} values of level {n} are not "
                                          f"probabilities")
                 fault = _slot_fault(self.slot, self.index[n - 1], n, self.rules)
@@ -396,7 +397,7 @@ def open_targets(path: Path | str, table: Table) -> TargetTable:
     head_size = slot_size + INDEX_COLUMNS * header["states"]
     if head_size > data.count:
         raise unusable("shorter than its index")
-    head = np.empty(head_size)
+    head = _memory(head_size)
     try:
         got = data.read_into(0, head)
     except OSError as exc:
@@ -406,11 +407,12 @@ def open_targets(path: Path | str, table: Table) -> TargetTable:
         raise unusable("shorter than its index: the file was cut while it was read")
     if hashlib.sha256(head.data).hexdigest() != header["index_sha256"]:
         raise unusable("checksum mismatch in its index")
-    if not (np.isfinite(head).all() and (np.abs(head) < _LARGEST).all()
-            and (head == np.floor(head)).all()):
+    whole = _whole_numbers(head)
+    if whole is None:
         raise unusable("its index holds values that are not whole numbers in range")
-    slot = head[:slot_size].astype(np.int64).reshape(rules.table_shape)
-    rows = head[slot_size:].astype(np.int64).reshape(-1, INDEX_COLUMNS)
+    del head
+    slot = whole[:slot_size].reshape(rules.table_shape)
+    rows = whole[slot_size:].reshape(-1, INDEX_COLUMNS)
     index = np.split(rows, np.cumsum(counts)[:-1])
     held = int(rows[0, 4]) + 1 if rows.shape[0] else top  # every row's hi is R - 1
     if held != top and (rows[:, 4] == held - 1).all() and 1 <= held <= highest:
@@ -425,9 +427,33 @@ def open_targets(path: Path | str, table: Table) -> TargetTable:
     if head_size + sum(sizes) != data.count:
         raise unusable(f"{data.count - head_size - sum(sizes)} values beyond its levels")
     first = list(np.cumsum([head_size, *sizes[:-1]]).tolist())
-    values = np.empty(sum(sizes))  # (read level by level, when first asked for)
+    values = _memory(sum(sizes))  # (read level by level, when first asked for)
     parts = np.split(values, np.cumsum(sizes)[:-1])
     return TargetTable(rules, path, top, slot, index, data, first, shas, values, parts)
+
+
+def _memory(count: int, dtype: type = np.float64) -> np.ndarray:
+    """``count`` numbers in memory of this process's own, each page given when first
+    written (a level read into it): an anonymous mapping, without the huge pages numpy
+    asks for large arrays (finding them took more system time than the reads did)."""
+    if count == 0:
+        return np.zeros(0, dtype=dtype)
+    return np.frombuffer(mmap.mmap(-1, 8 * count), dtype=dtype)
+
+
+def _whole_numbers(values: np.ndarray, piece: int = 1 << 18) -> np.ndarray | None:
+    """``values`` (float64) as int64 when each is a whole number smaller than
+    :data:`_LARGEST` in magnitude (None: one is not), a piece at a time (no temporary
+    array of the whole size)."""
+    whole = _memory(values.shape[0], np.int64)
+    with np.errstate(invalid="ignore"):  # (NaN and the too large are told apart below)
+        for at in range(0, values.shape[0], piece):
+            whole[at:at + piece] = values[at:at + piece]
+            if not np.array_equal(whole[at:at + piece], values[at:at + piece]):
+                return None
+    if whole.shape[0] and not -_LARGEST < whole.min() <= whole.max() < _LARGEST:
+        return None
+    return whole
 
 
 _LARGEST = 1 << 40
@@ -461,28 +487,27 @@ def _index_fault(slot: np.ndarray, index: list[np.ndarray], top: int,
     (:func:`_slot_fault` checks what each slot names when its level is first read.)"""
     from .target import least_columns
 
-    n_boxes, full = rules.n_boxes, rules.full_mask
+    full = rules.full_mask
     filled = _filled(rules)
     if (slot[0] != -1).any() or (slot[full] != 0).any():
         return "its slots of a new game or of full cards are not the builder's"
-    counts = np.array([0, *(rows.shape[0] for rows in index), 0])
-    inner = (filled > 0) & (filled < n_boxes)
-    named = slot[inner]
-    if ((named < 0) | (named > counts[filled[inner]][:, None, None])).any():
-        return "a slot beyond the rows of its level"
-    m, u, y, lo, hi, start = np.ascontiguousarray(np.concatenate(index).T)
-    level = np.repeat(np.arange(n_boxes + 1), counts)
-    if ((m < 0) | (m > full)).any() or (filled[m.clip(0, full)] != level).any():
-        return "a row of a level holds a mask of another level"
     n_u, n_y = slot.shape[1:]
-    if ((u < 0) | (u >= n_u) | (y < 0) | (y >= n_y)).any():
-        return "a row holds a subtotal or flag out of range"
-    if (hi != top - 1).any() or not np.array_equal(lo, least_columns(rules, m, u, u, y, top)):
-        return f"its rows do not hold the columns of the targets up to {top}"
-    first = (np.cumsum(counts) - counts)[level]  # each row's level's first row
-    follows = np.diff(start, prepend=0) == np.append(0, _lengths(lo, hi)[:-1])
-    if not np.where(np.arange(m.shape[0]) == first, start == 0, follows).all():
-        return "a row's values do not start where the row before it ends"
+    for n, level in enumerate(index, start=1):  # (a level at a time: small temporaries)
+        named = slot[filled == n]
+        if ((named < 0) | (named > level.shape[0])).any():
+            return "a slot beyond the rows of its level"
+        if not level.shape[0]:
+            continue
+        m, u, y, lo, hi, start = level.T
+        if ((m < 0) | (m > full)).any() or (filled[m.clip(0, full)] != n).any():
+            return "a row of a level holds a mask of another level"
+        if ((u < 0) | (u >= n_u) | (y < 0) | (y >= n_y)).any():
+            return "a row holds a subtotal or flag out of range"
+        if (hi != top - 1).any() or not np.array_equal(lo, least_columns(rules, m, u, u, y,
+                                                                         top)):
+            return f"its rows do not hold the columns of the targets up to {top}"
+        if start[0] != 0 or not np.array_equal(np.diff(start), _lengths(lo, hi)[:-1]):
+            return "a row's values do not start where the row before it ends"
     return None
 
 

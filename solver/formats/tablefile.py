@@ -297,6 +297,10 @@ def _read_checked(f: BufferedReader, path: Path, rules: RuleSet, kind: FileKind,
     return values
 
 
+_CHUNK = 1 << 24
+"""Bytes read at a time (one read of a whole level cost more system time, measured)."""
+
+
 class DataFile:
     """The data of a file in the table format, held open to read parts of it by their
     offset into memory (``read_into``), never mapped: a file cut, changed or replaced by
@@ -319,7 +323,7 @@ class DataFile:
         with self._lock:
             self._file.seek(self.start + 8 * first)
             while have < len(buffer):
-                n = self._file.readinto(buffer[have:])
+                n = self._file.readinto(buffer[have:have + _CHUNK])
                 if not n:
                     break
                 have += n
