@@ -1095,6 +1095,9 @@ async function followChase(key, gen) {
   drawChase();
 }
 
+// Where a queued job stands: ", number 2 in the queue" (the server runs long jobs in turn).
+const queuePlace = (job) => (job.position ? `, number ${job.position} in the queue` : "");
+
 // The solve is done: the roll showing is advised again by the objective (at once).
 async function adviseByObjective(key) {
   if (!busy && phase() === "choose" && advice && (advice.objective || {}).kind === "ev") {
@@ -1169,7 +1172,7 @@ function drawChase() {
   } else if (stoppedTurns.has(key)) {
     text.textContent = `This turn is ranked by expected score (you chose not to wait for ${what}).`;
   } else if (waiting) {
-    const how = chase.state === "queued" ? "waiting for the server"
+    const how = chase.state === "queued" ? `waiting for the server${queuePlace(chase)}`
       : chase.total ? `${Math.floor(100 * chase.done / chase.total)} % worked out, ` +
         `${Math.round(chase.seconds)} s so far${timeLeft(chase)}` : "starting";
     text.textContent = `Working out ${state.players.length > 1 ? `${player()}'s` : "the"} ${chance} ` +
@@ -1346,7 +1349,7 @@ async function analysisOf() {
   let job = (await post(`/api/jobs/analyze?${new URLSearchParams(params)}`, body)).job;
   try {
     for (;;) {
-      const status = job.state === "queued" ? "waiting for the server"
+      const status = job.state === "queued" ? `waiting for the server${queuePlace(job)}`
         : job.total ? `decision ${job.done} of ${job.total}, ${Math.round(job.seconds)} s` : "starting";
       pageStatus(`Reviewing the game by ${objective.kind === "win" ? "each turn's chance to win"
         : `the chance of ${objective.target} or more`} (${status})…`);
