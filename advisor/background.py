@@ -183,12 +183,6 @@ class TurnSolves:
             return solve.result
         raise YahtzeeError(f"the chance to win could not be worked out: {solve.error}")
 
-    def cancel(self) -> None:
-        """End the solve under way (its turn is left)."""
-        with self._lock:
-            if self._running is not None:
-                self._cancel_running()
-
     def close(self) -> None:
         """End the worker (a solve under way is abandoned)."""
         with self._lock:

@@ -266,15 +266,13 @@ class GameSession:
     def follow_turn(self) -> None:
         """Start the background solve of the turn under way when it needs one (ending
         one of another turn: the game has moved on); a turn solved or under way is not
-        solved again."""
-        if self.solves is None:
+        solved again. A solve of a turn left goes on while no other turn needs the worker
+        (the review takes it)."""
+        if self.solves is None or self.is_over:
             return
-        objective = self.turn_objective() if not self.is_over else EV
-        if self._in_background(self.card, objective):
-            if (self.card, objective) not in self._turns:
-                self.solves.start(self.card, objective)
-        else:
-            self.solves.cancel()
+        objective = self.turn_objective()
+        if self._in_background(self.card, objective) and (self.card, objective) not in self._turns:
+            self.solves.start(self.card, objective)
 
     def solve_status(self) -> str | None:
         """How far the turn's background solve is (``the chance to win: 40 % worked out,
@@ -314,14 +312,17 @@ class GameSession:
         """The advisor of ``card`` under ``objective``: a turn under a target or win
         objective is solved once (with ``solve``, now, with a note and progress; Ctrl-C
         gives that turn expected-score advice) and kept for the rest of the game and its
-        review."""
+        review (which takes a turn's background solve when it was done, else solves the
+        turn when it judges it)."""
         if objective.is_ev:
             return turn_advisor(card, self.table, objective)
         key = (card, objective)
-        if solve and key not in self._turns and self._in_background(card, objective):
-            assert self.solves is not None  # (the review of the game: waits for it)
-            self._turns[key] = TurnAdvisor(card, self.table, objective, whole_game=False,
-                                           solved=self.solves.wait(card, objective))
+        if self._in_background(card, objective):  # its background solve, when there is one
+            assert self.solves is not None
+            solve = self.solves.get(card, objective)
+            if solve is not None and solve.state == "running":  # (the review: waits for it)
+                self.solves.wait(card, objective)
+            self._background_advisor(card, objective)
         found = self._turns.get(key)
         if found is None or (solve and not found.is_solved):
             # a fixed objective keeps the game's vectors for its later turns; each turn's

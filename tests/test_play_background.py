@@ -16,6 +16,7 @@ import pytest
 
 from advisor.advise import advise
 from advisor.background import Solve, TurnSolves, solve_turn_in_worker
+from advisor.model import Scorecard
 from advisor.objective import Objective
 from advisor.play import GameSession
 from advisor.play_win import WinEachTurn
@@ -235,3 +236,47 @@ def test_dp_work_counts_the_masks_of_each_level():
     # a card with 3 open boxes: levels with 2 and 1 boxes filled since
     assert dp_work(3) == [3 * 2 * 2, 3 * 1 * 1]
     assert len(dp_work(13)) == 12 and dp_work(1) == [0]
+
+
+def test_the_review_takes_the_background_solves_and_solves_only_turns_left_early(
+        official_table, gate, monkeypatch):
+    import advisor.solved_turn as solved_turn
+    from advisor.analyze import analyze
+
+    gate.touch()
+    # (from 5 open boxes on: the review's new-game figure is then by expected score, not
+    # a new game's win solve)
+    session = GameSession(parse_record(LATE), official_table, win=WinEachTurn(5),
+                          solves=TurnSolves(func=gated_solve), notify=lambda line: None,
+                          is_slow=always_slow)
+    solved_here: list[Scorecard] = []
+    real = solved_turn.solve_turn
+
+    def counted(card, table, objective, **kwargs):
+        solved_here.append(card)
+        return real(card, table, objective, **kwargs)
+
+    monkeypatch.setattr(solved_turn, "solve_turn", counted)
+    session.opening()
+    left_early = session.card
+    session.handle("33412")
+    session.handle("threes")  # Ann leaves turn 11 at once: its solve is ended
+    while not session.is_over:  # every other turn waits for its solve, then plays on
+        card, objective = session.card, session.turn_objective()
+        session.solves.wait(card, objective)
+        session.handle("12345" if session.stage == "roll" else "")
+        while session.stage != "roll" and not session.is_over:
+            kept = session.record.current.keeps[-1] if session.stage == "reroll" else None
+            session.handle("" if kept is None else "6" * (5 - len(kept)))
+    analysis = analyze(session.record, session.judging, table=session.table,
+                       advisors=session.advisor_for)
+    session.solves.close()
+    # solved for the review: the turn left early, and the record's turns played before
+    # this session (9 and 10: 5 and 4 boxes open); every turn played here came from the
+    # worker; each turn once
+    before = {pos.card for pos in parse_record(LATE).positions()
+              if len(pos.card.open_boxes()) <= 5}
+    assert len(before) == 4 and left_early not in before
+    assert sorted(map(str, solved_here)) == sorted(map(str, before | {left_early}))
+    played = [d for d in analysis.decisions if d.player == "Bob" and d.turn >= 11]
+    assert played and all(d.loss == 0.0 for d in played)  # Bob followed the lists shown

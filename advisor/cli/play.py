@@ -18,7 +18,7 @@ import click
 from solver.errors import ObjectiveError, shown_path
 
 from ..request.params import OBJECTIVE_PARAMS, options
-from ._base import cli, load_table, progress_bar
+from ._base import cli, load_table, progress_bar, progress_bar_noted
 from ._input import ask
 
 if TYPE_CHECKING:
@@ -137,11 +137,12 @@ def _finish(session: GameSession, complete: bool, path: Path | None,
             click.echo((objective_comment(session.judging) + str(session.record)).rstrip("\n"))
         return
     click.echo("\n== review (yahtzee analyze)")
-    update, close = progress_bar("review", unit="decision")
+    update, noted, close = progress_bar_noted("review", unit="decision")
     try:
         analysis = analyze(session.record, session.judging, table=session.table,
                            advisors=session.advisor_for,
-                           progress=None if session.judging.is_ev else update)
+                           progress=None if session.judging.is_ev else update,
+                           solving=None if session.judging.is_ev else noted)
     finally:
         close()
     for line in review_lines(analysis, listed=False):
