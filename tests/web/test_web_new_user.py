@@ -163,3 +163,31 @@ def test_an_analysis_in_two_units_says_the_unit_of_every_figure(server, browser,
         assert row[7].endswith(unit), (row, d["unit"])
         assert row[6] == "0" or row[6].endswith(unit), (row, d["unit"])
     context.close()
+
+
+def test_the_totals_bar_never_covers_the_objective_note(server, browser, screenshots):
+    """Played to win (from 2 open boxes on), turn 1: the note under the totals bar saying
+    how the choices are ranked stays in sight when the page scrolls it into view, and
+    when the choices scroll into view after the dice are entered."""
+    from test_web_chase import start_win_game
+
+    table, context = phone(browser, server.url)
+    page = table.page
+    start_win_game(table, ("Ann", "Bob"), win_from=2)
+    table.tap_dice([2, 2, 2, 5, 6])
+    note = page.locator("#chase-status")
+    assert note.inner_text().startswith("Ranked by expected score: the chance to win is "
+                                        "worked out from 2 open boxes on")
+
+    def covered() -> bool:
+        bar, text = page.locator("#scores").bounding_box(), note.bounding_box()
+        return text["y"] < bar["y"] + bar["height"] - 0.5 and text["y"] + text["height"] > bar["y"]
+
+    page.screenshot(path=str(screenshots / "web-390-win-turn-1.png"))
+    assert not covered()
+    for block in ("start", "nearest", "center"):
+        page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+        note.evaluate(f"e => e.scrollIntoView({{block: '{block}'}})")
+        page.wait_for_timeout(100)
+        assert not covered(), block
+    context.close()
