@@ -280,3 +280,21 @@ def test_the_review_takes_the_background_solves_and_solves_only_turns_left_early
     assert sorted(map(str, solved_here)) == sorted(map(str, before | {left_early}))
     played = [d for d in analysis.decisions if d.player == "Bob" and d.turn >= 11]
     assert played and all(d.loss == 0.0 for d in played)  # Bob followed the lists shown
+
+
+def test_ctrl_c_while_a_line_is_acted_on_stops_the_game_as_at_a_prompt(monkeypatch, tmp_path):
+    from click.testing import CliRunner
+
+    from advisor.cli import cli
+
+    def interrupted(self, text):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(GameSession, "handle", interrupted)
+    path = tmp_path / "game.txt"
+    result = CliRunner().invoke(cli, ["play", "--names", "Ann,Bob", "--record", str(path)],
+                                input="22256\n")
+    assert result.exit_code == 1, result.output
+    assert "== game stopped; scores so far" in result.stdout
+    assert f"continue it with: yahtzee play --resume {path}" in result.stdout
+    assert "Traceback" not in result.output

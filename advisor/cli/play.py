@@ -227,6 +227,8 @@ class _Console:
                     lines = session.handle(text)
                 except QuitGame:
                     return False
+                except KeyboardInterrupt:  # Ctrl-C while a line is acted on: stop as at a prompt
+                    raise click.exceptions.Abort from None
                 except YahtzeeError as exc:
                     click.echo(f"  ! {exc}")
                     click.echo(f"  ({HELP})")
