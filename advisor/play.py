@@ -97,8 +97,8 @@ def check_move(move: Move, advice: Advice) -> Move:
     new = card.place(dice, move.box or "")  # raises when the box is filled or forbidden
     b = card.rules.box_index(move.box or "")
     if move.points is not None and move.points != new.entries[b]:
-        raise IllegalMoveError(f"{move.box} scores {new.entries[b]} with {dice}, "
-                               f"not {move.points}")
+        raise IllegalMoveError(f"{box_label(move.box or '')} scores {new.entries[b]} with "
+                               f"{dice.spaced()}, not {move.points}")
     return move
 
 
@@ -572,7 +572,7 @@ class GameSession:
         self._step(before.without_last_step(), announce=False)
         last = before.turns[-1]
         if last.box is not None:
-            what = f"{last.player}'s {last.box} ({last.rolls[-1].spaced()})"
+            what = f"{last.player}'s {box_label(last.box)} ({last.rolls[-1].spaced()})"
         elif len(last.keeps) == len(last.rolls):
             what = f"{last.player}'s keep {last.keeps[-1].spaced() or 'of nothing'}"
         else:

@@ -46,7 +46,7 @@ def test_undo_across_a_turn_boundary_a_corrected_roll_and_a_deviation_cost(tmp_p
     assert result.exit_code == 0, out
     assert "keep 2 2 2 3 costs 2.49 points on average (best: keep 2 2 2)" in out
     assert "dice corrected to 1 2 3 4 5" in out
-    assert "undone: Bob's roll 1 2 3 4 5" in out and "undone: Ann's twos (2 2 2 3 5)" in out
+    assert "undone: Bob's roll 1 2 3 4 5" in out and "undone: Ann's Twos (2 2 2 3 5)" in out
     assert out.count("Ann scores 6 in Twos: total 6") == 2
     clean = run(plain, "--names", "Ann,Bob", "--record", str(tmp_path / "clean.txt"))
     assert read_record(path) == read_record(tmp_path / "clean.txt")

@@ -44,7 +44,13 @@ def test_stats_text_has_the_figures_and_a_histogram(stats_text):
     assert "50%: 248" in stats_text and "upper bonus" in stats_text
     bars = [line for line in stats_text.splitlines() if "%" in line and "#" in line]
     assert len(bars) >= 10
-    assert "large_straight" in stats_text
+    # every box as the card names it (then its mean and P(zero)), in card order
+    lines = stats_text.split("  box ", 1)[1].splitlines()[1:14]
+    assert [line[2:18].rstrip() for line in lines] == [
+        "Aces", "Twos", "Threes", "Fours", "Fives", "Sixes", "Three of a Kind",
+        "Four of a Kind", "Full House", "Small Straight", "Large Straight", "Yahtzee",
+        "Chance"]
+    assert "large_straight" not in stats_text and "three_of_a_kind" not in stats_text
 
 
 def test_stats_json_on_another_rule_set(table_of):

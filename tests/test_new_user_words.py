@@ -107,3 +107,18 @@ def test_a_number_in_practice_is_a_row_of_list_and_every_prompt_says_so(official
     fifth = listed.splitlines()[4]
     assert fifth == "   5  keep 3 4 5 6"
     assert "  keep 3 4 5 6: a best choice, tied with keep 1 3 4 5" in out  # 5 is that row
+
+
+def test_a_wrong_point_count_and_an_undo_name_the_box_as_the_card_does(official_table):
+    out = play(["33345", "score 3k 20", "score 3k", "undo"])
+    assert "  ! Three of a Kind scores 18 with 3 3 3 4 5, not 20" in out
+    assert "undone: Ann's Three of a Kind (3 3 3 4 5)" in out
+    assert "three_of_a_kind scores" not in out and "Ann's three_of_a_kind" not in out
+
+
+def test_stats_names_the_boxes_as_the_card_does(official_table):
+    result = CliRunner().invoke(cli, ["stats", "--card", "aces=3,twos=6,threes=9,fours=12,"
+                                      "fives=15,sixes=18,3k=20,4k=20,fh=25,ss=30"])
+    assert result.exit_code == 0, result.output
+    rows = result.stdout.split("  box ", 1)[1].splitlines()[1:4]
+    assert [row[2:18].rstrip() for row in rows] == ["Large Straight", "Yahtzee", "Chance"]

@@ -112,7 +112,10 @@ def _stats_lines(card: Any, result: Any) -> list[str]:
               "alike)",
               f"  Yahtzee bonuses  {result.yahtzee_bonuses:.4f} per game",
               "", f"  {'box':<16} {'mean':>8} {'P(zero)':>9}"]
-    lines += [f"  {box.name:<16} {result.box_means[b]:8.4f} {100 * result.box_zero[b]:8.3f}%"
+    from advisor.model import box_label  # the boxes as the card names them
+
+    lines += [f"  {box_label(box.name):<16} {result.box_means[b]:8.4f} "
+              f"{100 * result.box_zero[b]:8.3f}%"
               for b, box in enumerate(result.rules.boxes) if card.entries[b] is None]
     return [*lines, "", f"Distribution of the final score (bins of {HISTOGRAM_BIN} points):",
             *_histogram(result.distribution)]
