@@ -210,6 +210,22 @@ def small_targets(official_table, tmp_path_factory):
     return path
 
 
+@pytest.fixture
+def targets_at(monkeypatch):
+    """targets_at(path): target questions look for the target table at ``path`` (a copy
+    to damage, or nothing); returns ``path``. Opened tables are forgotten before and
+    after."""
+    import solver.target_table as target_table
+
+    def use(path):
+        monkeypatch.setattr(target_table, "default_targets_path", lambda rules: path)
+        target_table.forget_targets()
+        return path
+
+    yield use
+    target_table.forget_targets()
+
+
 # ------------------------------------------------------------ two workers (pytest-xdist)
 HEAVY = (
     "tests/test_target_pins.py::test_new_game_p_target[yatzy]",

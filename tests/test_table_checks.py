@@ -61,6 +61,8 @@ def test_reachable_states_are_where_the_solver_has_values(table_of, name: str) -
     ("rules", None), ("rules", 7), ("rules", ["official"]), ("fingerprint", None),
     ("fingerprint", 12), ("dtype", None), ("dtype", ["<f8"]), ("sha256", None),
     ("sha256", 0), ("sha256", {"x": "y"}),
+    ("version", 10**30), ("shape", [10**30, 64, 2]), ("shape", [8192, 64, 2, 10**30]),
+    ("dtype", "<f4"), ("dtype", ">f8"), ("fingerprint", "9" * 30),
 ])
 def test_malformed_header_field_is_a_corrupt_table(table_path: Path, field: str,
                                                    value: object) -> None:

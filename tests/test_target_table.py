@@ -60,15 +60,9 @@ def stored(targets_file, monkeypatch):
 
 
 @pytest.fixture
-def at(tmp_path, monkeypatch):
+def at(targets_at):
     """at(path): questions look for the target table at ``path`` (a copy to damage)."""
-    def use(path):
-        monkeypatch.setattr(target_table, "default_targets_path", lambda rules: path)
-        forget_targets()
-        return path
-
-    yield use
-    forget_targets()
+    return targets_at
 
 
 def same_turn(a: SolvedTurn, b: SolvedTurn) -> None:

@@ -67,15 +67,8 @@ def reindexed(header: dict, data: np.ndarray) -> dict:
 
 
 @pytest.fixture
-def at(monkeypatch):
-    """at(path): questions look for the target table at ``path``."""
-    def use(path):
-        monkeypatch.setattr(target_table, "default_targets_path", lambda rules: path)
-        forget_targets()
-        return path
-
-    yield use
-    forget_targets()
+def at(targets_at):
+    return targets_at
 
 
 @pytest.fixture(scope="module")

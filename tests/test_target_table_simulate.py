@@ -35,15 +35,9 @@ def targets_40(official_table, tmp_path_factory):
 
 
 @pytest.fixture
-def use(monkeypatch):
+def use(targets_at):
     """use(path): the target table is looked for at ``path``."""
-    def at(path):
-        monkeypatch.setattr(target_table, "default_targets_path", lambda rules: path)
-        forget_targets()
-        return path
-
-    yield at
-    forget_targets()
+    return targets_at
 
 
 class Solving(Exception):
