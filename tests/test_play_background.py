@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from test_no_silent_wait import LATE as NINE_TURNS
 
 from advisor.advise import advise
 from advisor.background import Solve, TurnSolves, solve_turn_in_worker
@@ -27,29 +28,7 @@ from advisor.text import advice_table
 GATE = "YAHTZEE_TEST_SOLVE_GATE"
 MORE = "type 'more' to see them all"
 # Ten turns each: three boxes open per player (as tests/test_play_win.py).
-LATE = """rules official
-players Ann,Bob
-Ann: 11123 aces
-Bob: 11111 aces
-Ann: 22256 twos
-Bob: 22245 twos
-Ann: 44456 fours
-Bob: 33345 threes
-Ann: 55561 fives
-Bob: 44412 fours
-Ann: 66612 sixes
-Bob: 12345 ls
-Ann: 12345 ss
-Bob: 23456 ss
-Ann: 22333 fh
-Bob: 55566 fh
-Ann: 44441 4k
-Bob: 11123 3k
-Ann: 66654 3k
-Bob: 22221 4k
-Ann: 12346 chance
-Bob: 66666 sixes
-"""
+LATE = NINE_TURNS + "Ann: 12346 chance\nBob: 66666 sixes\n"
 
 BOB_RANKED = "ranked by the chance to beat Bob (a tie counts as half): Bob 174 with 3 boxes open"
 

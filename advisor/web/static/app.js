@@ -1237,9 +1237,11 @@ function drawWinFigure(name) {
   figure.hidden = !win || !known.length;
   if (!win) return;
   const now = (state.chances || {})[state.turns.length];
+  const tie = tieShare(state.players.length > 2 ? { opponents: true } : {});
   $("win-caption").textContent = now
-    ? `${name}'s chance to win from the start of this turn: ${percent(now.chance)}. Each player's, turn by turn:`
-    : `${name}'s chance to win is worked out with this turn's advice. Each player's so far, turn by turn:`;
+    ? `${name}'s chance to win (${tie}) from the start of this turn: ${percent(now.chance)}. ` +
+      "Each player's, turn by turn:"
+    : `${name}'s chance to win (${tie}) is worked out with this turn's advice. Each player's so far, turn by turn:`;
   if (!known.length) return;
   const series = state.players.map((p) => ({ name: p, points: known
     .filter(([, c]) => c.player === p)
