@@ -316,6 +316,8 @@ def final_distribution(card: Scorecard, table: Table, *, phase: Phase | None = N
     return np.concatenate((np.zeros(card.total), to_come))
 
 
+NEW_GAME_STATE = (0, 0, 0)
+"""A new card's (filled mask, upper subtotal, Yahtzee flag)."""
 POINTS_KEPT = 16
 """Distributions of the points to come kept (in a game the same cards come back turn
 after turn)."""
@@ -332,15 +334,23 @@ def is_distribution_known(card: Scorecard, table: Table) -> bool:
 def _points_to_come(table: Table, state: tuple[int, int, int],
                     phase: Phase | None = None) -> np.ndarray:
     """The distribution of the points still to come from a turn-start state under
-    expected-score play (the last :data:`POINTS_KEPT` are kept)."""
+    expected-score play (the last :data:`POINTS_KEPT` are kept). A new game's is the
+    rules' new-game statistics (:func:`solver.stats_file.new_game_stats`: read from its
+    file, the same numbers bit for bit; computed once when missing), not solved again
+    (``phase`` is then not called)."""
     from solver.stats import optimal_stats
+    from solver.stats_file import new_game_stats
 
     key = (table, state)
     with _points_lock:
         if key in _points_kept:
             _points_kept.move_to_end(key)
             return _points_kept[key]
-    dist = optimal_stats(table, None if phase is None else phase(), start=state).distribution
+    if state == NEW_GAME_STATE:
+        dist = new_game_stats(table).distribution
+    else:
+        dist = optimal_stats(table, None if phase is None else phase(),
+                             start=state).distribution
     with _points_lock:
         _points_kept[key] = dist
         while len(_points_kept) > POINTS_KEPT:

@@ -213,10 +213,11 @@ def opponent_work(open_boxes: int) -> list[int]:
 def _opponent_work(objective: Objective, table: Table) -> list[list[int]]:
     """The work of each level of the opponents' distributions still to compute (in the
     order :meth:`Objective.utility` computes them; none for a target)."""
-    from .objective import is_distribution_known
+    from .objective import NEW_GAME_STATE, is_distribution_known
 
     return [opponent_work(len(c.open_boxes())) for c in objective.against
-            if not c.is_full and not is_distribution_known(c, table)]
+            if not c.is_full and not is_distribution_known(c, table)
+            and (c.mask, c.upper, c.flag) != NEW_GAME_STATE]  # (a new card's: read)
 
 
 class _Steps:

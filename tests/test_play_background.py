@@ -12,6 +12,7 @@ import os
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from test_no_silent_wait import LATE as NINE_TURNS
 
@@ -277,3 +278,34 @@ def test_ctrl_c_while_a_line_is_acted_on_stops_the_game_as_at_a_prompt(monkeypat
     assert "== game stopped; scores so far" in result.stdout
     assert f"continue it with: yahtzee play --resume {path}" in result.stdout
     assert "Traceback" not in result.output
+
+
+def test_a_new_cards_distribution_is_read_from_the_new_game_statistics(official_table,
+                                                                       monkeypatch):
+    """An opponent who has not played yet (turn 1): the rules' new-game statistics, not a
+    solve (tests/test_stats_file.py holds those equal to optimal_stats'), and the turn's
+    progress counts no work for it."""
+    import solver.stats
+    from advisor import objective as objective_module
+    from advisor.solved_turn import solve_turn
+    from solver.stats_file import new_game_stats
+
+    new = Scorecard.parse("")
+    monkeypatch.setattr(objective_module, "_points_kept", type(objective_module._points_kept)())
+    real = solver.stats.optimal_stats
+
+    def no_new_game(table, progress=None, *, start=(0, 0, 0), **kwargs):
+        assert start != (0, 0, 0), "a new game's distribution solved again"
+        return real(table, progress, start=start, **kwargs)
+
+    monkeypatch.setattr(solver.stats, "optimal_stats", no_new_game)
+    dist = objective_module.final_distribution(new, official_table)
+    assert np.array_equal(dist, new_game_stats(official_table).distribution)
+    late = parse_record(LATE).cards()["Ann"]
+    monkeypatch.setattr(objective_module, "_points_kept", type(objective_module._points_kept)())
+    reports: list[tuple[int, int]] = []
+    solve_turn(late, official_table, Objective.win(new), whole_game=False,
+               progress=lambda d, t: reports.append((d, t)))
+    total = sum(dp_work(len(late.open_boxes())))
+    assert reports[-1] == (total, total)  # the DP's work alone
+    assert [d for d, _ in reports] == sorted(d for d, _ in reports)
