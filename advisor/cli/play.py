@@ -183,6 +183,9 @@ class _Console:
     def __init__(self, session: GameSession) -> None:
         self.session = session
         self.lock = threading.Lock()
+        if _at_terminal():
+            with contextlib.suppress(ImportError):  # line editing, and what was typed so far
+                import readline  # noqa: F401
         self.asking = False
         """True while a line is being typed at a terminal."""
 
