@@ -154,8 +154,8 @@ def option_read(plan, r, i, scores):
 @njit(cache=True, fastmath=FAST_MATH)
 def final_rolls(reads, bufs, unit, work, width):
     """V_0 at the roll rows of ``work`` (columns ``0..width-1``): the best option per
-    column, from the flat ``reads`` of :func:`plan_reads`, up to three options per pass
-    over the columns (:func:`_options_max`)."""
+    column, from the flat ``reads`` of :func:`plan_reads`, up to six options per pass
+    over the columns (:func:`_options_max`; three per pass took a third longer)."""
     rows, cols = reads[0], reads[1]
     first = rows.shape[0] - N_ROLLS - 1
     for r in range(N_ROLLS):
@@ -164,31 +164,37 @@ def final_rolls(reads, bufs, unit, work, width):
         for c in range(width if o == end else 0):  # no option (never, as rules go)
             work[k, c] = -1.0
         fresh = True
-        while o < end:  # options o, p, q (the last one repeated when fewer are left)
-            p = min(o + 1, end - 1)
-            q = min(o + 2, end - 1)
-            _options_max(work, k, bufs, rows[o], cols[o], rows[p], cols[p], rows[q],
-                         cols[q], unit, width, fresh)
+        while o < end:  # options o .. o + 5 (the last one repeated when fewer are left)
+            _options_max(work, k, bufs, rows, cols, o, end - 1, unit, width, fresh)
             fresh = False
-            o += 3
+            o += 6
 
 
 @njit(cache=True, fastmath=FAST_MATH)
-def _options_max(work, k, bufs, i, ci, j, cj, h, ch, unit, width, fresh):
-    """Row ``k`` of ``work`` = the maximum of the options that read rows ``i``, ``j``,
-    ``h`` of ``bufs`` from columns ``ci``, ``cj``, ``ch`` and, unless ``fresh``, of row
-    ``k`` itself. The columns are unsigned, so numba adds no wraparound test to the index
-    and LLVM keeps SIMD loads."""
-    ui, uj, uh = np.uint64(ci), np.uint64(cj), np.uint64(ch)
+def _options_max(work, k, bufs, rows, cols, o, last, unit, width, fresh):
+    """Row ``k`` of ``work`` = the maximum of options ``o .. o + 5`` (none past ``last``:
+    the last one stands for them; an option named twice counts once), each reading row
+    ``rows[o]`` of ``bufs`` from column ``cols[o]``, and, unless ``fresh``, of row ``k``
+    itself. The columns are unsigned, so numba adds no wraparound test to the index and
+    LLVM keeps SIMD loads."""
+    i0, i1, i2 = rows[o], rows[min(o + 1, last)], rows[min(o + 2, last)]
+    i3, i4, i5 = rows[min(o + 3, last)], rows[min(o + 4, last)], rows[min(o + 5, last)]
+    u0, u1 = np.uint64(cols[o]), np.uint64(cols[min(o + 1, last)])
+    u2, u3 = np.uint64(cols[min(o + 2, last)]), np.uint64(cols[min(o + 3, last)])
+    u4, u5 = np.uint64(cols[min(o + 4, last)]), np.uint64(cols[min(o + 5, last)])
     if fresh:
         for c in range(width):
             uc = np.uint64(c)
-            work[k, c] = max(max(bufs[i, ui + uc], bufs[j, uj + uc]), bufs[h, uh + uc]) * unit
+            work[k, c] = max(max(max(bufs[i0, u0 + uc], bufs[i1, u1 + uc]),
+                                 max(bufs[i2, u2 + uc], bufs[i3, u3 + uc])),
+                             max(bufs[i4, u4 + uc], bufs[i5, u5 + uc])) * unit
     else:
         for c in range(width):
             uc = np.uint64(c)
-            work[k, c] = max(max(work[k, c], bufs[i, ui + uc]),
-                             max(bufs[j, uj + uc], bufs[h, uh + uc])) * unit
+            work[k, c] = max(max(max(bufs[i0, u0 + uc], bufs[i1, u1 + uc]),
+                                 max(bufs[i2, u2 + uc], bufs[i3, u3 + uc])),
+                             max(max(bufs[i4, u4 + uc], bufs[i5, u5 + uc]),
+                                 work[k, c])) * unit
 
 
 @njit(cache=True)
