@@ -205,8 +205,14 @@ def expected_play(rules_name: str) -> tuple[list[str], int]:
         points, bonus = options[box]
         entries[box] = points
         bonuses += bonus > 0
-        lines.append(f"scores {points} in {box}" + (f" + {bonus} Yahtzee bonus" if bonus else ""))
+        lines.append(f"scores {points} in {_on_the_card(box)}"
+                     + (f" + {bonus} Yahtzee bonus" if bonus else ""))
     return lines, grand_total(book, entries, bonuses)
+
+
+def _on_the_card(box: str) -> str:
+    """A box as the card names it (``three_of_a_kind`` -> ``Three of a Kind``)."""
+    return " ".join(w if w in ("of", "a") else w.title() for w in box.split("_"))
 
 
 def script_of(rules_name: str) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import urllib.parse
 
 from click.testing import CliRunner
@@ -94,7 +95,7 @@ def test_heavy_jobs_queue_in_order_per_client_and_in_all(official_table):
         finally:
             jobs.close()
 
-    asyncio.run(scenario())
+    _run_apart(scenario)
 
 
 def test_jobs_nobody_asks_about_are_cancelled(official_table):
@@ -112,5 +113,24 @@ def test_jobs_nobody_asks_about_are_cancelled(official_table):
         finally:
             jobs.close()
 
-    asyncio.run(scenario())
+    _run_apart(scenario)
 
+
+
+def _run_apart(scenario) -> None:
+    """Run ``scenario()`` on an event loop of its own thread: a worker that ran the
+    browser tests first has Playwright's loop running in its main thread, where
+    ``asyncio.run`` is refused."""
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(scenario())
+        except BaseException as exc:  # handed to the test's thread
+            failed.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if failed:
+        raise failed[0]
