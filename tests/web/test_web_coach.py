@@ -170,6 +170,23 @@ def graded(page) -> dict:
             "why": page.locator("#practice-why .why p").all_inner_texts()}
 
 
+def start_practice(table, count: int, seed: int, stored: dict[str, str] | None = None) -> None:
+    """Open the Practice view with nothing in the browser's storage but ``stored`` (key ->
+    text), and start a session of ``count`` positions from ``seed``."""
+    page = table.page
+    page.evaluate("() => localStorage.clear()")
+    for key, text in (stored or {}).items():
+        page.evaluate("(kv) => localStorage.setItem(kv[0], kv[1])", [key, text])
+    page.reload()
+    table.settle()
+    page.locator("#view-practice").tap()
+    table.settle()
+    page.fill("#practice-count", str(count))
+    page.fill("#practice-seed", str(seed))
+    page.locator("#practice-start").tap()
+    table.settle()
+
+
 def answer_position(page, position: Position, i: int) -> str:
     """Answer position ``i``: hold the first die and keep it when rolls are left (even
     positions), else the first box offered; returns the answer as the page sends it."""

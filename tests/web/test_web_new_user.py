@@ -5,6 +5,7 @@ no keyboard help on a touch screen; screenshots in build/screenshots/."""
 from __future__ import annotations
 
 from test_web_browser import phone, start_game
+from test_web_coach import start_practice
 
 from advisor.train import positions_of_play
 
@@ -16,15 +17,7 @@ def test_a_tied_practice_answer_on_a_phone(server, browser, official_table, offi
     shows the answer's figures first, and says what the straight's figures mean."""
     table, context = phone(browser, server.url)
     page = table.page
-    page.evaluate("() => localStorage.clear()")
-    page.reload()
-    table.settle()
-    page.locator("#view-practice").tap()
-    table.settle()
-    page.fill("#practice-count", "4")
-    page.fill("#practice-seed", "7")
-    page.locator("#practice-start").tap()
-    table.settle()
+    start_practice(table, 4, 7)
     position = positions_of_play(official_table, 4, 7)[0]
     assert list(position.dice.faces) == [1, 3, 4, 5, 6]
     for i in (1, 2, 3, 4):  # hold 3 4 5 6

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from test_web_browser import phone
-from test_web_coach import answer_position
+from test_web_coach import answer_position, start_practice
 
 from advisor.train import positions_of_play
 
@@ -27,17 +27,7 @@ def test_the_summary_lists_only_this_rule_sets_sessions(server, browser, officia
              "mean_loss": 2.5},
             {"date": "2026-11-04T10:00:00Z", "rules": "official", "seed": 4, "decisions": 4,
              "mean_loss": 0.25}]
-    page.evaluate("() => localStorage.clear()")
-    page.evaluate("(h) => localStorage.setItem(h[0], h[1])",
-                  [HISTORY_STORE, json.dumps(kept)])
-    page.reload()
-    table.settle()
-    page.locator("#view-practice").tap()
-    table.settle()
-    page.fill("#practice-count", "1")
-    page.fill("#practice-seed", "5")
-    page.locator("#practice-start").tap()
-    table.settle()
+    start_practice(table, 1, 5, {HISTORY_STORE: json.dumps(kept)})
     answer_position(page, position, 0)
     page.wait_for_selector("#practice-grade:not([hidden])")
     table.settle()
