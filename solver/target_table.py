@@ -281,7 +281,7 @@ class TargetTable:
         """Every level's vectors for ``target`` in one :class:`LevelStore` (every level
         read and checked first, each into its part of one array), and
         ``slot[m, u, y]``, a state's index there: the form of
-        :func:`solver.simulate_target.flatten`. The full cards are one state with no
+        :func:`solver.simulate.target.flatten`. The full cards are one state with no
         stored columns (0 below ``target``, 1 from it on, as the utility itself).
         ``progress(levels_checked, levels)`` follows the checks (a second or two)."""
         self._check_holds(target)

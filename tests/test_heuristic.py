@@ -1,5 +1,5 @@
 """The heuristic strategy's par of every box under every rule set, against a plain-Python
-twin of its definition (solver/policies.py): an upper box's par is three dice of its
+twin of its definition (solver/simulate/policies.py): an upper box's par is three dice of its
 face (the pace that reaches the bonus); a lower box's is the mean points of one whole
 turn (the rule set's rolls) played for that box alone, an ordinary roll's points (no
 Joker, no Yahtzee bonus), each keep chosen for the most points expected."""
@@ -53,7 +53,7 @@ def one_box_turn(points: np.ndarray, rolls_per_turn: int) -> float:
 
 @pytest.mark.parametrize("rules", RULE_NAMES)
 def test_every_par_of_the_heuristic_is_its_definitions(rules):
-    from solver.policies import heuristic_pars
+    from solver.simulate.policies import heuristic_pars
 
     ruleset = get_rules(rules)
     pars = heuristic_pars(ruleset)

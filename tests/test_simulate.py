@@ -63,7 +63,7 @@ def test_greedy_is_far_below_and_heuristic_in_between(official_table):
 
 
 def python_greedy(decision: Decision):
-    """The built-in greedy strategy as a user callable (see solver/simulate.py)."""
+    """The built-in greedy strategy as a user callable (see solver/simulate/__init__.py)."""
     if decision.rolls_left > 0:
         counts = [decision.dice.count(f) for f in range(1, 7)]
         face = max(range(6, 0, -1), key=lambda f: counts[f - 1])

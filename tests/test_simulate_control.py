@@ -1,4 +1,4 @@
-"""The cross-fitted control-variate estimate (solver.control) against a direct per-game
+"""The cross-fitted control-variate estimate (solver.simulate.control) against a direct per-game
 computation, and its limits."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver.control import MIN_FIT, N_FOLDS, cross_fitted, fold_sums, sums_width
+from solver.simulate.control import MIN_FIT, N_FOLDS, cross_fitted, fold_sums, sums_width
 
 
 def _direct(loss: np.ndarray, x: np.ndarray) -> tuple[float, float]:

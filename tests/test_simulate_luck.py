@@ -59,8 +59,8 @@ def test_greedy_turn_estimate_is_near_its_exact_mean_with_a_smaller_error(
 def test_each_game_adds_up_with_the_optimal_luck(official_table):
     """The judge's optimal luck per game, by roll of the turn: total - E(new game) = luck
     - loss, game by game (``analyze``'s identity)."""
-    from solver.judge import References
     from solver.kernels import judge as jk
+    from solver.simulate.judge import References
 
     rules = official_table.rules
     refs = References(official_table)
@@ -80,7 +80,7 @@ def test_each_game_adds_up_with_the_optimal_luck(official_table):
 def test_every_control_variate_has_mean_zero(official_table, strategy):
     """The luck of each roll of the turn under each reference policy averages 0 over the
     games (within 4 standard errors), whatever the strategy."""
-    from solver.control import N_FOLDS
+    from solver.simulate.control import N_FOLDS
 
     r = simulate(official_table, strategy, 4000, seed=8)
     p = r.losses.n_controls

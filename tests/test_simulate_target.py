@@ -19,7 +19,7 @@ from solver.game.dice import KEEP_COUNTS, KEEP_SIZE, N_ROLLS, ROLLS, faces_of
 from solver.kernels import simulate_target as st
 from solver.kernels.turn import option
 from solver.simulate import simulate
-from solver.simulate_target import flatten, highest_score
+from solver.simulate.target import flatten, highest_score
 from solver.target import Utility, solve_vectors
 
 

@@ -16,7 +16,7 @@ import solver.target_table as target_table
 from advisor.cli import cli
 from solver.errors import InvalidOptionError
 from solver.simulate import simulate
-from solver.simulate_target import flatten, target_plan
+from solver.simulate.target import flatten, target_plan
 from solver.target import Utility, solve_vectors
 from solver.target_table import forget_targets, solve_targets, write_targets
 
@@ -47,7 +47,7 @@ class Solving(Exception):
 @pytest.fixture
 def no_solve(monkeypatch):
     """The target DP of the simulator raises :class:`Solving` instead of solving."""
-    import solver.simulate_target as stg
+    import solver.simulate.target as stg
 
     def refuse(*args, **kwargs):
         raise Solving

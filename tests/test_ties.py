@@ -14,7 +14,7 @@ from solver.game.dice import KEEP_COUNTS, N_ROLLS, ROLLS, faces_of
 from solver.kernels import policy as pk
 from solver.kernels import simulate_target as st
 from solver.kernels.turn import option
-from solver.simulate_target import flatten
+from solver.simulate.target import flatten
 from solver.target import Utility, solve_vectors
 
 # only the Yahtzee box open, the upper section full: keeping any one face is as good as any

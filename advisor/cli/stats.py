@@ -137,7 +137,7 @@ def _resolve_strategy(name: str, option: str) -> str | Callable[..., Any]:
     module is imported from the current folder or the Python path). ``option`` names
     the option the name came from, for the error message."""
     from solver.errors import shown
-    from solver.strategies import PREFIX, STRATEGIES, is_target_strategy, parse_target
+    from solver.simulate.strategies import PREFIX, STRATEGIES, is_target_strategy, parse_target
 
     key = name.strip()
     if key.lower() in STRATEGIES:
@@ -174,7 +174,7 @@ def _resolve_strategy(name: str, option: str) -> str | Callable[..., Any]:
 def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
          seed: int, *, record: bool = False, workers: int = 1) -> Any:
     from solver.simulate import simulate
-    from solver.strategies import is_target_strategy
+    from solver.simulate.strategies import is_target_strategy
 
     solving = progress_bar(f"{label} vectors")
     playing = progress_bar(label, unit="game")
@@ -199,7 +199,7 @@ def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
 def simulate(rules_name: str, games: int, strategy: str | None, compare: str | None, seed: int,
              workers: int, records_dir: str | None, table_path: str | None,
              as_json: bool) -> None:
-    """Play seeded games with a strategy and report its scores (see solver/simulate.py for
+    """Play seeded games with a strategy and report its scores (see solver/simulate/ for
     the strategies and for writing your own). target:X also reports how often the games
     reached X against the exact probability (`yahtzee help objectives`). Every decision
     is judged against optimal play: the corrected mean, E(new game) minus the mean loss

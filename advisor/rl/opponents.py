@@ -38,7 +38,7 @@ MAX_SEATS = 7
 def check_strategies(strategies: Sequence[str]) -> tuple[str, ...]:
     """The built-in strategy names of the other seats, checked (``target:X`` is not one:
     its vectors take a whole-game solve, and a seat replays its strategy block by block)."""
-    from solver.strategies import STRATEGIES
+    from solver.simulate.strategies import STRATEGIES
 
     if isinstance(strategies, str):
         strategies = (strategies,)

@@ -15,7 +15,7 @@ Yahtzee bonus, ``turn.plan_bonus``). The loss is best minus chosen, 0 within
 The luck of a roll under a policy's values is V after it minus the value before it: E of
 the state (the mean of V_R over the first roll) before a turn's first roll, K_j(keep)
 before a reroll (the mean of V_(j-1) over its outcomes). Its mean is 0 given all that came
-before, whatever the strategy (the simulator's control variates, :mod:`solver.judge`).
+before, whatever the strategy (the simulator's control variates, :mod:`solver.simulate.judge`).
 """
 
 from __future__ import annotations

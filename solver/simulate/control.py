@@ -2,7 +2,7 @@
 
 Per game ``i``: ``D_i``, its total loss against optimal play, and ``X_i`` (p,), control
 variates whose mean is exactly 0 whatever the strategy (the luck of its rolls under
-several value functions, :mod:`solver.judge`). The estimate of the strategy's expected
+several value functions, :mod:`solver.simulate.judge`). The estimate of the strategy's expected
 score is the mean over games of
 
     Z_i = E(new game) - D_i + X_i . beta_f(i)

@@ -19,13 +19,13 @@ from typing import Any
 
 import numpy as np
 
-from .errors import IllegalStrategyMoveError, StrategyError, Terminated, YahtzeeError, shown
-from .game.card import Scorecard
-from .game.dice import FIRST_ROLL_KEEP, KEEP_INDEX, ROLLS, counts_of
-from .game.move import Move
-from .game.rules import UPPER_TARGET, Placement, RuleSet
+from ..errors import IllegalStrategyMoveError, StrategyError, Terminated, YahtzeeError, shown
+from ..game.card import Scorecard
+from ..game.dice import FIRST_ROLL_KEEP, KEEP_INDEX, ROLLS, counts_of
+from ..game.move import Move
+from ..game.rules import UPPER_TARGET, Placement, RuleSet
+from ..kernels import simulate as sim
 from .judge import GameJudge
-from .kernels import simulate as sim
 
 PYTHON_JUDGE_BATCH = 250
 """Games of a Python strategy judged at once (and a worker process's task: small, so that

@@ -26,12 +26,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import stats
-from .kernels import simulate as sim
-from .kernels import simulate_target as st
-from .kernels.level import new_store
-from .table import Table
-from .target import Utility, Vectors, solve_vectors, turn_at
+from .. import stats
+from ..kernels import simulate as sim
+from ..kernels import simulate_target as st
+from ..kernels.level import new_store
+from ..table import Table
+from ..target import Utility, Vectors, solve_vectors, turn_at
 
 BATCH = 5_000
 """Games per kernel call (a progress step)."""
@@ -88,8 +88,8 @@ def _stored(table: Table, target: int, note: Note | None,
             progress: Progress | None) -> st.TargetStore | None:
     """The target table's vectors for ``target`` (None: no usable table holds it;
     ``note`` then says what to do; ``progress`` follows the table's checks)."""
-    from .errors import TableError
-    from .target_table import build_command, default_max, get_targets
+    from ..errors import TableError
+    from ..target_table import build_command, default_max, get_targets
 
     rules = table.rules.name
     targets = get_targets(table, note=note)
@@ -113,8 +113,8 @@ def _stored(table: Table, target: int, note: Note | None,
 
 def _p_new_game(table: Table, store: st.TargetStore, target: int) -> float:
     """P(final >= target) from a new game, read from ``store`` (every level)."""
-    from .game.dice import N_KEEPS
-    from .kernels.target import turn_vectors
+    from ..game.dice import N_KEEPS
+    from ..kernels.target import turn_vectors
 
     rules = table.rules
     stages = np.zeros((rules.rolls_per_turn, N_KEEPS, 1))

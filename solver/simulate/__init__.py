@@ -21,7 +21,7 @@ Built-in strategies (``STRATEGIES``):
 
 - ``target:X``: every decision maximises P(final score >= X), exactly as
   ``advise(..., target=X)`` ranks the options (ties: :mod:`solver.game.ties`), from the
-  target DP's vectors (:mod:`solver.simulate_target`). The
+  target DP's vectors (:mod:`solver.simulate.target`). The
   result adds ``p_target``, the exact new-game probability of reaching X under that
   strategy, beside the rate of games that reached it.
 
@@ -31,17 +31,17 @@ sub-multiset of ``decision.dice``; all five keeps the dice as they are) or a box
 score now; with ``rolls_left == 0`` it returns a box name (any alias). It may also return
 a :class:`~solver.move.Move`. An illegal answer
 raises :class:`IllegalStrategyMoveError` naming the move and the state
-(:mod:`solver.simulate_python`). Marked with :func:`batch_strategy`, it answers every
+(:mod:`solver.simulate.python`). Marked with :func:`batch_strategy`, it answers every
 live game's decision at once instead (numpy arrays in, actions out; fast:
-:mod:`solver.simulate_batch`). ``workers=N`` plays either in N processes, with the same
-results (:mod:`solver.simulate_workers`).
+:mod:`solver.simulate.batch`). ``workers=N`` plays either in N processes, with the same
+results (:mod:`solver.simulate.workers`).
 
 Every game is also judged against optimal play, decision by decision, as ``analyze``
 judges a record (the same loss, :mod:`solver.kernels.judge`). Since ``total - E(new game)
 = luck - total loss`` in every game and the luck of each roll has mean 0, ``E(new game) -
 mean total loss`` estimates the strategy's expected score without the dice's luck; the
 luck of the rolls under three value functions, cross-fitted control variates
-(:mod:`solver.control`), take out more of it (:attr:`SimulationResult.corrected_mean`):
+(:mod:`solver.simulate.control`), take out more of it (:attr:`SimulationResult.corrected_mean`):
 far closer than the plain mean for the same games (docs/simulate.md).
 
 Same seed, same games: game ``g`` draws its dice from its own splitmix64 stream (see
@@ -57,22 +57,22 @@ from typing import Any
 
 import numpy as np
 
-from . import _jit_cache
-from .errors import (
+from .. import _jit_cache
+from ..errors import (
     IllegalStrategyMoveError,
     UnknownStrategyError,
     YahtzeeError,
     shown,
 )
-from .game.rules import RuleSet
+from ..game.rules import RuleSet
+from ..kernels import simulate as sim
+from ..numbers import check_count
+from ..stats import PERCENTILES
+from ..table import Table
+from .batch import BATCH_GAMES, DecisionBatch, batch_strategy, is_batch, play_batch
 from .judge import GameJudge, Losses, early_turns, losses_of
-from .kernels import simulate as sim
-from .numbers import check_count
 from .policies import builtin_policy
-from .simulate_batch import BATCH_GAMES, DecisionBatch, batch_strategy, is_batch, play_batch
-from .simulate_python import PYTHON_JUDGE_BATCH, Decision, UserStrategy, play_python
-from .simulate_workers import check_workers, play_in_workers
-from .stats import PERCENTILES
+from .python import PYTHON_JUDGE_BATCH, Decision, UserStrategy, play_python
 from .strategies import (
     PREFIX,
     STRATEGIES,
@@ -80,7 +80,7 @@ from .strategies import (
     parse_target,
     strategy_name,
 )
-from .table import Table
+from .workers import check_workers, play_in_workers
 
 __all__ = ["STRATEGIES", "Decision", "DecisionBatch", "IllegalStrategyMoveError", "Losses",
            "SimulationResult", "UnknownStrategyError", "UserStrategy", "batch_strategy",
@@ -140,7 +140,7 @@ class SimulationResult:
     def corrected_mean(self) -> float | None:
         """The strategy's expected score without the dice's luck: ``E(new game)`` less the
         mean over games of (total loss - the luck control variates' part), cross-fitted
-        (:mod:`solver.control`). Unbiased: each game's total is ``E(new game) + luck -
+        (:mod:`solver.simulate.control`). Unbiased: each game's total is ``E(new game) + luck -
         loss``, and the luck of every roll has mean 0 whatever came before it, under any
         values (docs/simulate.md). Exactly ``E(new game)`` for optimal play."""
         if self.losses is None or self.new_game is None:
@@ -322,8 +322,8 @@ def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int 
     ``judged`` (the default) every decision is judged against optimal play (``losses``
     and the corrected estimate; about as long again as playing a built-in strategy).
     ``workers`` > 1 plays a Python strategy in that many processes, with the same results
-    (:mod:`solver.simulate_workers`; built-in strategies use every core anyway)."""
-    from . import simulate_target as stg
+    (:mod:`solver.simulate.workers`; built-in strategies use every core anyway)."""
+    from . import target as stg
 
     games = check_games(games)
     seed = check_seed(seed)
@@ -390,7 +390,7 @@ def _python_in_workers(table: Table, strategy: UserStrategy, games: int, seed: i
 def turn_moves(trace_row: np.ndarray) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]],
                                                 int]:
     """One turn of a trace: (rolls as sorted faces, keeps as sorted faces, box index)."""
-    from .game.dice import KEEP_COUNTS, faces_of
+    from ..game.dice import KEEP_COUNTS, faces_of
 
     width = trace_row.shape[0]
     rolls, keeps = [], []

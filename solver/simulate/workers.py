@@ -31,12 +31,12 @@ from typing import Any
 import numba
 import numpy as np
 
-from .errors import StrategyError, shown
+from ..errors import StrategyError, shown
+from ..numbers import check_count
+from .batch import is_batch, play_batch
 from .judge import GameJudge, References
-from .numbers import check_count
 from .policies import heuristic_pars
-from .simulate_batch import is_batch, play_batch
-from .simulate_python import play_python
+from .python import play_python
 
 MAX_WORKERS = 64
 _state: dict[str, Any] = {}
@@ -71,9 +71,9 @@ def _start(rules_name: str, values: np.ndarray, pars: np.ndarray, strategy: Any,
     """A worker's set-up: one numba thread, the table, the heuristic's pars (this
     process's), the strategy, the judge's references, the blocks' claims
     (:func:`_claim_front`)."""
-    from .game.rules import get_rules
+    from ..game.rules import get_rules
+    from ..table import Table
     from .policies import take_pars
-    from .table import Table
 
     atexit.register(_leave)
     rules = get_rules(rules_name)

@@ -1,6 +1,6 @@
 """The built-in strategies' fixed policies (:mod:`solver.kernels.policy`: a table of
 values and a par per box), shared by the simulator that plays them and the judge whose
-control variates use their values (:mod:`solver.judge`).
+control variates use their values (:mod:`solver.simulate.judge`).
 
 - ``optimal``: the table's values;
 - ``greedy`` and ``greedy-turn``: a table of zeros (only this turn's points count);
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .game.dice import FIRST_ROLL_KEEP, ROLL_PROBABILITY
-from .game.rules import N_UPPER, RuleSet
-from .kernels import policy as pk
-from .table import Table
+from ..game.dice import FIRST_ROLL_KEEP, ROLL_PROBABILITY
+from ..game.rules import N_UPPER, RuleSet
+from ..kernels import policy as pk
+from ..table import Table
 
 
 def builtin_policy(table: Table, name: str) -> tuple[bool, np.ndarray, np.ndarray]:

@@ -6,11 +6,12 @@ The built-in strategies (:data:`STRATEGIES`, described in :mod:`solver.simulate`
 
 from __future__ import annotations
 
-from .errors import UnknownStrategyError, shown
-from .numbers import MAX_DIGITS, whole_number
+from ..errors import UnknownStrategyError, shown
+from ..numbers import MAX_DIGITS, whole_number
 
 STRATEGIES = ("optimal", "greedy", "greedy-turn", "heuristic")
-"""The built-in strategies: fixed policies of ``kernels.policy`` (:mod:`solver.policies`)."""
+"""The built-in strategies: fixed policies of ``kernels.policy``
+(:mod:`solver.simulate.policies`)."""
 PREFIX = "target:"
 """Strategy names ``target:X`` (X a whole number of points, 0 or more)."""
 

@@ -4,7 +4,7 @@ judges a record (the kernels: :mod:`solver.kernels.judge`), batch by batch of ga
 Beside the losses, the luck of every roll is measured under ``REFERENCES``' values (the
 optimal table's and two built-in policies'), summed per game by roll of the turn (first
 rolls, second rolls, ...): control variates of mean 0 whatever the strategy, which take
-more of the dice's noise out of the corrected estimate (:mod:`solver.control`)."""
+more of the dice's noise out of the corrected estimate (:mod:`solver.simulate.control`)."""
 
 from __future__ import annotations
 
@@ -13,19 +13,19 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..game.dice import N_KEEPS
+from ..game.rules import RuleSet
+from ..kernels import judge as jk
+from ..kernels import simulate as sim
+from ..levels import level_states, masks_by_level
+from ..table import Table
 from .control import N_FOLDS, cross_fitted, fold_sums, sums_width
-from .game.dice import N_KEEPS
-from .game.rules import RuleSet
-from .kernels import judge as jk
-from .kernels import simulate as sim
-from .levels import level_states, masks_by_level
 from .policies import builtin_policy
-from .table import Table
 
 CACHED_LEVELS = 3
 """Turns prepared once for every state with fewer boxes filled (the same in most games)."""
 REFERENCES = ("optimal", "greedy-turn", "heuristic")
-"""The policies (:mod:`solver.policies`) whose values measure the luck of each roll."""
+"""The policies (:mod:`solver.simulate.policies`) whose values measure the luck of each roll."""
 
 
 class Losses(NamedTuple):
@@ -35,7 +35,7 @@ class Losses(NamedTuple):
     games; ``by_turn`` and ``by_box`` (n_boxes,) float64, summed over the games: the loss
     of turn 1, 2, ... and of the turn that filled each box; ``sums`` (N_FOLDS, width), the
     folds' sums of the total losses and the luck control variates
-    (:func:`solver.control.fold_sums`)."""
+    (:func:`solver.simulate.control.fold_sums`)."""
 
     per_game: np.ndarray
     decisions: np.ndarray
@@ -50,7 +50,7 @@ class Losses(NamedTuple):
 
     def cross_fitted(self) -> tuple[float, float, np.ndarray]:
         """(mean of total loss less the luck terms, its standard error, the slopes):
-        :func:`solver.control.cross_fitted`."""
+        :func:`solver.simulate.control.cross_fitted`."""
         return cross_fitted(self.sums, self.n_controls)
 
 
@@ -59,7 +59,7 @@ Judge = Callable[[int, np.ndarray], None]
 
 Chunk = tuple[np.ndarray, np.ndarray]
 """Per batch judged: (2 + 2 n_boxes,) decisions, loss by turn, loss by box; the folds'
-sums (N_FOLDS, width) (:func:`solver.control.fold_sums`)."""
+sums (N_FOLDS, width) (:func:`solver.simulate.control.fold_sums`)."""
 
 
 class References:

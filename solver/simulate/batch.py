@@ -21,14 +21,14 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from .errors import IllegalStrategyMoveError, StrategyError, Terminated, shown
-from .game.actions import KEEP_ACTIONS
-from .game.card import Scorecard
-from .game.dice import DICE
-from .game.rules import UPPER_TARGET, RuleSet
+from ..errors import IllegalStrategyMoveError, StrategyError, Terminated, shown
+from ..game.actions import KEEP_ACTIONS
+from ..game.card import Scorecard
+from ..game.dice import DICE
+from ..game.rules import UPPER_TARGET, RuleSet
+from ..kernels import batch as bk
 from .judge import GameJudge
-from .kernels import batch as bk
-from .simulate_python import Decision, Progress, describe
+from .python import Decision, Progress, describe
 
 BATCH_GAMES = 1_000
 """Games in lockstep (judged together, and a worker's task)."""
@@ -75,7 +75,7 @@ class DecisionBatch:
                 "rolls_left": self.rolls_left}
 
     def decision(self, i: int) -> Decision:
-        """Row ``i`` as a :class:`~solver.simulate_python.Decision`."""
+        """Row ``i`` as a :class:`~solver.simulate.python.Decision`."""
         entries = tuple(None if e < 0 else int(e) for e in self.card[i])
         card = Scorecard.played(entries, int(self.yahtzee_bonuses[i]), self.rules.name)
         return Decision(card, tuple(int(f) for f in self.dice[i]), int(self.rolls_left[i]))
