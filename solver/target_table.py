@@ -301,10 +301,10 @@ class TargetTable:
         end = self._all_values.shape[0]
         start = np.concatenate((rows[:, 5] + offset, [end, end, end])).astype(np.int64)
         top = (1 << 40, -(1 << 40))  # the placeholder state after the full cards
+        m, u, y = (np.ascontiguousarray(np.append(rows[:, c], v), dtype=np.int64)
+                   for c, v in ((0, rules.full_mask), (1, 0), (2, 0)))
         store = LevelStore(
-            *(np.ascontiguousarray(np.append(rows[:, c], v), dtype=np.int64)
-              for c, v in ((0, rules.full_mask), (1, 0), (2, 0))),
-            start,
+            m, u, y, start,
             np.concatenate((rows[:, 3] - shift, [target, top[0]])).astype(np.int64),
             np.concatenate((rows[:, 4] - shift, [target - 1, top[1]])).astype(np.int64),
             self._all_values, np.zeros((n_states + 1, 0)))

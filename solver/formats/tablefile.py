@@ -318,7 +318,7 @@ class DataFile:
         """Read values ``first``, ``first + 1``... of the data into ``out`` (a contiguous
         float64 array); returns how many were read whole (fewer than ``out.size`` when
         the file now ends before them). Raises ``OSError``."""
-        buffer = memoryview(out).cast("B")
+        buffer = out.data.cast("B")
         have = 0
         with self._lock:
             self._file.seek(self.start + 8 * first)
