@@ -425,7 +425,9 @@ def open_targets(path: Path | str, table: Table) -> TargetTable:
     rebuild = top
     sizes = [_level_size(rows) for rows in index]
     if head_size + sum(sizes) != data.count:
-        raise unusable(f"{data.count - head_size - sum(sizes)} values beyond its levels")
+        beyond = data.count - head_size - sum(sizes)
+        raise unusable(f"{beyond} values beyond its levels" if beyond > 0 else
+                       f"{-beyond} values short of its levels")
     first = list(np.cumsum([head_size, *sizes[:-1]]).tolist())
     values = _memory(sum(sizes))  # (read level by level, when first asked for)
     parts = np.split(values, np.cumsum(sizes)[:-1])

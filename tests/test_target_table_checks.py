@@ -166,6 +166,31 @@ def test_each_header_field_changed_is_refused_and_the_question_solved(
     assert "wrong" not in message and "OverflowError" not in message
 
 
+@pytest.mark.parametrize("extra", [1, 16, 10**4, -1, -16])
+def test_values_beyond_the_levels_are_refused_though_the_header_counts_them(
+        official_table, small_targets, tmp_path, at, solved_answer, extra):
+    """Values appended after the last level, the header's shape and checksum made to
+    count them: the size check passes, the index is the builder's, and the file is still
+    refused, by its levels' sizes; as many values cut off the end are refused too."""
+    header, width, data = split(small_targets)
+    longer = np.concatenate((data, np.full(extra, 0.5))) if extra > 0 else data[:extra]
+    changed = {**header, "shape": [longer.shape[0]],
+               "sha256": hashlib.sha256(longer.astype("<f8").tobytes()).hexdigest()}
+    path = write(tmp_path / "official.ytargets", changed, longer)
+    words = f"{extra} values beyond" if extra > 0 else f"{-extra} values short of"
+    refused_and_solved(official_table, path, at, solved_answer, f"({words} its levels)")
+
+
+def test_a_file_without_extra_values_is_the_builders(official_table, small_targets,
+                                                    tmp_path):
+    """The file as built, rewritten by the helpers above: opened, every level read."""
+    header, width, data = split(small_targets)
+    path = write(tmp_path / "official.ytargets", header, data)
+    table = open_targets(path, official_table)
+    total = sum(table.level_values(n).shape[0] for n in range(1, 13))
+    assert head_size(header) + total == data.shape[0] == header["shape"][0]
+
+
 def test_a_wrong_dtype_is_named_as_such_and_not_as_a_shape(official_table, tmp_path):
     from solver.formats.tablefile import read_table
 

@@ -138,3 +138,49 @@ def test_rule_sets_of_the_engine_are_the_rule_sets_of_the_solver():
     named = [line.strip().split(":")[0].strip('"') for line in book.splitlines()[1:]]
     assert named == list(RULE_NAMES)
     assert all(get_rules(n) for n in named)
+
+
+def test_engine_refuses_a_table_file_of_any_other_size():
+    """The site's table file has no header: its size is its only check. Exactly the
+    stored states of the rule set (counted here by the Python writer's rule) are read;
+    one value more or less, or another rule set's file, is refused with the command that
+    builds the site again."""
+    from solver.formats.webtable import stored_states
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed (apt-get install nodejs)")
+    counts = {name: int(stored_states(get_rules(name)).sum()) for name in RULE_NAMES}
+    script = """
+      const engine = await import(process.argv[1]);
+      const counts = JSON.parse(process.argv[2]);
+      const out = {};
+      for (const [name, n] of Object.entries(counts)) {
+        const rules = engine.getRules(name);
+        out[name] = {};
+        const sizes = { at: 8 * n, under: 8 * (n - 1), over: 8 * (n + 1), byte: 8 * n + 1 };
+        for (const [other, m] of Object.entries(counts)) if (m !== n) sizes[other] = 8 * m;
+        for (const [what, size] of Object.entries(sizes)) {
+          try {
+            const table = new engine.Table(rules, new Uint8Array(size));
+            out[name][what] = table.values.length;
+          } catch (err) {
+            out[name][what] = err.message;
+          }
+        }
+      }
+      process.stdout.write(JSON.stringify(out));
+    """
+    run = subprocess.run([node, "--input-type=module", "-e", script, "--",
+                          ENGINE.as_uri(), json.dumps(counts)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    found = json.loads(run.stdout)
+    for name, n in counts.items():
+        assert found[name].pop("at") == n
+        assert found[name], name  # sizes of other files were tried
+        for what, answer in found[name].items():
+            assert isinstance(answer, str) and answer.startswith(
+                f"the {name} table file holds ") and answer.endswith(
+                f"not {8 * n} ({n} states): build the site again with yahtzee site"), \
+                (name, what, answer)
