@@ -11,6 +11,7 @@ from advisor.record_file import records_from_traces
 from solver.game.dice import FIRST_ROLL_KEEP, KEEP_INDEX, counts_of
 from solver.game.rules import UPPER_TARGET
 from solver.kernels import policy as pk
+from solver.kernels import readout as rk
 from solver.kernels.turn import option
 from solver.simulate import Decision, simulate
 
@@ -142,7 +143,7 @@ def _greedy_turn_twin(table):
             prepared["state"] = (m, u, y)
         roll = KEEP_INDEX[counts_of(decision.dice)]
         r = roll - FIRST_ROLL_KEEP
-        keep, i = pk.choose(r, decision.rolls_left, turn.succ, turn.keeps, turn.bests,
+        keep, i = rk.choose(r, decision.rolls_left, turn.succ, turn.keeps, turn.bests,
                             rules.arrays, turn)
         if keep >= 0:
             return [f + 1 for f, c in enumerate(counts_of_keep(keep)) for _ in range(c)]

@@ -12,6 +12,7 @@ from advisor.objective import Objective
 from solver.game import ties
 from solver.game.dice import KEEP_COUNTS, N_ROLLS, ROLLS, faces_of
 from solver.kernels import policy as pk
+from solver.kernels import readout as rk
 from solver.kernels import simulate_target as st
 from solver.kernels.turn import option
 from solver.simulate.target import flatten
@@ -84,7 +85,7 @@ def test_the_simulator_moves_as_advise_ranks(table_of):
         for r in range(N_ROLLS):
             dice = Dice(tuple(int(f) for f in ROLLS[r]))
             for j in range(rules.rolls_per_turn):
-                keep, i = pk.choose(r, j, turn.succ, turn.keeps, turn.bests, rules.arrays, turn)
+                keep, i = rk.choose(r, j, turn.succ, turn.keeps, turn.bests, rules.arrays, turn)
                 mine = ("keep", faces_of(KEEP_COUNTS[keep])) if keep >= 0 else \
                     ("score", _box_name(rules, option(turn.plan, r, i, rules.arrays.box_scores)))
                 advice = advisor.advise(dice, j)

@@ -19,7 +19,7 @@ fewer dice, with the boxes. This order gives the published standard deviation 59
 of the official rules (keeps with the most dice first would give 59.6076).
 
 :func:`ranked` is the whole ranking (plain Python, for the advisor); :func:`best` its
-first option (compiled for the kernels by :mod:`solver.kernels.policy`).
+first option (compiled for the kernels by :mod:`solver.kernels.readout`).
 """
 
 from __future__ import annotations

@@ -7,10 +7,9 @@ followed by a roll is a keep that rolled nothing (Python strategies may do it).
 
 Each decision is judged as ``analyze`` judges it (docs/analyze.md): with the optimal turn
 of the state (``kernels.policy.play_turns`` on the table's values) and roll ``r`` with
-``j`` rolls left, the best is V_j(r); a keep ``k`` is worth K_j(k), a box the option's
-value (``turn.option``: entry, upper bonus and E of the next state, with the roll's
-Yahtzee bonus, ``turn.plan_bonus``). The loss is best minus chosen, 0 within
-``EV_TIE`` (a tie, :mod:`solver.game.ties`).
+``j`` rolls left, the best is V_j(r) (``readout.roll_value``); a keep ``k`` is worth
+K_j(k), a box the option's value (``readout.box_value``). The loss is best minus chosen,
+0 within ``EV_TIE`` (a tie, :mod:`solver.game.ties`).
 
 The luck of a roll under a policy's values is V after it minus the value before it: E of
 the state (the mean of V_R over the first roll) before a turn's first roll, K_j(keep)
@@ -24,50 +23,17 @@ import numpy as np
 from numba import njit
 
 from .. import _jit_cache
-from ..game.dice import (
-    FIRST_ROLL_KEEP,
-    N_ROLLS,
-    ROLL_PROBABILITY,
-    ROLL_SUB_KEEP_START,
-    ROLL_SUB_KEEPS,
-)
+from ..game.dice import FIRST_ROLL_KEEP, N_ROLLS, ROLL_PROBABILITY
 from ..game.ties import EV_TIE
 from .basics import next_state
 from .policy import new_turn, prepared_turn
+from .readout import box_value, roll_value
 from .threads import run_blocks
-from .turn import n_options, option, plan_bonus
 
 _jit_cache.check()  # before any cached kernel is loaded
 
 KEEP, BOX = 0, 1
 """Columns of the losses and decision counts."""
-
-
-@njit(cache=True)
-def _best(roll, j, keeps):
-    """V_j of roll ``roll`` (keep index): the best keep's K_j (``keeps[j, k, 0]``), or
-    V_0 (``keeps[0]`` at the roll rows) when ``j`` is 0."""
-    if j == 0:
-        return keeps[0, roll, 0]
-    r = roll - FIRST_ROLL_KEEP
-    best = -np.inf
-    for i in range(ROLL_SUB_KEEP_START[r], ROLL_SUB_KEEP_START[r + 1]):
-        best = max(best, keeps[j, ROLL_SUB_KEEPS[i], 0])
-    return best
-
-
-@njit(cache=True)
-def _box_value(roll, y, b, succ, plan, rules):
-    """(value, entry) of scoring roll ``roll`` in box ``b`` (allowed) under flag ``y``:
-    the option of box ``b`` (``plan``, ``succ`` of the state's turn) with the roll's
-    Yahtzee bonus."""
-    r = roll - FIRST_ROLL_KEEP
-    scores = rules.box_scores
-    for i in range(n_options(plan, r)):
-        k, box, e, add = option(plan, r, i, scores)
-        if box == b:
-            return succ[k, 0] + add + plan_bonus(plan, r) * y, e
-    return -np.inf, -1
 
 
 @njit(cache=True)
@@ -89,24 +55,24 @@ def judge_game(trace, values, par, rules, cache, t, loss, counts, turn_loss, box
     m = u = y = np.int64(0)  # not literals (see policy.play_turns)
     for turn in range(n_boxes):
         succ, keeps, _ = prepared_turn(m, u, y, values, par, rules, cache, t, np.int64(1))
-        roll = np.int64(trace[turn, 0])  # one signature of _best (int64 rolls)
+        r = np.int64(trace[turn, 0]) - FIRST_ROLL_KEEP  # (int64: one signature)
         j = rules.n_rerolls
-        luck[0] += _best(roll, j, keeps) - values[m, u, y]
+        luck[0] += roll_value(r, j, keeps) - values[m, u, y]
         s = 1
         lost = 0.0
         while j > 0 and trace[turn, s] >= 0 and trace[turn, s + 1] >= 0:
-            luck[(s + 1) // 2] += _best(np.int64(trace[turn, s + 1]), j - 1, keeps) - \
-                keeps[j, trace[turn, s], 0]
-            here = _lost(_best(roll, j, keeps), keeps[j, trace[turn, s], 0])
+            luck[(s + 1) // 2] += roll_value(np.int64(trace[turn, s + 1]) - FIRST_ROLL_KEEP,
+                                             j - 1, keeps) - keeps[j, trace[turn, s], 0]
+            here = _lost(roll_value(r, j, keeps), keeps[j, trace[turn, s], 0])
             loss[0] += here
             counts[0] += 1
             lost += here
-            roll = np.int64(trace[turn, s + 1])
+            r = np.int64(trace[turn, s + 1]) - FIRST_ROLL_KEEP
             s += 2
             j -= 1
         b = np.int64(trace[turn, width - 1])
-        value, e = _box_value(roll, y, b, succ, t.plan, rules)
-        here = _lost(_best(roll, j, keeps), value)
+        value, e = box_value(r, y, b, succ, t.plan, rules)
+        here = _lost(roll_value(r, j, keeps), value)
         loss[1] += here
         counts[1] += 1
         lost += here
@@ -155,17 +121,17 @@ def luck_game(trace, values, par, rules, cache, t, luck):
         j = rules.n_rerolls
         before = 0.0
         for r in range(N_ROLLS):
-            before += ROLL_PROBABILITY[r] * _best(FIRST_ROLL_KEEP + r, j, keeps)
-        roll = np.int64(trace[turn, 0])  # one signature of _best (int64 rolls)
-        luck[0] += _best(roll, j, keeps) - before
+            before += ROLL_PROBABILITY[r] * roll_value(r, j, keeps)
+        r = np.int64(trace[turn, 0]) - FIRST_ROLL_KEEP  # (int64: one signature)
+        luck[0] += roll_value(r, j, keeps) - before
         s = 1
         while j > 0 and trace[turn, s] >= 0 and trace[turn, s + 1] >= 0:
-            roll = np.int64(trace[turn, s + 1])
-            luck[(s + 1) // 2] += _best(roll, j - 1, keeps) - keeps[j, trace[turn, s], 0]
+            r = np.int64(trace[turn, s + 1]) - FIRST_ROLL_KEEP
+            luck[(s + 1) // 2] += roll_value(r, j - 1, keeps) - keeps[j, trace[turn, s], 0]
             s += 2
             j -= 1
         b = np.int64(trace[turn, width - 1])
-        e = _box_value(roll, y, b, succ, t.plan, rules)[1]
+        e = box_value(r, y, b, succ, t.plan, rules)[1]
         m, u, y, _ = next_state(m, u, y, b, e, rules.upper_bonus, rules.yahtzee_box,
                                 rules.n_flags)
 

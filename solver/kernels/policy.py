@@ -11,9 +11,8 @@ costs. The value of an option is
 - ``heuristic``: a table of zeros and each box's par;
 - ``greedy``: as ``greedy-turn`` for the box, with keeps of its own (the simulator's).
 
-Every choice follows the one order of :mod:`solver.game.ties`: the first option, in
-rank order, whose value is within ``EV_TIE`` of the best (keeps by keep index, keeping
-all five dice last, then boxes in scorecard order).
+Which option of a played turn is best is read off it by :mod:`solver.kernels.readout`
+(the one order of :mod:`solver.game.ties`).
 """
 
 from __future__ import annotations
@@ -24,23 +23,11 @@ import numpy as np
 from numba import njit
 
 from .. import _jit_cache
-from ..game import ties as _ties
-from ..game.dice import (
-    FIRST_ROLL_KEEP,
-    KEEP_SIZE,
-    N_KEEPS,
-    N_ROLLS,
-    ROLL_SUB_KEEP_START,
-    ROLL_SUB_KEEPS,
-)
-from ..game.ties import EV_TIE
+from ..game.dice import N_KEEPS, N_ROLLS
 from .expected import final_rolls, gather
-from .turn import n_options, new_plan, option, plan_turn, rerolls
+from .turn import new_plan, plan_turn, rerolls
 
 _jit_cache.check()  # before any cached kernel is loaded
-
-best_of = njit(cache=True)(_ties.best)
-"""Compiled :func:`solver.game.ties.best`."""
 
 
 class PolicyTurn(NamedTuple):
@@ -50,7 +37,7 @@ class PolicyTurn(NamedTuple):
     (:func:`~solver.kernels.expected.gather`) less the par of its box; ``work`` (462, W);
     the stages ``keeps`` and ``bests`` (R + 1, 462, W): V_0 at the roll rows and K_j,
     and B_j (at the roll rows V_j); ``choice`` (252,) int64, the option each final roll of
-    one column goes to (:func:`best_boxes`)."""
+    one column goes to (``readout.best_boxes``)."""
 
     plan: tuple
     cols: np.ndarray
@@ -75,7 +62,7 @@ def play_turns(m, width, values, par, rules, t, depth):
     """Fill ``t`` for the states (m, t.cols[0, c], t.cols[1, c]), c < ``width``, under
     the policy (``values``, ``par``): the successors' values; with ``depth`` 1 the final
     rolls and rerolls too (the expected-score turn, on the policy's data) but
-    ``bests[R]``; with 2 all (see :func:`choose_keep`). Kernels pass ``width`` and
+    ``bests[R]``; with 2 all (see ``readout.choose_keep``). Kernels pass ``width`` and
     ``depth`` as int64 variables (``np.int64(1)``), not literals: numba compiles a callee
     once more for every literal argument value it is called with."""
     plan_turn(m, np.int64(1), rules, t.plan)
@@ -100,61 +87,3 @@ def prepared_turn(m, u, y, values, par, rules, cache, t, depth):
     t.cols[1, 0] = y
     play_turns(m, np.int64(1), values, par, rules, t, depth)
     return t.succ, t.keeps, t.bests
-
-
-@njit(cache=True)
-def best_boxes(succ, c, plan, rules, first, last, out):
-    """``out[r]``, for the final rolls ``first <= r < last``: the best option (index) of
-    each in column ``c``, the first in box order within ``EV_TIE`` of the largest value,
-    the Yahtzee bonus apart."""
-    scores = rules.box_scores
-    for r in range(first, last):
-        top = -np.inf
-        for i in range(n_options(plan, r)):
-            k, _, _, add = option(plan, r, i, scores)
-            top = max(top, succ[k, c] + add)
-        out[r] = 0
-        for i in range(n_options(plan, r)):
-            k, _, _, add = option(plan, r, i, scores)
-            if top - (succ[k, c] + add) <= EV_TIE:
-                out[r] = i
-                break
-
-
-@njit(cache=True, inline="always")
-def first_keep(r, keeps, j, c, best):
-    """The first keep of roll ``r`` in rank order (0 to 5 dice) whose K_j
-    (``keeps[j, k, c]``) is within ``EV_TIE`` of ``best`` (= V_j(r)); a keep of all five
-    dice is scoring now."""
-    start = ROLL_SUB_KEEP_START[r]
-    for i in range(start, ROLL_SUB_KEEP_START[r + 1]):
-        if best - keeps[j, ROLL_SUB_KEEPS[i], c] <= EV_TIE:
-            return ROLL_SUB_KEEPS[i]
-    return ROLL_SUB_KEEPS[start]
-
-
-@njit(cache=True, inline="always")
-def choose_keep(r, j, c, keeps, bests, known):
-    """The keep (index) of roll ``r`` with ``j`` rolls left in column ``c`` (``keeps`` and
-    ``bests`` of a :class:`PolicyTurn`): :func:`first_keep`. V_j(r) is ``bests`` when
-    ``known``, else the largest K_j of the roll's keeps (the same number)."""
-    best = bests[j, FIRST_ROLL_KEEP + r, c]
-    if not known:
-        best = -np.inf
-        for i in range(ROLL_SUB_KEEP_START[r], ROLL_SUB_KEEP_START[r + 1]):
-            best = max(best, keeps[j, ROLL_SUB_KEEPS[i], c])
-    return first_keep(r, keeps, j, c, best)
-
-
-@njit(cache=True)
-def choose(r, j, succ, keeps, bests, rules, t):
-    """The policy's move for roll ``r`` with ``j`` rolls left (column 0, played to depth
-    1 at least, see :func:`play_turns`): (keep, -1) to reroll, or (-1, i) to score now
-    in option ``i`` of the roll (of ``t.plan``, see ``turn.option``): with no roll left,
-    or when keeping all five dice is best."""
-    if j > 0:
-        k = choose_keep(r, j, 0, keeps, bests, j < rules.n_rerolls)
-        if KEEP_SIZE[k] < 5:
-            return k, -1
-    best_boxes(succ, np.int64(0), t.plan, rules, r, r + 1, t.choice)
-    return -1, t.choice[r]

@@ -21,7 +21,8 @@ from .. import _jit_cache
 from ..game.dice import FIRST_ROLL_KEEP, KEEP_CHILD, KEEP_COUNTS, KEEP_SIZE, ROLL_FIVE_FACE
 from ..game.rules import N_UPPER, UPPER_TARGET
 from .basics import next_state, roll_bonus
-from .policy import PolicyTurn, choose, new_turn, play_turns
+from .policy import PolicyTurn, new_turn, play_turns
+from .readout import choose
 from .threads import run_blocks
 from .turn import option, plan_turn
 

@@ -26,7 +26,7 @@ from ..game.dice import FIRST_ROLL_KEEP, KEEP_SIZE, N_KEEPS, ROLL_SUB_KEEP_START
 from ..game.ties import P_TIE
 from .basics import next_state
 from .expected import turn_snapshots
-from .policy import best_of
+from .readout import best_of
 from .simulate import game_stream, roll_from, score_box, store_game
 from .target import new_scratch, option_read, plan_reads, turn_columns
 from .threads import run_blocks

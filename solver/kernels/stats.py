@@ -1,7 +1,7 @@
 """numba kernels of the exact statistics of optimal play. Plain arrays in, nothing checked.
 
-For each turn-start state ``s`` the optimal policy (:mod:`solver.kernels.policy`, with
-the tie order of :mod:`solver.game.ties`) gives the probability ``q_s(r)`` that the turn
+For each turn-start state ``s`` the optimal policy (:mod:`solver.kernels.policy`, its
+choices read by :mod:`solver.kernels.readout`) gives the probability ``q_s(r)`` that the turn
 ends with final roll ``r``: probability mass is pushed through the chosen keeps one die
 at a time (the transpose of the keep averages). Each final roll goes to one box, so the
 turn has a few dozen outcomes ``o = (box b, entry e, bonus c)`` of probability ``w_o``,
@@ -32,7 +32,8 @@ from ..game.dice import (
 )
 from .basics import SIXTH, next_state
 from .moments import state_moments
-from .policy import best_boxes, choose_keep, new_turn, play_turns
+from .policy import new_turn, play_turns
+from .readout import best_boxes, choose_keep
 from .threads import run_blocks
 from .turn import option, plan_bonus
 
