@@ -30,19 +30,13 @@ from typing import TYPE_CHECKING, Any, Union
 from solver.errors import ObjectiveError
 
 from .record_file import OBJECTIVE_PREFIX
+from .win_from import DEFAULT_WIN_FROM, FIRST_TURN
 
 if TYPE_CHECKING:
     from .model import Scorecard
     from .objective import Objective
     from .record import GameRecord
 
-DEFAULT_WIN_FROM = 15
-"""``--win-from`` of ``play``, ``analyze``, the page and records when none is given: the
-win objective applies with this many open boxes or fewer, which is every turn from the
-first (15 is the most boxes of any rule set, Yatzy's). The one default, stated here.
-(This module imports the solver only when used, so ``play --help`` stays instant.)"""
-FIRST_TURN = "from the first turn"
-"""How :data:`DEFAULT_WIN_FROM` is said in help texts, notes and records."""
 _WIN_NOTE = "win (each player against the best of the others, {})"
 
 

@@ -26,7 +26,6 @@ import numpy as np
 
 from .errors import InvalidCardError
 from .game.rules import UPPER_TARGET, RuleSet
-from .kernels import stats as sk
 from .kernels.level import new_store
 from .levels import (
     Progress,
@@ -135,6 +134,8 @@ def optimal_stats(table: Table, progress: Progress | None = None, *,
     the rest of a game from that turn-start state instead: the distribution is then of
     the points still to come, and the box figures count only the open boxes.
     """
+    from .kernels import stats as sk  # numba (half a second): when figures are computed
+
     start_time = time.perf_counter()
     rules = table.rules
     start_mask, start_upper, start_flag = (int(v) for v in start)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -20,7 +21,9 @@ def test_every_option_of_every_command_comes_from_the_table():
     """Each command's options are those of PARAMS (the one declaration), besides --help."""
     declared = {(p.option_name, p.keyword) for p in PARAMS.values()}
     used = set()
-    for name, command in cli.commands.items():
+    ctx = click.Context(cli)
+    for name in cli.list_commands(ctx):
+        command = cli.get_command(ctx, name)
         for param in command.params:
             if param.param_type_name == "option" and param.name != "help":
                 assert (param.opts[0], param.name) in declared, (name, param.opts)

@@ -1,27 +1,32 @@
-"""The ``yahtzee`` command group, its shared options and its error handling.
+"""The ``yahtzee`` command group, its commands, its shared helpers and its error handling.
 
-Every command module imports ``cli`` from here and registers itself on it. Heavy
-imports (numba, the kernels) happen inside the commands, so ``--help`` stays instant.
+The commands are loaded lazily, as click documents (a ``LazyGroup``): :data:`COMMANDS`
+names each one's module and its line of help, ``yahtzee --help`` lists them from there,
+and a command's module is imported when that command is used. So each command module
+imports what it needs at its top, and ``--help`` stays instant.
 Any input error ends as one line ``Error: ...`` on stderr and exit code 2.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import re
+import signal
 import sys
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+import threading
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 import click
+from click.core import Context
+from click.formatting import HelpFormatter
 
-from solver.errors import YahtzeeError
+from solver import _jit_cache
+from solver.errors import Terminated, YahtzeeError
 
 from ..request.params import click_message
-
-if TYPE_CHECKING:
-    from solver._jit_cache import Kind
 
 MAX_THREADS = 1024
 """Largest ``NUMBA_NUM_THREADS`` accepted."""
@@ -29,8 +34,39 @@ PIPE_CLOSED_EXIT = 1
 """Exit code when the reader of our output went away (silently, as click does)."""
 
 
+class LazyCommand(NamedTuple):
+    """A command of the group, loaded on use: ``function`` of ``advisor.cli.<module>``,
+    and the line of help ``yahtzee --help`` shows for it."""
+
+    module: str
+    function: str
+    short_help: str
+
+
+COMMANDS: Mapping[str, LazyCommand] = {
+    "advise": LazyCommand("advise", "advise", "Rank every keep and box for one roll."),
+    "analyze": LazyCommand("analyze", "analyze", "Judge every decision of a recorded game."),
+    "export": LazyCommand("solve", "export", "Write the whole table as npy or csv."),
+    "help": LazyCommand("help", "help_command",
+                        "Documentation: notation, boxes, records, JSON ..."),
+    "play": LazyCommand("play", "play", "A guided game at a real table (undo, records)."),
+    "rules": LazyCommand("rules", "rules_command", "A rule set in plain words, box short names."),
+    "serve": LazyCommand("serve", "serve", "Serve the web page and the JSON API until Ctrl-C."),
+    "simulate": LazyCommand("stats", "simulate", "Play seeded games with a strategy."),
+    "site": LazyCommand("site", "site", "Write the page as static files that work offline."),
+    "solve": LazyCommand("solve", "solve", "Build (or load) the table of a rule set."),
+    "stats": LazyCommand("stats", "stats", "Exact score distribution of optimal play."),
+    "strategy": LazyCommand("strategy", "strategy", "Best action for all 252 rolls of a card."),
+    "train": LazyCommand("train", "train", "Practice: positions to decide, graded exactly."),
+    "warmup": LazyCommand("warmup", "warmup",
+                          "Compile the kernels ahead (once after installing)."),
+}
+"""Every command of ``yahtzee`` by name (``yahtzee --help`` lists them in this order)."""
+
+
 class YahtzeeGroup(click.Group):
-    """A click group whose errors are one line on stderr and exit code 2, never a traceback.
+    """A click group whose errors are one line on stderr and exit code 2, never a traceback,
+    and whose commands (``lazy_commands``) are imported when used.
 
     Handled: input errors (:class:`~solver.errors.YahtzeeError`, click's usage errors),
     output that cannot be written (a full disk: ``Error:``; a closed pipe: silent, exit
@@ -38,10 +74,33 @@ class YahtzeeGroup(click.Group):
     unwinds like Ctrl-C, so no temporary file is left behind).
     """
 
+    def __init__(self, *args: Any, lazy_commands: Mapping[str, LazyCommand] | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy_commands = dict(lazy_commands or {})
+
+    def list_commands(self, ctx: Context) -> list[str]:
+        return [*self.lazy_commands, *super().list_commands(ctx)]
+
+    def get_command(self, ctx: Context, cmd_name: str) -> click.Command | None:
+        lazy = self.lazy_commands.get(cmd_name)
+        if lazy is None:
+            return super().get_command(ctx, cmd_name)
+        command = getattr(importlib.import_module(f"{__package__}.{lazy.module}"),
+                          lazy.function)
+        command.short_help = lazy.short_help  # the line `yahtzee --help` shows, everywhere
+        return command
+
+    def format_commands(self, ctx: Context, formatter: HelpFormatter) -> None:
+        """click's list of the commands, each lazy one shown by its line of help alone
+        (its module is not imported)."""
+        shown = click.Group(commands=[click.Command(name, short_help=lazy.short_help)
+                                      for name, lazy in self.lazy_commands.items()])
+        shown.commands.update(self.commands)
+        click.Group.format_commands(shown, ctx, formatter)
+
     def main(self, args: Any = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
-        from solver import _jit_cache
-
         guard_standard_streams()
         _jit_cache.on_first_compile(_compiling_note)
         previous = _terminate_as_exit()
@@ -161,13 +220,8 @@ def _silence_stdout() -> None:
 
 def _terminate_as_exit() -> Any:
     """Make SIGTERM raise SystemExit(143), so cleanups run; returns the old handler."""
-    import signal
-    import threading
-
     if threading.current_thread() is not threading.main_thread():
         return None
-
-    from solver.errors import Terminated
 
     def terminate(signum: int, frame: Any) -> None:
         raise Terminated(128 + signum)
@@ -176,25 +230,24 @@ def _terminate_as_exit() -> Any:
 
 
 def _restore_terminate(previous: Any) -> None:
-    import signal
-
     if previous is not None:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _compiling_note(kind: Kind) -> None:
+def _compiling_note(kind: _jit_cache.Kind) -> None:
     """Say why the command is quiet for a while (to a person: stderr is a terminal):
     ``kind`` (a ``solver._jit_cache.Kind``) is compiled for the first time."""
     if not sys.stderr.isatty():
         return
-    from tqdm import tqdm
+    from tqdm import tqdm  # here, not at the top: `yahtzee --help` does without it
 
     # above a progress bar that may be running, not into it
     tqdm.write(f"note: compiling {kind.what}, first run only, about {kind.seconds} s "
                f"(`yahtzee warmup --all` compiles every kernel ahead)...", file=sys.stderr)
 
 
-@click.group(cls=YahtzeeGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=YahtzeeGroup, lazy_commands=COMMANDS,
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="yahtzee-solver", prog_name="yahtzee")
 def cli() -> None:
     """Exact optimal-strategy solver and advisor for Yahtzee: the 1996 Hasbro sheet with
@@ -209,107 +262,6 @@ def emit_json(obj: dict[str, Any]) -> None:
     click.echo(json.dumps(obj, indent=2))
 
 
-def progress_bar(desc: str, unit: str = "level"
-                 ) -> tuple[Callable[[int, int], None], Callable[[], None]]:
-    """A tqdm bar on stderr, shown from the first call of the progress callback
-    ``(done, total)`` on; returns (callback, close)."""
-    from tqdm import tqdm
-
-    bars: list[Any] = []
-
-    def update(done: int, total: int) -> None:
-        if not bars:
-            bars.append(tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False,
-                             unit_scale=unit == "game"))
-        bars[0].total = total
-        bars[0].n = done
-        bars[0].refresh()
-
-    def close() -> None:
-        for bar in bars:
-            bar.close()
-
-    return update, close
-
-
-def progress_bar_noted(desc: str, unit: str = "level"
-                       ) -> tuple[Callable[[int, int], None], Callable[[str], None],
-                                  Callable[[], None]]:
-    """:func:`progress_bar` with a note after the bar (``note(text)``: what is under way
-    within the current step, "" for none); returns (callback, note, close)."""
-    from tqdm import tqdm
-
-    bars: list[Any] = []
-
-    def update(done: int, total: int) -> None:
-        if not bars:
-            bars.append(tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False))
-        bars[0].total = total
-        bars[0].n = done
-        bars[0].refresh()
-
-    def noted(text: str) -> None:
-        if bars:
-            bars[0].set_postfix_str(text)
-
-    def close() -> None:
-        for bar in bars:
-            bar.close()
-
-    return update, noted, close
-
-
 def note(text: str) -> None:
     """A note for the user on stderr (never on stdout, which may be piped)."""
     click.echo(text, err=True)
-
-
-def note_targets(card: Any, table: Any, objective: Any, solved: Any = ()) -> None:
-    """Before a target question: say on stderr when the target table is unusable (it is
-    then not used) or when the question is solved because no target table holds it
-    (``solved``: every target it solves, when more than the objective's)."""
-    if objective.kind != "target":
-        return
-    from advisor.solved_turn import stored_vectors, targets_note
-
-    stored_vectors(table, objective, card, note=note)
-    text = targets_note(card, table, objective, solved)
-    if text is not None:
-        note(text)
-
-
-def load_table(rules_name: str, table_path: str | None = None):  # noqa: ANN201
-    """The table of a rule set for a command, from the one factory
-    (:func:`solver.table.get_table`): an explicit ``--table`` must exist and be valid;
-    the cached default is built when missing, with a note and a progress bar on stderr."""
-    from solver.table import get_table
-
-    update, close = progress_bar(f"solving {rules_name}")
-    try:
-        return get_table(rules_name, table_path, progress=update, note=note)
-    finally:
-        close()
-
-
-def load_new_game_stats(table: Any) -> Any:
-    """The exact statistics of a new game for ``table`` (the cached ones, computed when
-    missing, with a note and a progress bar on stderr)."""
-    from solver.stats_file import new_game_stats
-
-    update, close = progress_bar(f"stats {table.rules.name}")
-    try:
-        return new_game_stats(table, progress=update, note=note)
-    finally:
-        close()
-
-
-def load_moments(table: Any) -> Any:
-    """The per-state figures of ``advise --why`` for ``table`` (the cached ones, computed
-    when missing, with a note and a progress bar on stderr)."""
-    from solver.moments import get_moments
-
-    update, close = progress_bar(f"why figures {table.rules.name}")
-    try:
-        return get_moments(table, progress=update, note=note)
-    finally:
-        close()

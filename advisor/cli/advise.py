@@ -3,17 +3,28 @@
 from __future__ import annotations
 
 import contextlib
+import os
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from solver.errors import shown_path
 
+from ..model import Dice
+from ..objective import Objective
+from ..play import GameSession, deviation_note, parse_action
+from ..play_win import objective_comment
+from ..record import GameRecord
+from ..record_file import RecordFile, check_record_path, read_record
+from ..request.answers import AdviseQuestion
 from ..request.params import OBJECTIVE_PARAMS, options
-from ._base import cli, emit_json, load_moments, load_table, note_targets, progress_bar
+from ..text import advice_report
+from ._base import emit_json
+from ._progress import load_moments, load_table, note_targets, progress_bar
 
 
-@cli.command(short_help="Rank every keep and box for one roll.")
+@click.command()
 @click.argument("dice_arg", required=False, metavar="[DICE]")
 @options("dice", "rolls_left", "card", "game", "append", "top", "why", *OBJECTIVE_PARAMS,
          "opponents", "json", "rules", "table")
@@ -30,9 +41,6 @@ def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
 
     Example: yahtzee advise 22256 --card twos=6,3k=20 --rolls-left 1 --target 250
     """
-    from advisor.request.answers import AdviseQuestion
-    from advisor.text import advice_report
-
     if dice_arg is not None and dice_text is not None:
         raise click.UsageError("give the dice once: as the argument or with --dice")
     dice_text = dice_arg if dice_arg is not None else dice_text
@@ -63,7 +71,7 @@ def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
         click.echo(line)
 
 
-def _advise_game(game_path: str, dice: object, append_text: str | None, top: int,
+def _advise_game(game_path: str, dice: Dice, append_text: str | None, top: int,
                  as_json: bool, rolls_left: int | None, card_text: str,
                  table_path: str | None, rules_name: str,
                  objective_options: tuple[str | None, str | None, str | None],
@@ -73,15 +81,6 @@ def _advise_game(game_path: str, dice: object, append_text: str | None, top: int
     move are added to the record. A record that does not exist yet is a new game of one
     player under ``rules_name`` (``--append`` starts the file); an existing one has its
     own rules, and ``--rules`` naming others is refused."""
-    import os
-
-    from advisor.objective import Objective
-    from advisor.play import GameSession, deviation_note, parse_action
-    from advisor.play_win import objective_comment
-    from advisor.record import GameRecord
-    from advisor.record_file import RecordFile, check_record_path, read_record
-    from advisor.text import advice_report
-
     if rolls_left is not None or card_text:
         raise click.UsageError("--game takes the card and the rolls left from the record; "
                                "leave out --card and --rolls-left")
@@ -105,7 +104,7 @@ def _advise_game(game_path: str, dice: object, append_text: str | None, top: int
         if why:
             load_moments(table)
         session = GameSession(record, table, objective=objective)
-        session.position_at(dice)  # type: ignore[arg-type]
+        session.position_at(dice)
         advice = session.advice(why=why)
         note = ""
         if append_text is not None:
@@ -136,8 +135,6 @@ def _advise_game(game_path: str, dice: object, append_text: str | None, top: int
 
 def _check_rules(record_rules: str, rules_name: str, new: bool) -> None:
     """``--rules`` given with an existing record must name the record's rules."""
-    from click.core import ParameterSource
-
     ctx = click.get_current_context()
     given = ctx.get_parameter_source("rules_name") not in (ParameterSource.DEFAULT, None)
     if given and not new and rules_name.lower() != record_rules:

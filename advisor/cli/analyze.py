@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import click
 
-from ..play_win import FIRST_TURN
+from ..analyze import analyze as analyze_record
+from ..play_win import choose_judging, judging_of_record
+from ..record import parse_record
+from ..record_file import read_record_text, read_stdin
 from ..request.params import OBJECTIVE_PARAMS, options
-from ._base import cli, emit_json, load_table, progress_bar_noted
+from ..text import decision_lines, probability_text, review_lines
+from ..win_from import FIRST_TURN
+from ._base import emit_json
+from ._progress import load_table, progress_bar_noted
 
 _JUDGE_HELP = {
     "objective": {"help": "Judge by ev, the expected final score, or win (two or more "
@@ -19,7 +25,7 @@ _JUDGE_HELP = {
 }
 
 
-@cli.command(short_help="Judge every decision of a recorded game.")
+@click.command()
 @click.argument("record_path", metavar="FILE")
 @options("objective", "win_from", *OBJECTIVE_PARAMS, "json", "table", **_JUDGE_HELP)
 def analyze(record_path: str, objective_name: str | None, win_from: int | None,
@@ -36,12 +42,6 @@ def analyze(record_path: str, objective_name: str | None, win_from: int | None,
 
     Example: yahtzee analyze game.txt
     """
-    from advisor.analyze import analyze as analyze_record
-    from advisor.play_win import choose_judging, judging_of_record
-    from advisor.record import parse_record
-    from advisor.record_file import read_record_text, read_stdin
-    from advisor.text import decision_lines, probability_text, review_lines
-
     text = read_stdin() if record_path == "-" else read_record_text(record_path)
     record = parse_record(text)
     chosen = objective_name is not None or any(v is not None for v in (target, beat, opponent))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from ._base import cli
+from ..docs import listing, page
 
 
-@cli.command("help", short_help="Documentation: notation, boxes, records, JSON ...")
+@click.command("help")
 @click.argument("topic", required=False, metavar="[TOPIC]")
 def help_command(topic: str | None) -> None:
     """Print the documentation page TOPIC (notation, boxes, records, analyze, json,
@@ -15,6 +15,4 @@ def help_command(topic: str | None) -> None:
 
     Example: yahtzee help records
     """
-    from advisor.docs import listing, page
-
     click.echo(page(topic) if topic is not None else listing())

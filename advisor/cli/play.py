@@ -11,21 +11,29 @@ import shlex
 import sys
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
-from solver.errors import ObjectiveError, shown_path
+from solver.errors import ObjectiveError, YahtzeeError, shown_path
 
+from ..analyze import analyze
+from ..background import TurnSolves
+from ..objective import EV
+from ..play import HELP, GameSession, QuitGame, SaveFailed, winners
+from ..play_win import (
+    Judging,
+    WinEachTurn,
+    choose_judging,
+    judging_of_record,
+    objective_comment,
+)
+from ..record import GameRecord, check_names
+from ..record_file import RecordFile, check_record_path
 from ..request.params import OBJECTIVE_PARAMS, options
-from ._base import cli, load_table, progress_bar, progress_bar_noted
+from ..text import review_lines
 from ._input import ask
-
-if TYPE_CHECKING:
-    from advisor.play import GameSession, SaveFailed
-    from advisor.play_win import Judging
-    from advisor.record import GameRecord
-    from advisor.record_file import RecordFile
+from ._progress import load_table, progress_bar, progress_bar_noted
 
 STOPPED = 1
 """Exit code when input ends or Ctrl-C stops a game before its end."""
@@ -37,9 +45,6 @@ TOP = 3
 
 def _names(n_players: int | None, names_text: str | None) -> list[str]:
     """The players: ``--names`` (checked; must agree with ``--players``) or Player 1..N."""
-    from advisor.record import check_names
-    from solver.errors import YahtzeeError
-
     if names_text is None:
         return [f"Player {i}" for i in range(1, (n_players or 1) + 1)]
     names = [n.strip() for n in names_text.split(",")]
@@ -59,9 +64,6 @@ def _start(n_players: int | None, names_text: str | None, rules_name: str,
            ) -> tuple[GameRecord, RecordFile | None, Path | None]:
     """The record to play on; the record file resumed (opened and held: no other
     process writes it while the game goes on), or the path of a new one (checked)."""
-    from advisor.record import GameRecord
-    from advisor.record_file import RecordFile, check_record_path
-
     if resume_path is not None:
         if n_players is not None or names_text is not None or record_path is not None:
             raise click.UsageError("--resume takes the players and the file from the record; "
@@ -80,9 +82,6 @@ def _judging(held: RecordFile | None, record: GameRecord, **given: Any) -> Judgi
     """What the game is advised by: the options given, else (a resumed game) what its
     record's first line says it was played for, else the expected score. An option that
     changes a resumed game's objective says so."""
-    from advisor.objective import EV
-    from advisor.play_win import choose_judging, judging_of_record
-
     chosen = given["objective_name"] is not None or any(
         given[name] is not None for name in ("target", "beat", "opponent"))
     noted = None
@@ -113,11 +112,6 @@ def _finish(session: GameSession, complete: bool, path: Path | None,
     """The end of a game: the cards, then the review (a finished game) or how to go on
     (the command that resumes it, with the options the record does not hold).
     ``path``: the record file, which holds the whole game (every save succeeded)."""
-    from advisor.analyze import analyze
-    from advisor.play import winners
-    from advisor.play_win import objective_comment
-    from advisor.text import review_lines
-
     cards = session.record.cards()
     click.echo("\n== final scores" if complete else "\n== game stopped; scores so far")
     for line in session.card_lines():
@@ -203,9 +197,6 @@ class _Console:
 
     def run(self) -> bool:
         """Play until the game ends (True) or the players quit (False)."""
-        from advisor.play import HELP, QuitGame
-        from solver.errors import YahtzeeError
-
         session = self.session
         with self.lock:
             for line in session.opening():
@@ -257,7 +248,7 @@ def _typed_so_far() -> str:
         return ""
 
 
-@cli.command(short_help="A guided game at a real table (undo, records).")
+@click.command()
 @options("players", "names", "top", "record", "resume", "objective", "win_from",
          *OBJECTIVE_PARAMS, "rules", "table", top={
              "default": TOP, "metavar": None,
@@ -284,12 +275,6 @@ def play(n_players: int | None, names_text: str | None, top: int, record_path: s
 
     Example: yahtzee play --names Ann,Bob --record game.txt
     """
-    from advisor.background import TurnSolves
-    from advisor.objective import EV
-    from advisor.play import GameSession, SaveFailed
-    from advisor.play_win import WinEachTurn, objective_comment
-    from advisor.record_file import RecordFile
-
     if sys.stdin is None:
         raise click.UsageError("standard input is closed: play reads the dice and the moves "
                                "from it")

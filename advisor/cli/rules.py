@@ -7,10 +7,8 @@ import click
 from solver.game.rules import RULE_NAMES, get_rules
 from solver.game.ruletext import describe, listing
 
-from ._base import cli
 
-
-@cli.command("rules", short_help="A rule set in plain words, box short names.")
+@click.command("rules")
 @click.argument("name", required=False, metavar="[NAME]",
                 type=click.Choice(RULE_NAMES, case_sensitive=False))
 def rules_command(name: str | None) -> None:

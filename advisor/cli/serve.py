@@ -10,7 +10,9 @@ import socket
 import click
 
 from ..request.params import options
-from ._base import cli, load_table
+from ._progress import load_table
+from .addresses import served_urls, url
+from .qr import LIGHT_ON_DARK, QrTooLongError, encode, half_blocks
 
 
 def is_loopback(host: str) -> bool:
@@ -70,9 +72,6 @@ def announce(host: str, port: int, sock: socket.socket, rules_name: str,
              loopback: bool) -> None:
     """Print where the page is: the loopback address, or every address another machine
     on the network can open and a QR code of the first (for a phone's camera)."""
-    from .addresses import served_urls, url
-    from .qr import LIGHT_ON_DARK, QrTooLongError, encode, half_blocks
-
     stop = "press Ctrl-C to stop"
     if loopback:
         click.echo(f"Serving the Yahtzee advisor (rules {rules_name}) at {url(host, port)}"
@@ -100,14 +99,14 @@ def announce(host: str, port: int, sock: socket.socket, rules_name: str,
                f"machine's firewall must let in TCP port {port}.")
 
 
-@cli.command()
+@click.command()
 @options("host", "port", "rules")
 def serve(host: str, port: int, rules_name: str) -> None:
     """Serve the web page and the JSON API until Ctrl-C.
 
     Example: yahtzee serve --host 0.0.0.0   (then open the printed address on a phone)
     """
-    import uvicorn
+    import uvicorn  # here, with the web app: a second (measured) that `serve --help` skips
 
     from advisor.web.app import LOOPBACK_HOSTS, create_app
     from advisor.web.protocol import JsonErrorProtocol

@@ -6,15 +6,19 @@ import time
 
 import click
 
+from solver.game.rules import RULE_NAMES
+
 from ..request.params import options
-from ._base import cli, emit_json, load_table
+from ..site import build_site
+from ._base import emit_json
+from ._progress import load_table
 
 
 def _size(n: int) -> str:
     return f"{n / 1e6:.2f} MB" if n >= 1e5 else f"{n / 1e3:.1f} kB"
 
 
-@cli.command(short_help="Write the page as static files that work offline.")
+@click.command()
 @options("site_out", "site_rules", "force", "json",
          force={"help": "Replace a folder that is not a site."})
 def site(out: str, rules_names: tuple[str, ...], force: bool, as_json: bool) -> None:
@@ -25,10 +29,6 @@ def site(out: str, rules_names: tuple[str, ...], force: bool, as_json: bool) -> 
 
     Example: yahtzee site --out site; yahtzee site --out site --rules official --rules yatzy
     """
-    from solver.game.rules import RULE_NAMES
-
-    from ..site import build_site
-
     names = [n.lower() for n in rules_names] or ["official"]
     if "all" in names:
         names = list(RULE_NAMES)

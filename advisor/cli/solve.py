@@ -3,15 +3,30 @@
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import click
 
+from solver.formats.export import check_export_target, export_table
+from solver.formats.tablefile import check_table_target
+from solver.game.rules import RuleSet, get_rules
+from solver.stats import highest_score
+from solver.stats_file import default_stats_path
+from solver.table import SolveSummary, build_table, default_table_path
+from solver.target_table import (
+    check_targets_target,
+    default_max,
+    default_targets_path,
+    forget_targets,
+    solve_targets,
+    write_targets,
+)
+
 from ..request.params import options
-from ._base import cli, emit_json, load_new_game_stats, load_table, progress_bar
+from ._base import emit_json
+from ._progress import load_new_game_stats, load_table, progress_bar
 
 
-@cli.command(short_help="Build (or load) the table of a rule set.")
+@click.command()
 @options("rules", "table_out", "targets", "max_target", "force", "json")
 def solve(rules_name: str, out: str | None, targets: bool, max_target: int | None,
           force: bool, as_json: bool) -> None:
@@ -20,10 +35,6 @@ def solve(rules_name: str, out: str | None, targets: bool, max_target: int | Non
 
     Example: yahtzee solve --rules yatzy; yahtzee solve --targets
     """
-    from solver.formats.tablefile import check_table_target
-    from solver.game.rules import get_rules
-    from solver.table import SolveSummary, build_table, default_table_path
-
     rules = get_rules(rules_name)
     if max_target is not None and not targets:
         raise click.UsageError("--max is the largest target of --targets: give both")
@@ -55,19 +66,8 @@ def solve(rules_name: str, out: str | None, targets: bool, max_target: int | Non
     click.echo(f"table:          {table.path}")
 
 
-def _solve_targets(rules: Any, max_target: int | None, force: bool, as_json: bool) -> None:
+def _solve_targets(rules: RuleSet, max_target: int | None, force: bool, as_json: bool) -> None:
     """``yahtzee solve --targets``: the target DP for every target up to R, stored."""
-    from solver.stats import highest_score
-    from solver.stats_file import default_stats_path
-    from solver.target_table import (
-        check_targets_target,
-        default_max,
-        default_targets_path,
-        forget_targets,
-        solve_targets,
-        write_targets,
-    )
-
     highest = highest_score(rules)
     top = default_max(rules) if max_target is None else max_target
     if top > highest:
@@ -102,15 +102,13 @@ def _solve_targets(rules: Any, max_target: int | None, force: bool, as_json: boo
     click.echo(f"new-game stats: {default_stats_path(rules)}")
 
 
-@cli.command(short_help="Write the whole table as npy or csv.")
+@click.command()
 @options("rules", "export_format", "export_out", "force", "table")
 def export(rules_name: str, fmt: str, out: str, force: bool, table_path: str | None) -> None:
     """Write the whole table of a rule set (layout: `yahtzee help export`).
 
     Example: yahtzee export --format npy --out official.npy
     """
-    from solver.formats.export import check_export_target, export_table
-
     check_export_target(out, fmt, force=force)
     table = load_table(rules_name, table_path)
     export_table(table, out, fmt, force=force)

@@ -10,19 +10,19 @@ from collections.abc import Callable
 from typing import Any
 
 import click
+import numpy as np
+from tqdm import tqdm
 
-from solver.errors import shown_path
+from solver.errors import shown, shown_path
+from solver.stats import PERCENTILES, THRESHOLDS
 
+from ..model import box_label
+from ..objective import Objective
+from ..record_file import check_records_folder, records_from_traces, write_records
+from ..request.answers import StatsQuestion
 from ..request.params import options
-from ._base import (
-    cli,
-    emit_json,
-    load_new_game_stats,
-    load_table,
-    note,
-    note_targets,
-    progress_bar,
-)
+from ._base import emit_json, note
+from ._progress import load_new_game_stats, load_table, note_targets, progress_bar
 
 HISTOGRAM_BIN = 20
 HISTOGRAM_WIDTH = 50
@@ -31,8 +31,6 @@ HISTOGRAM_WIDTH = 50
 def _histogram(distribution: Any) -> list[str]:
     """Plain-text bars of P(score in bin), bins of ``HISTOGRAM_BIN`` points; the rare
     low scores (the first 0.1 %) and high ones (the last 0.5 %) share one line each."""
-    import numpy as np
-
     cumulative = np.cumsum(distribution)
     first = int(np.searchsorted(cumulative, 0.001)) // HISTOGRAM_BIN * HISTOGRAM_BIN
     top = (int(np.searchsorted(cumulative, 0.995)) // HISTOGRAM_BIN + 1) * HISTOGRAM_BIN
@@ -46,7 +44,7 @@ def _histogram(distribution: Any) -> list[str]:
     return [f"  {label} {100 * p:6.2f}% {'#' * round(p * scale)}" for label, p in bins]
 
 
-@cli.command(short_help="Exact score distribution of optimal play.")
+@click.command()
 @options("card", "target", "rules", "table", "json", target={
     "help": "Also P(final score >= X): for the best strategy for X (p_target) and for the "
             "expected-score strategy (p_target_ev), with a table of targets."})
@@ -58,15 +56,13 @@ def stats(card_text: str, target: str | None, rules_name: str, table_path: str |
 
     Example: yahtzee stats --rules two-rolls; yahtzee stats --target 300
     """
-    from advisor.request.answers import StatsQuestion
-
     question = StatsQuestion.parse(card_text=card_text, rules_name=rules_name, target=target)
     table = load_table(rules_name, table_path)
     goal = question.target
     if question.card.mask == 0:  # a new game: its figures are cached beside the table
         load_new_game_stats(table)
     if goal is not None:
-        from advisor.objective import Objective
+        # here: advisor.target_stats loads numba (half a second) that `stats --help` skips
         from advisor.target_stats import asked_targets, stored_top
 
         wanted = asked_targets(question.card, goal)
@@ -93,8 +89,6 @@ def stats(card_text: str, target: str | None, rules_name: str, table_path: str |
 
 def _stats_lines(card: Any, result: Any) -> list[str]:
     """The figures of :func:`advisor.target_stats.card_stats` as text."""
-    from solver.stats import PERCENTILES, THRESHOLDS
-
     lines = [f"Optimal play, rules {result.rules.name}: exact figures "
              f"(computed in {result.seconds:.1f} s)"]
     if card.turn > 1:
@@ -112,8 +106,6 @@ def _stats_lines(card: Any, result: Any) -> list[str]:
               "alike)",
               f"  Yahtzee bonuses  {result.yahtzee_bonuses:.4f} per game",
               "", f"  {'box':<16} {'mean':>8} {'P(zero)':>9}"]
-    from advisor.model import box_label  # the boxes as the card names them
-
     lines += [f"  {box_label(box.name):<16} {result.box_means[b]:8.4f} "
               f"{100 * result.box_zero[b]:8.3f}%"
               for b, box in enumerate(result.rules.boxes) if card.entries[b] is None]
@@ -136,7 +128,8 @@ def _resolve_strategy(name: str, option: str) -> str | Callable[..., Any]:
     """A built-in name, or ``module:function`` naming a Python strategy callable (the
     module is imported from the current folder or the Python path). ``option`` names
     the option the name came from, for the error message."""
-    from solver.errors import shown
+    # the simulator's modules here and below: they load numba (half a second), which
+    # `yahtzee stats --help` and `simulate --help` skip
     from solver.simulate.strategies import PREFIX, STRATEGIES, is_target_strategy, parse_target
 
     key = name.strip()
@@ -193,7 +186,7 @@ def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
         playing[1]()
 
 
-@cli.command(short_help="Play seeded games with a strategy.")
+@click.command()
 @options("rules", "games", "strategy", "compare", "seed", "workers", "records", "table",
          "json")
 def simulate(rules_name: str, games: int, strategy: str | None, compare: str | None, seed: int,
@@ -229,8 +222,6 @@ def simulate(rules_name: str, games: int, strategy: str | None, compare: str | N
             raise click.BadParameter("name a strategy, e.g. optimal", param_hint="--strategy")
         resolved = [(name, _resolve_strategy(name, "--strategy"))]
     if records_dir is not None:
-        from advisor.record_file import check_records_folder
-
         check_records_folder(records_dir)
     table = load_table(rules_name, table_path)
     results = [_run(table, strat, name, games, seed, record=records_dir is not None,
@@ -248,10 +239,6 @@ def simulate(rules_name: str, games: int, strategy: str | None, compare: str | N
 
 def _write_records(folder: str, rules_name: str, result: Any) -> None:
     """The games of ``result`` as records in ``folder``, with a progress bar."""
-    from tqdm import tqdm
-
-    from advisor.record_file import records_from_traces, write_records
-
     with tqdm(total=result.games, desc="writing records", unit="record", file=sys.stderr,
               unit_scale=True, leave=False) as bar:
         count = write_records(folder, records_from_traces(rules_name, result.traces),
@@ -261,8 +248,6 @@ def _write_records(folder: str, rules_name: str, result: Any) -> None:
 
 def _result_lines(result: Any) -> list[str]:
     """One strategy's figures as text."""
-    from solver.stats import PERCENTILES
-
     data = result.to_json()
     solving = f"vectors {result.solve_seconds:.1f} s, " if result.target is not None else ""
     lines = [f"Strategy {result.strategy}, rules {result.rules.name}: {result.games:,} games, "

@@ -7,12 +7,17 @@ import json
 import click
 
 from solver.errors import shown_path
+from solver.formats.files import atomic_write, check_target
 
+from ..advise import check_rolls_left, turn_advisor
+from ..model import Scorecard
+from ..objective import Objective
 from ..request.params import OBJECTIVE_PARAMS, options
-from ._base import cli, load_table, note_targets, progress_bar
+from ..strategy import is_strategy_sheet, strategy_csv, strategy_json, strategy_markdown
+from ._progress import load_table, note_targets, progress_bar
 
 
-@cli.command(short_help="Best action for all 252 rolls of a card.")
+@click.command()
 @options("card", "rolls_left", "sheet_format", "json", "sheet_out", "force", *OBJECTIVE_PARAMS,
          "rules", "table",
          rolls_left={"help": "Only this number of rolls left (default: every one)."})
@@ -24,17 +29,6 @@ def strategy(card_text: str, rolls_left: int | None, fmt: str, as_json: bool,
 
     Example: yahtzee strategy --card twos=6,3k=20 --format csv --out sheet.csv
     """
-    from advisor.advise import check_rolls_left
-    from advisor.model import Scorecard
-    from advisor.objective import Objective
-    from advisor.strategy import (
-        is_strategy_sheet,
-        strategy_csv,
-        strategy_json,
-        strategy_markdown,
-    )
-    from solver.formats.files import atomic_write, check_target
-
     card = Scorecard.parse(card_text, rules_name)
     card.check_not_full()
     if rolls_left is not None:
@@ -45,8 +39,6 @@ def strategy(card_text: str, rolls_left: int | None, fmt: str, as_json: bool,
                                         rules=rules_name)
     table = load_table(rules_name, table_path)
     if not objective.is_ev:  # solved here, with a progress bar; the sheet reuses the solve
-        from advisor.advise import turn_advisor
-
         note_targets(card, table, objective)
         update, close = progress_bar(objective.describe(), unit="step")
         try:

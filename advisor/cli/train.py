@@ -7,18 +7,36 @@ appends the session to the history file.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import secrets
+import sys
+from typing import Any
 
 import click
 
-from ..request.params import options
-from ._base import cli, emit_json, load_moments, load_table, note, progress_bar
-from ._input import ask, read_line
+from solver.errors import LimitError, YahtzeeError
+from solver.table import Table
 
-if TYPE_CHECKING:
-    from advisor.objective import Objective
-    from advisor.train import Graded, Position
-    from solver.table import Table
+from ..advise import TurnAdvisor
+from ..model import Scorecard
+from ..objective import Objective
+from ..record_file import read_record
+from ..request.params import options
+from ..text import card_lines, graded_lines, history_lines, position_lines, session_lines
+from ..train import (
+    Graded,
+    Position,
+    Session,
+    advice_of,
+    choices,
+    grade,
+    positions_of_play,
+    positions_of_records,
+    session_of,
+)
+from ..train_history import append_session, check_history, default_history_path
+from ._base import emit_json, note
+from ._input import ask, read_line
+from ._progress import load_moments, load_table, progress_bar
 
 LATE = 6
 """Positions with this many open boxes or fewer solve a target quickly on their own
@@ -43,12 +61,10 @@ def _seed(seed: int | None) -> int:
     """The seed given, or a fresh one (printed, so the session can be had again)."""
     if seed is not None:
         return seed
-    import secrets
-
     return secrets.randbelow(1_000_000)
 
 
-@cli.command(short_help="Practice: positions to decide, graded exactly.")
+@click.command()
 @click.argument("more_records", nargs=-1, metavar="[FILE]...")
 @options("positions", "seed", "from", "player", "history", "no_history", "target", "beat",
          "opponent", "json", "rules", "table", seed={
@@ -71,11 +87,6 @@ def train(more_records: tuple[str, ...], n_positions: int, seed: int | None,
 
     Example: yahtzee train --positions 10 --seed 7
     """
-    import sys
-
-    from advisor.objective import Objective
-    from advisor.train import Session, positions_of_play, positions_of_records
-
     if sys.stdin is None:
         raise click.UsageError("standard input is closed: train reads the answers from it")
     records = (*from_records, *more_records)
@@ -93,14 +104,10 @@ def train(more_records: tuple[str, ...], n_positions: int, seed: int | None,
                                "from your records")
     history_file = None
     if not no_history:
-        from advisor.train_history import check_history, default_history_path
-
         history_file = history_path if history_path is not None else str(
             default_history_path())
         check_history(history_file)  # before the session, not after it
     if records:
-        from advisor.record_file import read_record
-
         rules_name = read_record(records[0]).rules
     objective = Objective.parse_options(target=target, beat=beat, rules=rules_name)
     table = load_table(rules_name, table_path)
@@ -126,8 +133,6 @@ def train(more_records: tuple[str, ...], n_positions: int, seed: int | None,
                                                          "sessions": len(history[1])}
         emit_json(data)
         return
-    from advisor.text import history_lines, session_lines
-
     for line in session_lines(session):
         click.echo(line)
     history = _keep(session, history_file)  # after the summary: it is shown
@@ -141,9 +146,6 @@ def _solve_target(table: Table, objective: Objective, quiet: bool) -> None:
     is answered from them (``advisor.vector_cache``)."""
     if objective.is_ev:
         return
-    from advisor.advise import TurnAdvisor
-    from advisor.model import Scorecard
-
     if not quiet:
         note(f"note: solving {objective.describe()} for a whole game once (about half a "
              f"minute); every position is answered from it")
@@ -171,11 +173,6 @@ def _introduce(source: str, seed: int | None, count: int, planned: int, rules: s
 def _ask_all(positions: list[Position], table: Table, objective: Objective,
              as_json: bool) -> list[Graded]:
     """Every position asked and graded, in order, until the input ends or ``quit``."""
-    import sys
-
-    from advisor.train import session_of
-    from solver.errors import LimitError
-
     graded: list[Graded] = []
     if as_json:  # one answer per line (as `play` reads them), nothing printed before the JSON
         answers: list[str] = []
@@ -201,10 +198,6 @@ def _ask_all(positions: list[Position], table: Table, objective: Objective,
 def _ask(number: int, count: int, position: Position, table: Table,
          objective: Objective) -> Graded | None:
     """One position asked until an answer is accepted (None: the player stopped)."""
-    from advisor.text import card_lines, graded_lines, position_lines
-    from advisor.train import advice_of, choices, grade
-    from solver.errors import LimitError, YahtzeeError
-
     for line in position_lines(number, count, position):
         click.echo(line)
     while True:
@@ -249,6 +242,4 @@ def _keep(session: Any, path: str | None) -> tuple[str, list[dict[str, Any]]] | 
     appended for a session without answers); (path, every session) or None."""
     if path is None or not session.graded:
         return None
-    from advisor.train_history import append_session
-
     return path, append_session(path, session.summary_json())

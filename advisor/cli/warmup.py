@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import click
 
+from solver.warmup import Piece, done, warm_up
+
 from ..request.params import options
-from ._base import cli, load_table
+from ._progress import load_table
 
 
-@cli.command(short_help="Compile the kernels ahead (once after installing).")
+@click.command()
 @options("rules", "all")
 def warmup(rules_name: str, everything: bool) -> None:
     """Build the table of the rule set if missing, compile the everyday numba kernels
@@ -21,8 +23,6 @@ def warmup(rules_name: str, everything: bool) -> None:
 
     Example: yahtzee warmup --all
     """
-    from solver.warmup import Piece, done, warm_up
-
     load_table(rules_name)  # a missing table is built with a progress bar
 
     def note(piece: Piece) -> None:

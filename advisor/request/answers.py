@@ -17,7 +17,7 @@ from solver.game.rules import RULE_NAMES, RULE_SUMMARIES, UPPER_TARGET, get_rule
 
 from ..model import Dice, Scorecard, box_label
 from ..objective import KINDS, Objective
-from ..play_win import DEFAULT_WIN_FROM
+from ..win_from import DEFAULT_WIN_FROM
 from .params import RequestError
 
 if TYPE_CHECKING:

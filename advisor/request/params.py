@@ -24,7 +24,7 @@ from solver.errors import ECHO_LIMIT, YahtzeeError
 from solver.game.rules import DEFAULT_RULES, RULE_NAMES
 from solver.numbers import MAX_DIGITS, whole_number
 
-from ..play_win import DEFAULT_WIN_FROM, FIRST_TURN
+from ..win_from import DEFAULT_WIN_FROM, FIRST_TURN
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -1,0 +1,107 @@
+"""What the commands show on stderr while they work: progress bars, notes, and the
+tables and figures they load (built or computed when missing, with a bar)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from tqdm import tqdm
+
+from advisor.solved_turn import stored_vectors, targets_note
+from solver.moments import get_moments
+from solver.stats_file import new_game_stats
+from solver.table import get_table
+
+from ._base import note
+
+
+def progress_bar(desc: str, unit: str = "level"
+                 ) -> tuple[Callable[[int, int], None], Callable[[], None]]:
+    """A tqdm bar on stderr, shown from the first call of the progress callback
+    ``(done, total)`` on; returns (callback, close)."""
+    bars: list[Any] = []
+
+    def update(done: int, total: int) -> None:
+        if not bars:
+            bars.append(tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False,
+                             unit_scale=unit == "game"))
+        bars[0].total = total
+        bars[0].n = done
+        bars[0].refresh()
+
+    def close() -> None:
+        for bar in bars:
+            bar.close()
+
+    return update, close
+
+
+def progress_bar_noted(desc: str, unit: str = "level"
+                       ) -> tuple[Callable[[int, int], None], Callable[[str], None],
+                                  Callable[[], None]]:
+    """:func:`progress_bar` with a note after the bar (``note(text)``: what is under way
+    within the current step, "" for none); returns (callback, note, close)."""
+    bars: list[Any] = []
+
+    def update(done: int, total: int) -> None:
+        if not bars:
+            bars.append(tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False))
+        bars[0].total = total
+        bars[0].n = done
+        bars[0].refresh()
+
+    def noted(text: str) -> None:
+        if bars:
+            bars[0].set_postfix_str(text)
+
+    def close() -> None:
+        for bar in bars:
+            bar.close()
+
+    return update, noted, close
+
+
+def note_targets(card: Any, table: Any, objective: Any, solved: Any = ()) -> None:
+    """Before a target question: say on stderr when the target table is unusable (it is
+    then not used) or when the question is solved because no target table holds it
+    (``solved``: every target it solves, when more than the objective's)."""
+    if objective.kind != "target":
+        return
+    stored_vectors(table, objective, card, note=note)
+    text = targets_note(card, table, objective, solved)
+    if text is not None:
+        note(text)
+
+
+def load_table(rules_name: str, table_path: str | None = None):  # noqa: ANN201
+    """The table of a rule set for a command, from the one factory
+    (:func:`solver.table.get_table`): an explicit ``--table`` must exist and be valid;
+    the cached default is built when missing, with a note and a progress bar on stderr."""
+    update, close = progress_bar(f"solving {rules_name}")
+    try:
+        return get_table(rules_name, table_path, progress=update, note=note)
+    finally:
+        close()
+
+
+def load_new_game_stats(table: Any) -> Any:
+    """The exact statistics of a new game for ``table`` (the cached ones, computed when
+    missing, with a note and a progress bar on stderr)."""
+
+    update, close = progress_bar(f"stats {table.rules.name}")
+    try:
+        return new_game_stats(table, progress=update, note=note)
+    finally:
+        close()
+
+
+def load_moments(table: Any) -> Any:
+    """The per-state figures of ``advise --why`` for ``table`` (the cached ones, computed
+    when missing, with a note and a progress bar on stderr)."""
+    update, close = progress_bar(f"why figures {table.rules.name}")
+    try:
+        return get_moments(table, progress=update, note=note)
+    finally:
+        close()
