@@ -463,7 +463,7 @@ def records_from_traces(rules: str, traces: Any, player: str = "Player 1"
                         ) -> Iterator[GameRecord]:
     """The games of a simulation (``SimulationResult.traces``) as checked records."""
     from solver.game.rules import get_rules
-    from solver.simulate import turn_moves
+    from solver.game.trace import turn_moves
 
     ruleset = get_rules(rules)
     for game in traces:

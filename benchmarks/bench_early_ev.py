@@ -29,7 +29,8 @@ from _fresh import load_average
 
 from advisor.model import Dice, Scorecard
 from advisor.objective import final_distribution
-from solver.simulate import simulate, turn_moves
+from solver.game.trace import turn_moves
+from solver.simulate import simulate
 from solver.table import open_table
 from solver.target import Utility, solve_vectors, turn_at
 

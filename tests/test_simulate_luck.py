@@ -69,12 +69,12 @@ def test_each_game_adds_up_with_the_optimal_luck(official_table):
         run = simulate(official_table, strategy, 300, seed=11, record=True, judged=False)
         n = run.games
         loss, counts = np.zeros((n, 2)), np.empty((n, 2), dtype=np.int64)
-        turns, boxes, luck = np.empty((n, 13)), np.empty((n, 13)), np.empty((n, 3))
-        jk.judge_games(run.traces, refs.values, rules.arrays, refs.cache, loss, counts,
-                       turns, boxes, luck)
+        turns, boxes, luck = np.empty((n, 13)), np.empty((n, 13)), np.empty((n, 3, 3))
+        jk.judge_games(run.traces, refs.policies, 1, rules.arrays, loss, counts, turns, boxes,
+                       luck)
         assert np.allclose(run.scores - official_table.expected_score,
-                           luck.sum(axis=1) - loss.sum(axis=1), atol=1e-8)
-        assert (luck[:, 0] != 0).all()
+                           luck[:, 0].sum(axis=1) - loss.sum(axis=1), atol=1e-8)
+        assert (luck[:, 0, 0] != 0).all() and (luck[:, 1:] == 0).all()
 
 
 @pytest.mark.parametrize("strategy", ["heuristic", "greedy"])

@@ -39,6 +39,29 @@ def test_python_strategies_are_recorded_too(official_table):
         assert record.cards()["Player 1"].total == score
 
 
+def test_a_keep_of_all_five_is_judged_but_not_recorded(official_table):
+    """A Python strategy that keeps all five dice once, then rerolls the non-sixes: the
+    record shows the rolls the dice changed on (the keep of five rolled nothing), replays
+    to the score, and recording judges the same moves as not recording."""
+    def stand_then_sixes(decision):
+        if decision.rolls_left == 2:
+            return list(decision.dice)
+        if decision.rolls_left:
+            return [f for f in decision.dice if f == 6]
+        return decision.open_boxes[-1]
+
+    result = simulate(official_table, stand_then_sixes, 6, seed=4, record=True)
+    plain = simulate(official_table, stand_then_sixes, 6, seed=4)
+    assert np.array_equal(result.losses.per_game, plain.losses.per_game)
+    assert result.losses.decisions[0] == 6 * 13 * 2  # two keeps a turn, the five included
+    for record, score in zip(records_from_traces("official", result.traces), result.scores,
+                             strict=True):
+        assert record.cards()["Player 1"].total == score
+        for turn in record.turns:
+            assert len(turn.rolls) == 2 and len(turn.keeps) == 1
+            assert all(len(keep.faces) < 5 for keep in turn.keeps)
+
+
 def test_optimal_games_lose_nothing(official_table):
     result = simulate(official_table, "optimal", 30, seed=11, record=True)
     for record in records_from_traces("official", result.traces):

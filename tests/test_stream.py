@@ -8,7 +8,7 @@ import pytest
 
 from solver.game.dice import KEEP_COUNTS, KEEP_SIZE
 from solver.game.stream import MASK64, DiceStream
-from solver.kernels import simulate as sim
+from solver.kernels import stream as sim
 
 
 @pytest.mark.parametrize("seed, game", [(0, 0), (0, 1), (12345, 678), (MASK64, MASK64)])

@@ -74,7 +74,8 @@ class Opponents:
         kept = self._blocks.get(seat)
         if kept is not None and kept[0] == (seed, block):
             return kept[1]
-        from solver.simulate import simulate, turn_moves
+        from solver.game.trace import turn_moves
+        from solver.simulate import simulate
 
         result = simulate(self.table, self.strategies[seat], BLOCK,
                           seat_seed(seed, seat, block), record=True, judged=False)

@@ -1,4 +1,5 @@
-"""The dice of a seeded game, in plain Python: the twin of the simulator kernels' stream.
+"""The dice of a seeded game: the one dice stream of the simulator, the Python strategies
+and the Gymnasium environment (its numba form: :mod:`solver.kernels.stream`).
 
 Game ``g`` of seed ``s`` starts at state ``mix64(mix64(s) + g)`` and each die is
 ``1 + mix64(state += GOLDEN) % 6`` (splitmix64, all arithmetic modulo 2**64). Rerolled
@@ -13,14 +14,14 @@ from .dice import DICE, KEEP_CHILD, KEEP_SIZE
 
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
-_MIX1 = 0xBF58476D1CE4E5B9
-_MIX2 = 0x94D049BB133111EB
+MIX1 = 0xBF58476D1CE4E5B9
+MIX2 = 0x94D049BB133111EB
 
 
 def mix64(z: int) -> int:
     """The splitmix64 finaliser of a 64-bit unsigned integer."""
-    z = ((z ^ (z >> 30)) * _MIX1) & MASK64
-    z = ((z ^ (z >> 27)) * _MIX2) & MASK64
+    z = ((z ^ (z >> 30)) * MIX1) & MASK64
+    z = ((z ^ (z >> 27)) * MIX2) & MASK64
     return z ^ (z >> 31)
 
 

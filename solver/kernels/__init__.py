@@ -4,4 +4,5 @@ shares; ``turn``: the one turn engine (a state's plan, the rerolls); ``level``: 
 stored values; ``expected``: the expected-score solver; ``target``: the target / win DP;
 ``policy``: one turn played by a fixed policy; ``stats``, ``moments``, ``simulate`` and
 ``simulate_target``: the exact statistics and the simulators built on it; ``judge``:
-played games judged against optimal play; ``batch``: batch strategies in lockstep."""
+played games judged against optimal play; ``batch``: batch strategies in lockstep;
+``stream`` and ``trace``: the game layer's dice stream and trace layout, compiled."""

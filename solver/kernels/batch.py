@@ -3,12 +3,11 @@ answered as actions (:mod:`solver.game.actions`: keeps by dice position, then bo
 Plain arrays in, nothing checked but what :func:`check_actions` checks.
 
 The games of a batch (``Board``, one row each): ``stream`` uint64 dice streams (those of
-``kernels.simulate``: the same dice as every other strategy), ``roll`` the roll showing
+``kernels.stream``: the same dice as every other strategy), ``roll`` the roll showing
 (keep index), ``left`` rolls left, ``state`` (n, 3) the mask, capped upper subtotal and
 flag, ``tally`` (n, 5) points, uncapped upper sum, turns ending five alike, Yahtzee
 bonuses, turns played; ``entries`` (n, n_boxes) -1 while open; ``traces`` (n, n_boxes,
-2 R + 2) the moves as in ``kernels.simulate.play_game`` (a box scored early leaves the
-later slots -1).
+2 R + 2) the moves (:mod:`solver.game.trace`).
 """
 
 from __future__ import annotations
@@ -21,7 +20,9 @@ from numba import njit, prange
 from .. import _jit_cache
 from ..game.dice import FIRST_ROLL_KEEP, KEEP_CHILD, ROLLS
 from .basics import roll_entries
-from .simulate import game_stream, roll_from, score_box
+from .simulate import score_box
+from .stream import game_stream, roll_from
+from .trace import put_box, put_reroll, start_turn
 
 _jit_cache.check()  # before any cached kernel is loaded
 
@@ -50,7 +51,7 @@ def start_games(seed, first_game, n_rerolls, board):
         board.stream[i] = stream
         board.roll[i] = roll
         board.left[i] = n_rerolls
-        board.traces[i, 0, 0] = roll
+        start_turn(board.traces[i, 0], roll)
 
 
 @njit(cache=True, parallel=True)
@@ -116,7 +117,6 @@ def apply_actions(games, board, actions, rules):
     loop writing through the ``board`` tuple left its arrays unchanged, and a step is
     cheap."""
     n_boxes = rules.box_scores.shape[0]
-    width = board.traces.shape[2]
     for i in range(games.shape[0]):
         g, a = games[i], actions[i]
         r = board.roll[g] - FIRST_ROLL_KEEP
@@ -131,9 +131,7 @@ def apply_actions(games, board, actions, rules):
             board.stream[g] = stream
             board.roll[g] = roll
             board.left[g] = j - 1
-            s = 2 * (width // 2 - 1 - j) + 1
-            board.traces[g, t, s] = k
-            board.traces[g, t, s + 1] = roll
+            put_reroll(board.traces[g, t], rules.n_rerolls - j, k, roll)
             continue
         b = a - KEEP_ACTIONS
         m, u, y = board.state[g, 0], board.state[g, 1], board.state[g, 2]
@@ -145,11 +143,11 @@ def apply_actions(games, board, actions, rules):
         board.state[g, 0] = nm
         board.state[g, 1] = nu
         board.state[g, 2] = ny
-        board.traces[g, t, width - 1] = b
+        put_box(board.traces[g, t], b)
         board.tally[g, TURN] = t + 1
         if t + 1 < n_boxes:
             roll, stream = roll_from(np.int64(0), board.stream[g])
             board.stream[g] = stream
             board.roll[g] = roll
             board.left[g] = rules.n_rerolls
-            board.traces[g, t + 1, 0] = roll
+            start_turn(board.traces[g, t + 1], roll)

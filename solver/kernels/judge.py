@@ -1,9 +1,9 @@
 """numba kernels judging played games against optimal play. Plain arrays in, nothing checked.
 
-A game is given by its trace (``kernels.simulate.play_game``): per turn the keep indices
-roll, keep, roll, ..., keep, roll, then the box; a keep with no roll after it (or a -1
-keep) means the box was scored with that many rolls left. A keep of all five dice
-followed by a roll is a keep that rolled nothing (Python strategies may do it).
+A game is given by its trace (:mod:`solver.game.trace`): per turn the keep indices roll,
+keep, roll, ..., keep, roll, then the box; a -1 keep means the box was scored with that
+many rolls left. A keep of all five dice followed by a roll is a keep that rolled nothing
+(Python strategies may do it).
 
 Each decision is judged as ``analyze`` judges it (docs/analyze.md): with the optimal turn
 of the state (``kernels.policy.play_turns`` on the table's values) and roll ``r`` with
@@ -29,6 +29,7 @@ from .basics import next_state
 from .policy import new_turn, prepared_turn
 from .readout import box_value, roll_value
 from .threads import run_blocks
+from .trace import box_of, keep_of, rerolls, roll_of
 
 _jit_cache.check()  # before any cached kernel is loaded
 
@@ -43,112 +44,78 @@ def _lost(best, chosen):
 
 
 @njit(cache=True)
-def judge_game(trace, values, par, rules, cache, t, loss, counts, turn_loss, box_loss, luck):
-    """Judge one game (``trace`` (n_boxes, 2 R + 2)): adds to ``loss`` (2,) and
-    ``counts`` (2,) (keeps, boxes) and fills ``turn_loss`` and ``box_loss`` (n_boxes,),
-    the loss of each turn and of the turn that filled each box; adds to ``luck`` (R + 1,)
-    the luck of the turns' first rolls, second rolls, ... (optimal values). States with
-    ``cache.slot[m, u, y] >= 0`` use the prepared turn there (``kernels.simulate
-    .prepare_turns``); the others are played into ``t`` (a ``PolicyTurn``)."""
+def judge_game(trace, refs, n_refs, rules, t, loss, counts, turn_loss, box_loss, luck):
+    """Judge one game (``trace`` (n_boxes, 2 R + 2), :mod:`solver.game.trace`), walking it
+    once: adds to ``loss`` (2,) and ``counts`` (2,) (keeps, boxes) and fills ``turn_loss``
+    and ``box_loss`` (n_boxes,), the loss of each turn and of the turn that filled each
+    box (optimal play: ``refs[0]``); adds to ``luck[k]`` (R + 1,) the luck of the turns'
+    first rolls, second rolls, ... under reference policy ``k < n_refs``. ``refs``: per
+    reference policy (values, par, prepared turns: a ``kernels.simulate.TurnCache``, used
+    where ``cache.slot[m, u, y] >= 0``; the other turns are played into ``t``, a
+    ``PolicyTurn``)."""
     n_boxes = rules.box_scores.shape[0]
-    width = trace.shape[1]
     m = u = y = np.int64(0)  # not literals (see policy.play_turns)
+    e = np.int64(0)
     for turn in range(n_boxes):
-        succ, keeps, _ = prepared_turn(m, u, y, values, par, rules, cache, t, np.int64(1))
-        r = np.int64(trace[turn, 0]) - FIRST_ROLL_KEEP  # (int64: one signature)
-        j = rules.n_rerolls
-        luck[0] += roll_value(r, j, keeps) - values[m, u, y]
-        s = 1
-        lost = 0.0
-        while j > 0 and trace[turn, s] >= 0 and trace[turn, s + 1] >= 0:
-            luck[(s + 1) // 2] += roll_value(np.int64(trace[turn, s + 1]) - FIRST_ROLL_KEEP,
-                                             j - 1, keeps) - keeps[j, trace[turn, s], 0]
-            here = _lost(roll_value(r, j, keeps), keeps[j, trace[turn, s], 0])
-            loss[0] += here
-            counts[0] += 1
-            lost += here
-            r = np.int64(trace[turn, s + 1]) - FIRST_ROLL_KEEP
-            s += 2
-            j -= 1
-        b = np.int64(trace[turn, width - 1])
-        value, e = box_value(r, y, b, succ, t.plan, rules)
-        here = _lost(roll_value(r, j, keeps), value)
-        loss[1] += here
-        counts[1] += 1
-        lost += here
-        turn_loss[turn] = lost
-        box_loss[b] = lost
+        row = trace[turn]
+        done = rerolls(row)
+        b = np.int64(box_of(row))
+        for k in range(n_refs):
+            values, par, cache = refs[k]
+            succ, keeps, _ = prepared_turn(m, u, y, values, par, rules, cache, t, np.int64(1))
+            j = rules.n_rerolls
+            r = np.int64(roll_of(row, 0)) - FIRST_ROLL_KEEP  # (int64: one signature)
+            if k == 0:
+                before = values[m, u, y]
+            else:
+                before = 0.0
+                for first in range(N_ROLLS):
+                    before += ROLL_PROBABILITY[first] * roll_value(first, j, keeps)
+            luck[k, 0] += roll_value(r, j, keeps) - before
+            lost = 0.0
+            for i in range(done):
+                keep = keep_of(row, i)
+                after = np.int64(roll_of(row, i + 1)) - FIRST_ROLL_KEEP
+                luck[k, i + 1] += roll_value(after, j - 1, keeps) - keeps[j, keep, 0]
+                if k == 0:
+                    here = _lost(roll_value(r, j, keeps), keeps[j, keep, 0])
+                    loss[0] += here
+                    counts[0] += 1
+                    lost += here
+                r = after
+                j -= 1
+            value, e = box_value(r, y, b, succ, t.plan, rules)
+            if k == 0:
+                here = _lost(roll_value(r, j, keeps), value)
+                loss[1] += here
+                counts[1] += 1
+                lost += here
+                turn_loss[turn] = lost
+                box_loss[b] = lost
         m, u, y, _ = next_state(m, u, y, b, e, rules.upper_bonus, rules.yahtzee_box,
                                 rules.n_flags)
 
 
-def judge_games(traces, values, rules, cache, loss, counts, turn_loss, box_loss, luck):
+def judge_games(traces, refs, n_refs, rules, loss, counts, turn_loss, box_loss, luck):
     """Judge the games of ``traces`` (n, n_boxes, 2 R + 2): per game ``loss`` (n, 2)
     float64 and ``counts`` (n, 2) int64 (keeps, boxes), ``turn_loss`` and ``box_loss``
-    (n, n_boxes), ``luck`` (n, R + 1) (see :func:`judge_game`). ``cache``: the optimal
-    policy's prepared turns (a ``kernels.simulate.TurnCache``). In blocks of 256 games on
-    numba's threads (``kernels.threads``)."""
+    (n, n_boxes), ``luck`` (n, len(refs), R + 1) (see :func:`judge_game`; the luck under
+    the references from ``n_refs`` on is left 0). In blocks of 256 games on numba's
+    threads (``kernels.threads``)."""
     n = traces.shape[0]
-    run_blocks(_judge_block, n, (n + 255) // 256, traces, values, rules, cache, loss, counts,
+    run_blocks(_judge_block, n, (n + 255) // 256, traces, refs, n_refs, rules, loss, counts,
                turn_loss, box_loss, luck)
 
 
 @njit(cache=True, nogil=True)
-def _judge_block(begin, end, traces, values, rules, cache, loss, counts, turn_loss, box_loss,
+def _judge_block(begin, end, traces, refs, n_refs, rules, loss, counts, turn_loss, box_loss,
                  luck):
     """Games ``begin .. end - 1`` of :func:`judge_games`."""
-    n_boxes = rules.box_scores.shape[0]
-    t = new_turn(n_boxes, rules.n_rerolls, np.int64(1))
-    par = np.zeros(n_boxes)
+    t = new_turn(rules.box_scores.shape[0], rules.n_rerolls, np.int64(1))
     for i in range(begin, end):
         loss[i, :] = 0.0
         counts[i, :] = 0
-        luck[i, :] = 0.0
-        judge_game(traces[i], values, par, rules, cache, t, loss[i], counts[i], turn_loss[i],
+        luck[i, :, :] = 0.0
+        judge_game(traces[i], refs, n_refs, rules, t, loss[i], counts[i], turn_loss[i],
                    box_loss[i], luck[i])
 
-
-@njit(cache=True)
-def luck_game(trace, values, par, rules, cache, t, luck):
-    """Add to ``luck`` (R + 1,) the luck of one game's (``trace``) first rolls, second
-    rolls, ... of its turns under the policy (``values``, ``par``; ``cache`` its prepared
-    turns, ``t`` a ``PolicyTurn`` for the others), as :func:`judge_game` does."""
-    n_boxes = rules.box_scores.shape[0]
-    width = trace.shape[1]
-    m = u = y = np.int64(0)  # not literals (see policy.play_turns)
-    for turn in range(n_boxes):
-        succ, keeps, _ = prepared_turn(m, u, y, values, par, rules, cache, t, np.int64(1))
-        j = rules.n_rerolls
-        before = 0.0
-        for r in range(N_ROLLS):
-            before += ROLL_PROBABILITY[r] * roll_value(r, j, keeps)
-        r = np.int64(trace[turn, 0]) - FIRST_ROLL_KEEP  # (int64: one signature)
-        luck[0] += roll_value(r, j, keeps) - before
-        s = 1
-        while j > 0 and trace[turn, s] >= 0 and trace[turn, s + 1] >= 0:
-            r = np.int64(trace[turn, s + 1]) - FIRST_ROLL_KEEP
-            luck[(s + 1) // 2] += roll_value(r, j - 1, keeps) - keeps[j, trace[turn, s], 0]
-            s += 2
-            j -= 1
-        b = np.int64(trace[turn, width - 1])
-        e = box_value(r, y, b, succ, t.plan, rules)[1]
-        m, u, y, _ = next_state(m, u, y, b, e, rules.upper_bonus, rules.yahtzee_box,
-                                rules.n_flags)
-
-
-def luck_games(traces, values, par, rules, cache, luck):
-    """Per game of ``traces`` (n, n_boxes, 2 R + 2), ``luck`` (n, R + 1): the luck of its
-    turns' first rolls, second rolls, ... under the policy (``values``, ``par``; ``cache``
-    its prepared turns) (see :func:`luck_game`). In blocks of 256 games on numba's
-    threads."""
-    n = traces.shape[0]
-    run_blocks(_luck_block, n, (n + 255) // 256, traces, values, par, rules, cache, luck)
-
-
-@njit(cache=True, nogil=True)
-def _luck_block(begin, end, traces, values, par, rules, cache, luck):
-    """Games ``begin .. end - 1`` of :func:`luck_games`."""
-    t = new_turn(rules.box_scores.shape[0], rules.n_rerolls, np.int64(1))
-    for i in range(begin, end):
-        luck[i, :] = 0.0
-        luck_game(traces[i], values, par, rules, cache, t, luck[i])

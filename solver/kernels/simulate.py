@@ -1,9 +1,8 @@
 """numba kernels of the game simulator. Plain arrays in, nothing checked.
 
-Dice come from one counter-based stream per game: game ``g`` of seed ``s`` starts at
-``mix64(mix64(s) + g)`` and each die is ``1 + mix64(state += GOLDEN) % 6`` (splitmix64),
-so a game's dice do not depend on which thread plays it or on the batch it is in.
-Rerolled dice are drawn one at a time, in the order the kept dice are completed.
+Dice come from one stream per game (:mod:`solver.kernels.stream`), so a game's dice do
+not depend on which thread plays it or on the batch it is in; the moves go to a trace
+(:mod:`solver.game.trace`).
 
 The built-in strategies are fixed policies (:mod:`solver.kernels.policy`: a table of
 values and a par per box); greedy keeps dice of its own.
@@ -23,16 +22,12 @@ from ..game.rules import N_UPPER, UPPER_TARGET
 from .basics import next_state, roll_bonus
 from .policy import PolicyTurn, new_turn, play_turns
 from .readout import choose
+from .stream import game_stream, roll_from
 from .threads import run_blocks
+from .trace import put_box, put_reroll, start_turn
 from .turn import option, plan_turn
 
 _jit_cache.check()  # before any cached kernel is loaded
-
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_SIX = np.uint64(6)
-
 
 class TurnCache(NamedTuple):
     """Prepared turns of the states most games pass (:func:`prepare_turns`): ``slot``
@@ -95,31 +90,6 @@ def batch_traces(traces: np.ndarray, first: int, stop: int, judge: object | None
 
 
 @njit(cache=True)
-def mix64(z):
-    """The splitmix64 finaliser of a uint64."""
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
-def game_stream(seed, game):
-    """The stream state (uint64) of game ``game`` of seed ``seed`` (both uint64)."""
-    return mix64(mix64(seed) + game)
-
-
-@njit(cache=True)
-def roll_from(keep, stream):
-    """Complete ``keep`` to five dice with fresh dice; (roll keep index, new stream)."""
-    k = keep
-    for _ in range(5 - KEEP_SIZE[keep]):
-        stream = stream + GOLDEN
-        face = mix64(stream) % _SIX
-        k = KEEP_CHILD[k, np.int64(face)]
-    return k, stream
-
-
-@njit(cache=True)
 def most_common_face_keep(roll_keep):
     """The keep of every die of the most common face (ties: the higher face)."""
     counts = KEEP_COUNTS[roll_keep]
@@ -165,12 +135,10 @@ def score_box(m, u, y, r, b, e, rules, tally):
 
 @njit(cache=True)
 def play_game(greedy, stream, values, par, rules, cache, t, entries, trace):
-    """Play one game; fills ``entries`` (n_boxes,) and ``trace`` (n_boxes, 2 R + 2) and
-    returns the ``tally`` of :func:`score_box`. States with ``cache.slot[m, u, y] >= 0``
-    use the prepared turn there; the others are played into ``t`` (a ``PolicyTurn``).
-
-    ``trace[t]`` is turn ``t`` as keep indices: roll, keep, roll, ..., keep, roll, then the
-    box; a keep of all five dice stops the turn (the slots after it are -1)."""
+    """Play one game; fills ``entries`` (n_boxes,) and ``trace`` (n_boxes, 2 R + 2; the
+    moves, :mod:`solver.game.trace`) and returns the ``tally`` of :func:`score_box`. States
+    with ``cache.slot[m, u, y] >= 0`` use the prepared turn there; the others are played
+    into ``t`` (a ``PolicyTurn``). A keep of all five dice scores now."""
     scores = rules.box_scores
     n_rerolls = rules.n_rerolls
     tally = np.zeros(4, dtype=np.int64)
@@ -186,28 +154,24 @@ def play_game(greedy, stream, values, par, rules, cache, t, entries, trace):
             t.cols[1, 0] = y
             play_turns(m, one, values, par, rules, t, no_roll if greedy else one)
             succ, keeps, bests = t.succ, t.keeps, t.bests
-        for s in range(trace.shape[1]):
-            trace[turn, s] = -1
+        row = trace[turn]
         roll, stream = roll_from(np.int64(0), stream)
-        trace[turn, 0] = roll
+        start_turn(row, roll)
         i = -1
         for j in range(n_rerolls, 0, -1):
             if greedy:
                 keep = most_common_face_keep(roll)
             else:
                 keep, i = choose(roll - FIRST_ROLL_KEEP, j, succ, keeps, bests, rules, t)
-            s = 2 * (n_rerolls - j) + 1
-            if i >= 0 or KEEP_SIZE[keep] == 5:  # scores now: recorded as keeping all five
-                trace[turn, s] = roll
+            if i >= 0 or KEEP_SIZE[keep] == 5:  # scores now
                 break
             roll, stream = roll_from(keep, stream)
-            trace[turn, s] = keep
-            trace[turn, s + 1] = roll
+            put_reroll(row, n_rerolls - j, keep, roll)
         r = roll - FIRST_ROLL_KEEP
         if i < 0:
             i = choose(r, no_roll, succ, keeps, bests, rules, t)[1]
         _, b, e, _ = option(t.plan, r, i, scores)
-        trace[turn, 2 * n_rerolls + 1] = b
+        put_box(row, b)
         entries[b] = e
         m, u, y = score_box(m, u, y, r, b, e, rules, tally)
     return tally

@@ -8,10 +8,10 @@ expected-score turn, :func:`~solver.kernels.expected.turn_snapshots`); then the 
 order. A turn of state (m, u, y) with ``a`` points so far is the target DP's own turn
 (:func:`~solver.kernels.target.turn_columns`) at the one column ``a``.
 
-Dice come from the same per-game streams as ``kernels.simulate`` (same seed, same dice
-for the same keeps), so strategies compared see the same rolls. A store whose every
-state reads 0 (a target of 0, or one no game can reach) makes every option equal: the
-expected score then decides every choice.
+Dice come from the per-game streams of ``kernels.stream``, as for every strategy (same
+seed, same dice for the same keeps), so strategies compared see the same rolls. A
+store whose every state reads 0 (a target of 0, or one no game can reach) makes every
+option equal: the expected score then decides every choice.
 """
 
 from __future__ import annotations
@@ -27,9 +27,11 @@ from ..game.ties import P_TIE
 from .basics import next_state
 from .expected import turn_snapshots
 from .readout import best_of
-from .simulate import game_stream, roll_from, score_box, store_game
+from .simulate import score_box, store_game
+from .stream import game_stream, roll_from
 from .target import new_scratch, option_read, plan_reads, turn_columns
 from .threads import run_blocks
+from .trace import put_box, put_reroll, start_turn
 from .turn import n_options, option, plan_bonus
 
 _jit_cache.check()  # before any cached kernel is loaded
@@ -127,9 +129,8 @@ class TargetStore(NamedTuple):
 
 @njit(cache=True)
 def play_game(stream, store, values, rules, spec, first, tt, entries, trace):
-    """Play one game for the target; fills ``entries`` (n_boxes,) and ``trace`` (as
-    ``kernels.simulate.play_game``: scoring before the last roll is recorded as a keep of
-    all five dice) and returns its tally (``kernels.simulate.score_box``). ``first``: the
+    """Play one game for the target; fills ``entries`` (n_boxes,) and ``trace`` (the moves,
+    :mod:`solver.game.trace`) and returns its tally (``kernels.simulate.score_box``). ``first``: the
     first turn (the same in every game, read only); ``tt``: the other turns."""
     scores = rules.box_scores
     n_rerolls = rules.n_rerolls
@@ -141,24 +142,19 @@ def play_game(stream, store, values, rules, spec, first, tt, entries, trace):
         else:
             now = tt
             play_turn(m, u, y, tally[0], store, values, rules, spec, tt)
-        for s in range(trace.shape[1]):
-            trace[turn, s] = -1
+        row = trace[turn]
         roll, stream = roll_from(np.int64(0), stream)
-        trace[turn, 0] = roll
+        start_turn(row, roll)
         o = -1
         for j in range(n_rerolls, -1, -1):
             o, keep = choose(roll - FIRST_ROLL_KEEP, j, m, u, y, tally[0], now, tt, values,
                              rules)
-            s = 2 * (n_rerolls - j) + 1
-            if keep < 0:
-                if j > 0:  # scores now: recorded as keeping all five dice
-                    trace[turn, s] = roll
+            if keep < 0:  # scores now
                 break
             roll, stream = roll_from(keep, stream)
-            trace[turn, s] = keep
-            trace[turn, s + 1] = roll
+            put_reroll(row, n_rerolls - j, keep, roll)
         _, b, e, _ = option(now.vec.plan, roll - FIRST_ROLL_KEEP, o, scores)
-        trace[turn, 2 * n_rerolls + 1] = b
+        put_box(row, b)
         entries[b] = e
         m, u, y = score_box(m, u, y, roll - FIRST_ROLL_KEEP, b, e, rules, tally)
     return tally

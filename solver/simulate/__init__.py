@@ -44,8 +44,9 @@ luck of the rolls under three value functions, cross-fitted control variates
 (:mod:`solver.simulate.control`), take out more of it (:attr:`SimulationResult.corrected_mean`):
 far closer than the plain mean for the same games (docs/simulate.md).
 
-Same seed, same games: game ``g`` draws its dice from its own splitmix64 stream (see
-``kernels.simulate``), whatever the thread count, batch size or strategy.
+Same seed, same games: game ``g`` draws its dice from its own splitmix64 stream
+(:mod:`solver.game.stream`), whatever the thread count, batch size or strategy; every
+strategy's moves are kept in one trace layout (:mod:`solver.game.trace`).
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ from ..errors import (
     shown,
 )
 from ..game.rules import RuleSet
+from ..game.trace import new_traces, turn_moves
 from ..kernels import simulate as sim
 from ..numbers import check_count
 from ..stats import PERCENTILES
@@ -124,7 +126,8 @@ class SimulationResult:
     traces: np.ndarray | None = None
     """With ``record=True``: (games, n_boxes, 2 * rerolls + 2) int16, each game's turns in
     playing order as keep indices (``dice.KEEP_COUNTS``): roll, keep, roll, ..., box;
-    -1 where a turn stopped early (see :func:`turn_moves`)."""
+    -1 where a turn stopped early (:mod:`solver.game.trace`; one turn as a record has it:
+    :func:`~solver.game.trace.turn_moves`)."""
     new_game: float | None = None
     """E(new game): the exact expected score of optimal play (the table's)."""
     losses: Losses | None = None
@@ -333,8 +336,7 @@ def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int 
         target = parse_target(strategy)
     start = time.perf_counter()
     rules = table.rules
-    traces = np.full((games if record else 0, rules.n_boxes, 2 * rules.rolls_per_turn),
-                     -1, dtype=np.int16)
+    traces = new_traces(games if record else 0, rules)
     if progress is not None and target is None:
         progress(0, games)  # the games start (a progress bar's rate counts from here)
     if callable(strategy) and workers > 1:
@@ -385,27 +387,6 @@ def _python_in_workers(table: Table, strategy: UserStrategy, games: int, seed: i
                             new_game=table.expected_score,
                             losses=None if per_game is None else losses_of(per_game, chunks,
                                                                           table.rules))
-
-
-def turn_moves(trace_row: np.ndarray) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]],
-                                                int]:
-    """One turn of a trace: (rolls as sorted faces, keeps as sorted faces, box index)."""
-    from ..game.dice import KEEP_COUNTS, faces_of
-
-    width = trace_row.shape[0]
-    rolls, keeps = [], []
-    for slot in range(0, width - 1):
-        k = int(trace_row[slot])
-        if k < 0:
-            break
-        faces = faces_of(KEEP_COUNTS[k])
-        if slot % 2 == 0:
-            rolls.append(faces)
-        elif len(faces) < 5:
-            keeps.append(faces)
-        else:
-            break
-    return rolls, keeps, int(trace_row[width - 1])
 
 
 def _simulate_builtin(table: Table, name: str, games: int, seed: int,

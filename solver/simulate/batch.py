@@ -26,6 +26,7 @@ from ..game.actions import KEEP_ACTIONS
 from ..game.card import Scorecard
 from ..game.dice import DICE
 from ..game.rules import UPPER_TARGET, RuleSet
+from ..game.trace import new_traces
 from ..kernels import batch as bk
 from .judge import GameJudge
 from .python import Decision, Progress, describe
@@ -90,7 +91,7 @@ def _new_board(n: int, rules: RuleSet) -> bk.Board:
     return bk.Board(np.zeros(n, dtype=np.uint64), np.zeros(n, dtype=np.int64),
                     np.zeros(n, dtype=np.int64), np.zeros((n, 3), dtype=np.int64),
                     np.zeros((n, 5), dtype=np.int64), np.full((n, nb), -1, dtype=np.int64),
-                    np.full((n, nb, 2 * rules.rolls_per_turn), -1, dtype=np.int16))
+                    new_traces(n, rules))
 
 
 def _observe(rules: RuleSet, board: bk.Board, live: np.ndarray, first: int) -> DecisionBatch:

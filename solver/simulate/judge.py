@@ -69,12 +69,15 @@ class References:
     def __init__(self, table: Table) -> None:
         rules = table.rules
         self.rules = rules
-        self.values = np.ascontiguousarray(table.values)
-        self.policies = []
+        self.values = np.ascontiguousarray(table.values).view()
+        self.values.flags.writeable = False  # as the other references': one tuple type
+        policies = []
         for name in REFERENCES:
             _, values, par = builtin_policy(table, name)
             values = self.values if name == "optimal" else values
-            self.policies.append((values, par, early_turns(rules, values, par)))
+            policies.append((values, par, early_turns(rules, values, par)))
+        self.policies = tuple(policies)
+        """Per reference policy: (values, par, prepared early turns), the optimal first."""
         self.cache = self.policies[0][2]
 
     @property
@@ -110,13 +113,11 @@ class GameJudge:
         counts = np.empty((n, 2), dtype=np.int64)
         turn_loss = np.empty((n, rules.n_boxes))
         box_loss = np.empty((n, rules.n_boxes))
-        luck = np.zeros((len(REFERENCES), n, rules.rolls_per_turn))
-        jk.judge_games(traces, self.values, rules.arrays, self.cache,
-                       self.per_game[first:first + n], counts, turn_loss, box_loss, luck[0])
-        for k, (values, par, cache) in enumerate(self.references.policies[1:], start=1):
-            if not self.lossless:
-                jk.luck_games(traces, values, par, rules.arrays, cache, luck[k])
-        controls = np.concatenate(list(luck), axis=1)
+        luck = np.empty((n, len(REFERENCES), rules.rolls_per_turn))
+        jk.judge_games(traces, self.references.policies, 1 if self.lossless else len(REFERENCES),
+                       rules.arrays, self.per_game[first:first + n], counts, turn_loss,
+                       box_loss, luck)
+        controls = luck.reshape(n, -1)
         sums = fold_sums(self.first + first, self.per_game[first:first + n].sum(axis=1),
                          controls)
         self.chunks.append((np.concatenate([counts.sum(axis=0), turn_loss.sum(axis=0),

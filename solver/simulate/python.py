@@ -1,5 +1,6 @@
 """Python strategies of the simulator: what they see (:class:`Decision`), and their games
-played in Python with the kernels' dice (the same games as the built-in strategies see).
+played in Python with the one dice stream (:mod:`solver.game.stream`: the same games as
+the built-in strategies see).
 
 A strategy is a callable ``strategy(decision: Decision)``: while ``decision.rolls_left >
 0`` it returns the faces to keep (any iterable of ints, a sub-multiset of
@@ -24,7 +25,8 @@ from ..game.card import Scorecard
 from ..game.dice import FIRST_ROLL_KEEP, KEEP_INDEX, ROLLS, counts_of
 from ..game.move import Move
 from ..game.rules import UPPER_TARGET, Placement, RuleSet
-from ..kernels import simulate as sim
+from ..game.stream import DiceStream
+from ..game.trace import new_traces, put_box, put_reroll, start_turn
 from .judge import GameJudge
 
 PYTHON_JUDGE_BATCH = 250
@@ -92,19 +94,6 @@ class Decision:
 
 
 UserStrategy = Callable[[Decision], Any]
-
-
-class _Stream:
-    """A game's dice, from the kernels' own per-game stream (same seed, same dice)."""
-
-    def __init__(self, seed: int, game: int) -> None:
-        self.state = np.uint64(sim.game_stream(np.uint64(seed), np.uint64(game)))
-
-    def complete(self, keep: int) -> int:
-        """The roll (keep index) after completing ``keep`` with fresh dice."""
-        roll, state = sim.roll_from(keep, self.state)
-        self.state = np.uint64(state)
-        return int(roll)
 
 
 def describe(decision: Decision) -> str:
@@ -177,22 +166,16 @@ def _placement(move: Move, decision: Decision) -> Placement | None:
     return next((p for p in decision.placements() if p.box == box), None)
 
 
-def _play_python(rules: RuleSet, strategy: UserStrategy, stream: _Stream,
-                 trace: np.ndarray | None, exact: np.ndarray | None = None
-                 ) -> tuple[int | None, ...]:
-    """One game; its moves go to ``trace`` (n_boxes, 2 * rolls) when given (a keep of all
-    five dice is left out: it rolls nothing) and every move to ``exact`` (same shape; a
-    keep of all five followed by the same roll), the trace that is judged."""
+def _play_python(rules: RuleSet, strategy: UserStrategy, stream: DiceStream,
+                 trace: np.ndarray) -> tuple[int | None, ...]:
+    """One game; its moves go to ``trace`` (:mod:`solver.game.trace`)."""
     card = Scorecard.new(rules)
     fives = 0
     for turn in range(rules.n_boxes):
+        row = trace[turn]
         roll = stream.complete(0)
+        start_turn(row, roll)
         rolls_left = rules.rolls_per_turn - 1
-        slot = 0
-        if trace is not None:
-            trace[turn, 0] = roll
-        if exact is not None:
-            exact[turn, 0] = roll
         while True:
             decision = Decision(card, tuple(int(f) for f in ROLLS[roll - FIRST_ROLL_KEEP]),
                                 rolls_left)
@@ -201,18 +184,11 @@ def _play_python(rules: RuleSet, strategy: UserStrategy, stream: _Stream,
                 break
             keep = int(KEEP_INDEX[counts_of(move.keep)])
             roll = stream.complete(keep)
-            if exact is not None:
-                s = 2 * (rules.rolls_per_turn - 1 - rolls_left) + 1
-                exact[turn, s:s + 2] = keep, roll
+            put_reroll(row, rules.rolls_per_turn - 1 - rolls_left, keep, roll)
             rolls_left -= 1
-            if trace is not None and len(move.keep) < 5:
-                trace[turn, slot + 1:slot + 3] = keep, roll
-                slot += 2
         placement = _placement(move, decision)
         assert placement is not None  # checked by _parse_move
-        for moves in (trace, exact):
-            if moves is not None:
-                moves[turn, -1] = placement.box
+        put_box(row, placement.box)
         card = card.placed(*placement)
         fives += max(decision.dice.count(f) for f in range(1, 7)) == 5
     return (card.total, int(card.upper_subtotal >= UPPER_TARGET), fives, card.yahtzee_bonuses,
@@ -226,18 +202,14 @@ def play_python(rules: RuleSet, strategy: UserStrategy, games: int,
     them from row 0); judged ``PYTHON_JUDGE_BATCH`` games at a time from ``first``."""
     rows = []
     step = max(1, min(PROGRESS_STEP, games // 100))
-    shape = (rules.n_boxes, 2 * rules.rolls_per_turn)
-    exact = np.full((PYTHON_JUDGE_BATCH if judge is not None else 0, *shape), -1,
-                    dtype=np.int16)
+    recorded = traces.shape[0] > 0
+    batch = new_traces(0 if recorded else PYTHON_JUDGE_BATCH, rules)
     for g in range(games):
-        trace = traces[g] if traces.shape[0] else None
         row = g % PYTHON_JUDGE_BATCH
-        mine = exact[row] if judge is not None else None
-        if mine is not None:
-            mine[:] = -1
-        rows.append(_play_python(rules, strategy, _Stream(seed, first + g), trace, mine))
+        trace = traces[g] if recorded else batch[row]
+        rows.append(_play_python(rules, strategy, DiceStream(seed, first + g), trace))
         if judge is not None and (row + 1 == PYTHON_JUDGE_BATCH or g + 1 == games):
-            judge.add(g - row, exact[:row + 1])
+            judge.add(g - row, traces[g - row:g + 1] if recorded else batch[:row + 1])
         if progress is not None and ((g + 1) % step == 0 or g + 1 == games):
             progress(g + 1, games)
     data = np.array(rows, dtype=np.int64).reshape(games, 4 + rules.n_boxes)

@@ -32,6 +32,7 @@ import numba
 import numpy as np
 
 from ..errors import StrategyError, shown
+from ..game.trace import new_traces
 from ..numbers import check_count
 from .batch import is_batch, play_batch
 from .judge import GameJudge, References
@@ -136,8 +137,7 @@ def play_block(state: dict[str, Any], first: int, games: int) -> Part:
     judged chunks)."""
     table = state["table"]
     rules = table.rules
-    traces = np.full((games if state["record"] else 0, rules.n_boxes,
-                      2 * rules.rolls_per_turn), -1, dtype=np.int16)
+    traces = new_traces(games if state["record"] else 0, rules)
     judge = GameJudge(table, games, first, state["references"]) if state["judged"] else None
     strategy = state["strategy"]
     play = play_batch if is_batch(strategy) else play_python
