@@ -1,9 +1,9 @@
 """The user documentation shipped with the package (``yahtzee help TOPIC``).
 
-The pages are copies of the repository's ``docs/`` folder in ``advisor/help/`` (package
-data, so a ``pip install`` carries them; ``tools/copy_docs.py`` copies them and a test
-checks the copies are equal). A topic is a page's name without ``.md``; the index
-(``README.md``) says which pages there are. Printed pages name other topics as
+The pages are the repository's ``docs/`` folder: ``advisor/help`` is a symbolic link to
+it, so there is one copy in the repository, and building the package copies the pages in
+as package data (a ``pip install`` carries them). A topic is a page's name without
+``.md``; the index (``README.md``) says which pages there are. Printed pages name other topics as
 ``yahtzee help TOPIC`` instead of linking files.
 """
 

@@ -1,5 +1,5 @@
-"""``yahtzee help TOPIC``: the documentation shipped in the package equals docs/ (one
-source of truth), every page of the index is a topic, and links name other topics."""
+"""``yahtzee help TOPIC``: the documentation shipped in the package is docs/ (one
+copy in the repository), every page of the index is a topic, and links name other topics."""
 
 from __future__ import annotations
 
@@ -14,13 +14,13 @@ from advisor.cli import cli
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_the_shipped_pages_are_the_pages_of_docs_byte_for_byte():
-    shipped = sorted(p.name for p in (ROOT / "advisor" / "help").iterdir())
+def test_the_shipped_pages_are_docs_itself_one_copy():
+    """advisor/help is a link to docs/, not a copy (the wheel's copy: test_install)."""
+    help_folder = ROOT / "advisor" / "help"
+    assert help_folder.is_symlink() and help_folder.resolve() == (ROOT / "docs").resolve()
     listed = ["README.md", *(f"{name}.md" for name in docs.topics())]
-    assert shipped == sorted(listed), "run tools/copy_docs.py after editing docs/"
     for name in listed:
-        assert (ROOT / "advisor" / "help" / name).read_bytes() == \
-            (ROOT / "docs" / name).read_bytes(), f"{name}: run tools/copy_docs.py"
+        assert (ROOT / "docs" / name).is_file(), f"the index lists {name}"
 
 
 def test_the_pages_a_user_needs_are_topics():
