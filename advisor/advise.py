@@ -306,9 +306,12 @@ class TurnAdvisor:
         if self._outcomes is None:
             from solver.moments import get_moments
 
-            from .why import TurnOutcomes
+            from .why import TurnOutcomes, is_by_objective
 
-            self._outcomes = TurnOutcomes(self, moments or get_moments(self.table))
+            card, objective = self.card, self.objective
+            keep_values = self.solved.keep_values if is_by_objective(card, objective) else None
+            self._outcomes = TurnOutcomes(card, self.table, moments or get_moments(self.table),
+                                          self.turn, objective, keep_values)
         return self._outcomes
 
     def probability(self) -> float:
@@ -347,8 +350,7 @@ class TurnAdvisor:
         if not why:
             return Advice(self.card, dice, rolls_left, options, objective)
         outcomes = self.outcomes()
-        roll = dice.roll_index
-        options = tuple(replace(o, outcome=outcomes.of(o, roll, rolls_left)) for o in options)
+        options = tuple(replace(o, outcome=outcomes.of(o, rolls_left)) for o in options)
         return Advice(self.card, dice, rolls_left, options, objective, outcomes.strategy)
 
     def chosen_and_best(self, dice: Dice | str, rolls_left: int,

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from solver.game.dice import ROLLS
+from solver.readout import turn_placements
 
 from .model import Scorecard
 from .objective import Objective
@@ -66,14 +66,10 @@ def turn_of(vectors: Vectors, card: Scorecard, seconds: float = 0.0) -> SolvedTu
     rules = card.rules
     turn = turn_at(vectors, card.mask, card.upper, card.flag, card.total)
     boxes: dict[tuple[int, int, int], float] = {}
-    for faces in ROLLS.tolist():
-        for box, points, bonus in card.placements(faces):
-            if (box, points, bonus) in boxes:
-                continue
-            m, u, y, upper_bonus = rules.after_box(card.mask, card.upper, card.flag, box,
-                                                   points)
-            a = card.total + points + upper_bonus + bonus
-            boxes[(box, points, bonus)] = vectors.value(m, u, y, a)
+    for box, points, bonus in turn_placements(rules, card.mask, card.flag).T.tolist():
+        m, u, y, upper_bonus = rules.after_box(card.mask, card.upper, card.flag, box, points)
+        a = card.total + points + upper_bonus + bonus
+        boxes[(box, points, bonus)] = vectors.value(m, u, y, a)
     return SolvedTurn(turn.keep_values, turn.value, boxes, seconds)
 
 

@@ -40,36 +40,24 @@ the target strategy (``outcome_strategy`` says which).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from solver.game.dice import (
-    DICE,
-    FIRST_ROLL_KEEP,
-    KEEP_CHILD,
-    KEEP_SIZE,
-    N_KEEPS,
-    N_ROLLS,
-    ROLL_SUB_KEEP_START,
-    ROLL_SUB_KEEPS,
-    ROLLS,
-)
+from solver.game.dice import DICE, FIRST_ROLL_KEEP, KEEP_CHILD, KEEP_SIZE, N_KEEPS
+from solver.game.ties import EV_TIE, P_TIE
 from solver.moments import BONUSES, UPPER_BONUS, VARIANCE, YAHTZEE_50
+from solver.readout import best_keeps, turn_choices
 
-from .model import Dice, box_label
+from .model import box_label
 
 if TYPE_CHECKING:
     from solver.moments import StateMoments
+    from solver.table import Table
 
-    from .advise import Option, TurnAdvisor
-
-EV_TIE = 1e-9
-"""Expected scores closer than this are equally good (the fixed order decides)."""
-P_TIE = 1e-12
-"""Probabilities closer than this are equal (then the expected score decides)."""
-
+    from .advise import Option
+    from .model import Scorecard
+    from .objective import Objective
 
 @dataclass(frozen=True)
 class Outcome:
@@ -135,135 +123,110 @@ EXACT = 1e-12
 a certainty (sums over rolls), far below anything a printed figure could round."""
 
 
-@cache
-def _padded_sub_keeps() -> tuple[np.ndarray, np.ndarray]:
-    """(252, 32) keep indices of every roll's sub-keeps in keep order (0 to 5 dice;
-    padding repeats the last), and (252, 32) bool: True where real."""
-    width = int(np.diff(ROLL_SUB_KEEP_START).max())
-    index = np.empty((N_ROLLS, width), dtype=np.int64)
-    real = np.zeros((N_ROLLS, width), dtype=bool)
-    for r in range(N_ROLLS):
-        subs = ROLL_SUB_KEEPS[ROLL_SUB_KEEP_START[r]:ROLL_SUB_KEEP_START[r + 1]]
-        index[r, :len(subs)] = subs
-        index[r, len(subs):] = subs[-1]
-        real[r, :len(subs)] = True
-    return index, real
-
-
-def first_best(values: np.ndarray, real: np.ndarray, tie: float,
-               evs: np.ndarray | None = None) -> np.ndarray:
-    """Per row, the first column (in order) whose value is within ``tie`` of the row's
-    best; with ``evs``, of those the first whose ``evs`` is within ``EV_TIE`` of theirs."""
-    v = np.where(real, values, -np.inf)
-    near = real & (v.max(axis=1, keepdims=True) - v <= tie)
-    if evs is not None:
-        e = np.where(near, evs, -np.inf)
-        near &= e.max(axis=1, keepdims=True) - e <= EV_TIE
-    return np.argmax(near, axis=1)
+def is_by_objective(card: Scorecard, objective: Objective) -> bool:
+    """True when the figures of ``card``'s turn follow ``objective``'s own keeps: a target
+    or win objective on the last turn (see the module docstring)."""
+    return not objective.is_ev and len(card.open_boxes()) == 1
 
 
 class TurnOutcomes:
     """The outcome of every option of one turn of ``advisor``'s card (see the module
     docstring), computed once for the whole turn from the per-state ``moments``."""
 
-    def __init__(self, advisor: TurnAdvisor, moments: StateMoments) -> None:
-        card = advisor.card
+    def __init__(self, card: Scorecard, table: Table, moments: StateMoments, turn: np.ndarray,
+                 objective: Objective, keep_values: np.ndarray | None = None) -> None:
+        """``turn``: the turn's values (:func:`solver.table.turn_values`); under a target
+        or win ``objective`` on the last turn (:func:`is_by_objective`), ``keep_values``:
+        the objective's probability of every keep (``SolvedTurn.keep_values``)."""
         if moments.rules.name != card.rules_name:
             raise ValueError(f"the figures are for rules {moments.rules.name!r}, the card's "
                              f"for {card.rules_name!r}")
-        self.advisor = advisor
+        self.table = table
         self.moments = moments
         self.card = card
+        self.objective = objective
         rules = card.rules
         self.n_boxes = rules.n_boxes
         self.names = [box.name for box in rules.boxes]
-        self.start_value = advisor.table.value(card.mask, card.upper, card.flag)
-        self.by_target = not advisor.objective.is_ev and len(card.open_boxes()) == 1
-        self._placed: dict[tuple[int, int], np.ndarray] = {}
-        self._keeps = self._rerolls(self._final_features(), rules.rolls_per_turn - 1)
+        self.start_value = table.value(card.mask, card.upper, card.flag)
+        self.by_target = is_by_objective(card, objective)
+        if self.by_target and keep_values is None:
+            raise ValueError("the last turn under a target or win objective needs its "
+                             "keep_values")
+        self._placed: dict[tuple[int, int, int], np.ndarray] = {}
+        self._keeps = self._rerolls(self._final_features(), turn, keep_values)
 
     @property
     def strategy(self) -> dict[str, Any]:
         """Whose figures: the objective's own (``by_target``), else the expected score's."""
-        return self.advisor.objective.to_json() if self.by_target else {"kind": "ev"}
+        return self.objective.to_json() if self.by_target else {"kind": "ev"}
 
     # ------------------------------------------------------------------ features
     @property
     def width(self) -> int:
         return 2 * self.n_boxes + 5
 
-    def placed(self, roll: int, box: int) -> np.ndarray:
-        """The features of filling ``box`` with final roll ``roll`` (allowed)."""
-        key = (roll, box)
+    def placed(self, box: int, points: int, bonus: int) -> np.ndarray:
+        """The features of filling ``box`` with ``points`` and Yahtzee ``bonus`` (allowed)."""
+        key = (box, points, bonus)
         if key not in self._placed:
-            self._placed[key] = self._features(roll, box)
+            self._placed[key] = self._features(box, points, bonus)
         return self._placed[key]
 
-    def _features(self, roll: int, box: int) -> np.ndarray:
+    def _features(self, box: int, points: int, bonus: int) -> np.ndarray:
         card, rules = self.card, self.card.rules
-        faces = tuple(int(f) for f in ROLLS[roll])
-        (placement,) = [p for p in card.placements(faces)
-                        if p.box == box]
-        m, u, y, upper_points = rules.after_box(card.mask, card.upper, card.flag, box,
-                                                placement.points)
+        m, u, y, upper_points = rules.after_box(card.mask, card.upper, card.flag, box, points)
         after = self.moments.at(m, u, y)
-        points = placement.points + upper_points + placement.yahtzee_bonus
-        d = points + self.advisor.table.value(m, u, y) - self.start_value
+        d = points + upper_points + bonus + self.table.value(m, u, y) - self.start_value
         out = np.zeros(self.width)
         n = self.n_boxes
         out[box] = 1.0
         out[n] = after[UPPER_BONUS]
-        fifty = box == rules.yahtzee_box and placement.points == 50
+        fifty = box == rules.yahtzee_box and points == 50
         out[n + 1] = 1.0 if fifty else after[YAHTZEE_50]
-        out[n + 2] = (1.0 if placement.yahtzee_bonus else 0.0) + after[BONUSES]
+        out[n + 2] = (1.0 if bonus else 0.0) + after[BONUSES]
         out[n + 3] = d
         out[n + 4] = d * d + after[VARIANCE]
-        if placement.points == 0:
+        if points == 0:
             out[n + 5 + box] = 1.0
         return out
 
     def _final_features(self) -> np.ndarray:
-        """(252, width): f(r) of the policy's box for every final roll."""
-        out = np.empty((N_ROLLS, self.width))
-        for r in range(N_ROLLS):
-            # (points to come, box, points, bonus) of every allowed box, in box order
-            found = self.advisor.box_values(Dice(tuple(int(f) for f in ROLLS[r])))
-            top = max(v for v, *_ in found)
-            box = next(b for v, b, *_ in found if top - v <= EV_TIE)
-            out[r] = self.placed(r, box)
-        return out
+        """(252, width): f(r) of the policy's box for every final roll (the readout's
+        choices, :func:`solver.readout.turn_choices`), each placement's features computed
+        once."""
+        card = self.card
+        chosen = turn_choices(self.table, card.mask, card.upper, card.flag)
+        placements, which = np.unique(chosen, axis=1, return_inverse=True)
+        features = np.array([self.placed(*(int(v) for v in p)) for p in placements.T])
+        return features[which.reshape(-1)]
 
-    def _rerolls(self, final: np.ndarray, n_rerolls: int) -> np.ndarray:
-        """(n_rerolls + 1, 462, width): ``F_j`` of every keep (row 0: ``X_0`` at the
-        roll rows)."""
-        out = np.zeros((n_rerolls + 1, N_KEEPS, self.width))
+    def _rerolls(self, final: np.ndarray, turn: np.ndarray,
+                 keep_values: np.ndarray | None) -> np.ndarray:
+        """(R + 1, 462, width): ``F_j`` of every keep (row 0: ``X_0`` at the roll rows);
+        each roll's keep with ``j`` rolls left from :func:`solver.readout.best_keeps`, by the
+        expected score (``turn``), or by the objective's probability first
+        (``keep_values``, when ``by_target``)."""
+        out = np.zeros((turn.shape[0], N_KEEPS, self.width))
         out[0, FIRST_ROLL_KEEP:] = final
-        index, real = _padded_sub_keeps()
-        turn = self.advisor.turn
-        p_rows = self.advisor.solved.keep_values if self.by_target else None
+        if self.by_target:
+            picks = best_keeps(keep_values, turn, P_TIE)
+        else:
+            picks = best_keeps(turn, turn, EV_TIE)
         rolls = final
-        for j in range(1, n_rerolls + 1):
+        for j in range(1, turn.shape[0]):
             f = out[j]
             f[FIRST_ROLL_KEEP:] = rolls
             for size in range(DICE - 1, -1, -1):
                 keeps = np.flatnonzero(KEEP_SIZE == size)
                 f[keeps] = f[KEEP_CHILD[keeps]].sum(axis=1) / 6.0
-            ev = turn[j][index]
-            if p_rows is None:
-                pick = first_best(ev, real, EV_TIE)
-            else:
-                pick = first_best(np.asarray(p_rows[j])[index], real, P_TIE, ev)
-            rolls = f[index[np.arange(N_ROLLS), pick]]
+            rolls = f[picks[j]]
         return out
 
     # ------------------------------------------------------------------ options
-    def of(self, option: Option, roll: int, rolls_left: int) -> Outcome:
-        """The outcome of ``option`` for final or current roll ``roll`` (index)."""
-        if option.keep is not None:
-            x = self._keeps[rolls_left, option.keep.index]
-        else:
-            x = self.placed(roll, self.names.index(option.box or ""))
-        return self.outcome(x)
+    def of(self, option: Option, rolls_left: int) -> Outcome:
+        """The outcome of ``option`` with ``rolls_left``."""
+        return self.outcome(self._features_of(option, rolls_left))
 
     def outcome(self, x: np.ndarray) -> Outcome:
         """The figures of a feature vector (see the module docstring)."""
@@ -277,14 +240,16 @@ class TurnOutcomes:
                        card.yahtzee_bonuses + float(x[n + 2]),
                        float(np.sqrt(max(variance, 0.0))), zeros)
 
-    def mean_to_come(self, option: Option, roll: int, rolls_left: int) -> float:
+    def mean_to_come(self, option: Option, rolls_left: int) -> float:
         """The mean points still to come after ``option`` by these figures (a check: it
         equals ``option.expected_final - total`` to rounding)."""
-        if option.keep is not None:
-            x = self._keeps[rolls_left, option.keep.index]
-        else:
-            x = self.placed(roll, self.names.index(option.box or ""))
+        x = self._features_of(option, rolls_left)
         return self.start_value + float(x[self.n_boxes + 3])
+
+    def _features_of(self, option: Option, rolls_left: int) -> np.ndarray:
+        if option.keep is not None:
+            return self._keeps[rolls_left, option.keep.index]
+        return self.placed(self.names.index(option.box or ""), option.points, option.bonus)
 
 
 def _unit(p: float) -> float:

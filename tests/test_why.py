@@ -11,7 +11,6 @@ from why_reference import ReferenceOutcomes, moments_after_turn, summary
 
 from advisor.advise import TurnAdvisor
 from advisor.model import Dice, Scorecard
-from advisor.why import TurnOutcomes
 from solver.game.rules import RULE_NAMES
 
 EXACT = 1e-12
@@ -61,14 +60,14 @@ def test_every_option_outcome_equals_the_twin(rules, text, twins, table_of):
     assert 1 <= len(card.open_boxes()) <= 4
     twin = twins[rules]
     advisor = TurnAdvisor(card, table_of(rules))
-    outcomes = TurnOutcomes(advisor, moments_after_turn(twin, card.rules, card))
+    outcomes = advisor.outcomes(moments_after_turn(twin, card.rules, card))
     state = (card.mask, card.upper, card.flag)
     for dice_text in DICE:
         dice = Dice(dice_text)
         for rolls_left in range(card.rules.rolls_per_turn):
             advice = advisor.advise(dice, rolls_left)
             for option in advice.options:
-                got = outcomes.of(option, dice.roll_index, rolls_left)
+                got = outcomes.of(option, rolls_left)
                 what = option.keep.faces if option.keep is not None else option.box
                 ref = summary(twin.option(state, dice_text, rolls_left, option.action, what),
                               card.rules.n_boxes, card.yahtzee_holds_50, card.yahtzee_bonuses)
@@ -92,7 +91,7 @@ def test_every_option_outcome_equals_the_twin(rules, text, twins, table_of):
                 assert got.yahtzee_bonuses == pytest.approx(ref["yahtzee_bonuses"],
                                                             abs=EXACT), where
                 assert got.sd == pytest.approx(ref["sd"], abs=EXACT), where
-                assert outcomes.mean_to_come(option, dice.roll_index, rolls_left) == \
+                assert outcomes.mean_to_come(option, rolls_left) == \
                     pytest.approx(option.expected_final - card.total, abs=EXACT), where
 
 
@@ -114,7 +113,7 @@ def test_the_last_turn_under_a_target_follows_the_target_strategy(rules, text, t
     assert len(card.open_boxes()) == 1
     twin = twins[rules]
     advisor = TurnAdvisor(card, table_of(rules), Objective.for_target(target))
-    outcomes = TurnOutcomes(advisor, moments_after_turn(twin, card.rules, card))
+    outcomes = advisor.outcomes(moments_after_turn(twin, card.rules, card))
     assert outcomes.strategy == {"kind": "target", "target": target}
     state = (card.mask, card.upper, card.flag)
     play = LastTurnTarget(twin, state, card.total, target)
@@ -125,7 +124,7 @@ def test_the_last_turn_under_a_target_follows_the_target_strategy(rules, text, t
             for option in advisor.advise(dice, rolls_left).options:
                 if option.keep is None:
                     continue
-                got = outcomes.of(option, dice.roll_index, rolls_left)
+                got = outcomes.of(option, rolls_left)
                 keep = _keep_index_of(option.keep.faces)
                 ref = summary(play.after_keep(keep, rolls_left), card.rules.n_boxes,
                               card.yahtzee_holds_50, card.yahtzee_bonuses)

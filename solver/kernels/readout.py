@@ -39,7 +39,7 @@ from ..game.dice import (
 )
 from ..game.ties import EV_TIE
 from .policy import new_turn, play_turns
-from .turn import n_options, option, plan_bonus
+from .turn import n_options, new_plan, option, plan_bonus, plan_turn
 
 _jit_cache.check()  # before any cached kernel is loaded
 
@@ -178,3 +178,22 @@ def best_keeps(values, evs, tie, out):
                 ev[i] = evs[j, k]
                 ranks[i] = i
             out[j, r] = ROLL_SUB_KEEPS[start + best_of(p, ev, ranks, n, tie)]
+
+
+@njit(cache=True)
+def turn_placements(m, y, rules, out):
+    """Every option of every final roll of a turn of state (m, any subtotal, y): ``out``
+    (3, >= 252 n_boxes) int64 gets per option its box, entry and Yahtzee bonus (points);
+    returns how many (a placement made by several rolls is listed for each)."""
+    plan = new_plan(rules.box_scores.shape[0])
+    plan_turn(m, y, rules, plan)  # planned for flag y: plan_bonus is the bonus earned
+    scores = rules.box_scores
+    n = 0
+    for r in range(N_ROLLS):
+        for i in range(n_options(plan, r)):
+            _, b, e, _ = option(plan, r, i, scores)
+            out[0, n] = b
+            out[1, n] = e
+            out[2, n] = plan_bonus(plan, r)
+            n += 1
+    return n
