@@ -256,7 +256,7 @@ short tests fill in after. A stale entry changes only the order."""
 TOGETHER = ("tests/test_install.py", "tests/test_simulate_target.py",
             "tests/test_target_table_simulate.py", "tests/test_docs.py", "tests/test_why.py",
             "tests/web/test_engine.py")
-"""Modules whose tests share an expensive module-scoped fixture: each is one xdist group
+"""Modules whose tests share an expensive module-scoped fixture: each is one unit of work
 (one worker runs all its tests, so the fixture is made once)."""
 
 
@@ -267,13 +267,29 @@ def _unit(nodeid: str) -> str:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under ``--dist loadgroup`` (``make test``): the modules of :data:`TOGETHER` become
-    groups, and the units of :data:`HEAVY` come first (a run without workers keeps the
-    usual order)."""
-    if config.getoption("dist", "no") != "loadgroup":
+    """Under ``--dist loadgroup`` (``make test``) the units of :data:`HEAVY` come first (a
+    run without workers keeps the usual order). xdist sets a worker's ``dist`` to "no"
+    and tells it of loadgroup by its own ``loadgroup`` option."""
+    if not config.getoption("loadgroup", False):
         return
-    for item in items:
-        if _unit(item.nodeid) != item.nodeid:
-            item.add_marker(pytest.mark.xdist_group(_unit(item.nodeid)))
     rank = {unit: i for i, unit in enumerate(HEAVY)}
     items.sort(key=lambda item: rank.get(_unit(item.nodeid), len(HEAVY)))
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist: a plain pytest lacks it
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Under ``--dist loadgroup``: the units of :func:`_unit`, handed out in the workers'
+    order (the longest first). Not xdist's own groups: it names them by appending to each
+    test's id, which pytest 9.2 no longer lets a plugin change (every test was a unit of
+    its own, the modules of TOGETHER made their fixtures on both workers), and it hands
+    out the groups with the most tests first."""
+    if config.getoption("dist", "no") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Units(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _unit(nodeid)
+
+    config.option.loadscopereorder = False
+    return Units(config, log)
