@@ -161,7 +161,7 @@ def test_flat_reads_are_the_plans_options(table_of, rules_name):
             rows, cols = t.reads
             start = rows[-N_ROLLS - 1:]
             for r in range(N_ROLLS):
-                want = [tuple(int(v) for v in tk.option_read(t.plan, r, i, scores))
+                want = [tuple(int(v) for v in tk.option_read(t.plan, r, i, scores, y))
                         for i in range(n_options(t.plan, r))]
                 got = [(int(k), int(c)) for k, c in zip(rows[start[r]:start[r + 1]],
                                                         cols[start[r]:start[r + 1]],

@@ -140,8 +140,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("policy-bonus-without-50", "kernel", "solver/kernels/basics.py",
              "if ROLL_FIVE_FACE[r] >= 0 and rules.n_flags == 2 and y == 1:",
              "if ROLL_FIVE_FACE[r] >= 0 and rules.n_flags == 2:",
-             "a Yahtzee bonus without 50 in the box (the solver, stats and judge multiply "
-             "the turn plan's bonus by the flag again; the simulator pays it as it is)",
+             "a Yahtzee bonus without 50 in the box (the simulator's tally; the turn plan "
+             "holds the bonus with 50 in the box, and turn.plan_bonus applies the flag)",
              (f"{PATHS}::test_five_fives_with_fives_open_are_forced_into_fives_in_every_column",
               f"{PATHS}::test_optimal_simulation_lands_on_the_exact_mean_and_follows_the_rules",
               *README)),
@@ -203,7 +203,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "the simulator's upper-bonus flag needs more than 63",
              (f"{PATHS}::test_optimal_simulation_lands_on_the_exact_mean_and_follows_the_rules",)),
     Mutation("judge-box-without-yahtzee-bonus", "kernel", "solver/kernels/readout.py",
-             "return succ[k, 0] + add + plan_bonus(plan, r) * y, e",
+             "return succ[k, 0] + add + plan_bonus(plan, r, y), e",
              "return succ[k, 0] + add, e",
              "the judge leaves the Yahtzee bonus out of a box's value",
              ("tests/test_simulate_luck.py::test_optimal_loses_nothing",)),

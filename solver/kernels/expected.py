@@ -6,8 +6,8 @@ The value of an option of final roll ``r`` in state ``s = (m, u, y)`` is what it
     G(o) = points(r, b) + upper_bonus(u, b, r) + E(m | b, u', y')
 
 ``E`` of every state is computed level by level, from full cards back to the empty one.
-All upper subtotals and both flags of one mask are one vector of *columns* (the plan of
-a mask is built for flag 1 and its Yahtzee bonus counted in the columns of flag 1), so
+All upper subtotals and both flags of one mask are one vector of *columns* (one plan per
+mask; its Yahtzee bonus counted in the columns of flag 1), so
 the inner loops run over contiguous columns and vectorise. ``succ`` (6 n_boxes, >= W)
 holds per successor row and column the successor's points, upper bonus and ``E``; the
 options of a lower box add their entry to it.
@@ -79,7 +79,7 @@ def final_rolls(plan, succ, cols_y, rules, work):
             k, _, _, add = option(plan, r, i, scores)
             for c in range(width):
                 work[w, c] = max(work[w, c], succ[k, c] + add) * rules.unit
-        bonus = plan_bonus(plan, r)
+        bonus = plan_bonus(plan, r, 1)  # in the columns of flag 1
         if bonus > 0:
             for c in range(width):
                 work[w, c] += bonus * cols_y[c]
@@ -114,7 +114,7 @@ def final_rolls_one(plan, succ, y, rules, work):
         for i in range(n_options(plan, r)):
             k, _, _, add = option(plan, r, i, scores)
             v[r] = max(v[r], s[k] + add) * rules.unit
-        v[r] += plan_bonus(plan, r) * y
+        v[r] += plan_bonus(plan, r, y)
 
 
 BLOCKS = 64
@@ -165,7 +165,7 @@ def _solve_masks(begin, end, masks, values, read, upper_class, rules, counted):
                     all_u[n_cols] = u
                     all_y[n_cols] = y
                     n_cols += 1
-        plan_turn(m, np.int64(1), rules, plan)
+        plan_turn(m, rules, plan)
         for start in range(0, n_cols, CHUNK):
             stop = min(start + CHUNK, n_cols)
             cols_u = all_u[start:stop]
@@ -194,7 +194,7 @@ def turn_snapshots(m, u, y, values, rules, out):
     ``j`` rolls left. Values are points still to come from the start of this turn."""
     n_boxes = rules.box_scores.shape[0]
     plan = new_plan(n_boxes)
-    plan_turn(m, np.int64(1), rules, plan)
+    plan_turn(m, rules, plan)
     cols_y = np.full(1, y)
     succ = np.empty((6 * n_boxes, 1))
     work = np.empty((N_KEEPS, 1))

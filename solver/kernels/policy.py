@@ -32,7 +32,7 @@ _jit_cache.check()  # before any cached kernel is loaded
 
 class PolicyTurn(NamedTuple):
     """The turns of up to W states of one mask under a fixed policy, one column each
-    (:func:`new_turn`): the mask's ``plan`` (built for flag 1); ``cols`` (2, W) int64, the
+    (:func:`new_turn`): the mask's ``plan``; ``cols`` (2, W) int64, the
     states' upper subtotals and flags; ``succ`` (6 n_boxes, W), each successor's value
     (:func:`~solver.kernels.expected.gather`) less the par of its box; ``work`` (462, W);
     the stages ``keeps`` and ``bests`` (R + 1, 462, W): V_0 at the roll rows and K_j,
@@ -65,7 +65,7 @@ def play_turns(m, width, values, par, rules, t, depth):
     ``bests[R]``; with 2 all (see ``readout.choose_keep``). Kernels pass ``width`` and
     ``depth`` as int64 variables (``np.int64(1)``), not literals: numba compiles a callee
     once more for every literal argument value it is called with."""
-    plan_turn(m, np.int64(1), rules, t.plan)
+    plan_turn(m, rules, t.plan)
     cols_u, cols_y = t.cols[0, :width], t.cols[1, :width]
     gather(m, cols_u, cols_y, values, par, rules, t.plan, t.succ)
     if depth > 0:
@@ -81,7 +81,7 @@ def prepared_turn(m, u, y, values, par, rules, cache, t, depth):
     ``t.plan`` is the mask's either way."""
     c = cache.slot[m, u, y]
     if c >= 0:
-        plan_turn(m, np.int64(1), rules, t.plan)
+        plan_turn(m, rules, t.plan)
         return cache.succ[c], cache.keeps[c], cache.bests[c]
     t.cols[0, 0] = u
     t.cols[1, 0] = y

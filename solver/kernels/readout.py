@@ -80,7 +80,7 @@ def box_value(r, y, b, succ, plan, rules):
     for i in range(n_options(plan, r)):
         k, box, e, add = option(plan, r, i, scores)
         if box == b:
-            return succ[k, 0] + add + plan_bonus(plan, r) * y, e
+            return succ[k, 0] + add + plan_bonus(plan, r, y), e
     return -np.inf, -1
 
 
@@ -150,7 +150,7 @@ def final_choices(m, u, y, values, rules, out):
         _, b, e, _ = option(t.plan, r, best_box(t.succ, np.int64(0), t.plan, r, scores), scores)
         out[0, r] = b
         out[1, r] = e
-        out[2, r] = plan_bonus(t.plan, r) * y
+        out[2, r] = plan_bonus(t.plan, r, y)
 
 
 @njit(cache=True)
@@ -186,7 +186,7 @@ def turn_placements(m, y, rules, out):
     (3, >= 252 n_boxes) int64 gets per option its box, entry and Yahtzee bonus (points);
     returns how many (a placement made by several rolls is listed for each)."""
     plan = new_plan(rules.box_scores.shape[0])
-    plan_turn(m, y, rules, plan)  # planned for flag y: plan_bonus is the bonus earned
+    plan_turn(m, rules, plan)
     scores = rules.box_scores
     n = 0
     for r in range(N_ROLLS):
@@ -194,6 +194,6 @@ def turn_placements(m, y, rules, out):
             _, b, e, _ = option(plan, r, i, scores)
             out[0, n] = b
             out[1, n] = e
-            out[2, n] = plan_bonus(plan, r)
+            out[2, n] = plan_bonus(plan, r, y)
             n += 1
     return n

@@ -147,7 +147,7 @@ def play_game(greedy, stream, values, par, rules, cache, t, entries, trace):
     for turn in range(rules.box_scores.shape[0]):
         c = cache.slot[m, u, y]
         if c >= 0:
-            plan_turn(m, one, rules, t.plan)
+            plan_turn(m, rules, t.plan)
             succ, keeps, bests = cache.succ[c], cache.keeps[c], cache.bests[c]
         else:
             t.cols[0, 0] = u

@@ -89,7 +89,7 @@ def choose(r, j, m, u, y, a, tt, opts, values, rules):
                 opts.move[1, n] = -1
                 n += 1
     for o in range(n_options(plan, r)):
-        k, off = option_read(plan, r, o, scores)
+        k, off = option_read(plan, r, o, scores, y)
         p[n] = tt.vec.bufs[k, off]
         order[n] = N_KEEPS + option(plan, r, o, scores)[1]
         opts.move[0, n] = -1
@@ -114,7 +114,7 @@ def choose(r, j, m, u, y, a, tt, opts, values, rules):
                 _, b, e, _ = option(plan, r, opts.move[1, i], scores)
                 nm, nu, ny, bonus = next_state(m, u, y, b, e, rules.upper_bonus,
                                                rules.yahtzee_box, rules.n_flags)
-                ev[i] = a + (float(e + int(bonus) + plan_bonus(plan, r)) + values[nm, nu, ny])
+                ev[i] = a + (float(e + int(bonus) + plan_bonus(plan, r, y)) + values[nm, nu, ny])
     pick = best_of(p, ev, order, n, P_TIE)
     return opts.move[1, pick], opts.move[0, pick]
 

@@ -114,7 +114,7 @@ def outcome_grid(plan, choice, mass, y, rules, grid):
     for r in range(N_ROLLS):
         w = mass[r]
         _, b, e, _ = option(plan, r, choice[r], scores)
-        c = plan_bonus(plan, r) * y
+        c = plan_bonus(plan, r, y)
         grid[b, e, 1 if c > 0 else 0] += w
         if ROLL_FIVE_FACE[r] >= 0:
             five_alike += w

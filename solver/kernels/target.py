@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from .. import _jit_cache
-from ..game.dice import FIRST_ROLL_KEEP, N_KEEPS, N_ROLLS, ROLL_FIVE_FACE
+from ..game.dice import FIRST_ROLL_KEEP, N_KEEPS, N_ROLLS, ROLL_FIVE_FACE, YAHTZEE_ROLLS
 from .basics import FAST_MATH, next_state
 from .level import LevelStore
 from .threads import run_blocks
@@ -86,20 +86,20 @@ def new_scratch(n_boxes, width, spec):
 
 @njit(cache=True)
 def plan_reads(m, y, rules, t):
-    """Plan the turn of state ``(m, y)`` into scratch ``t``: ``t.plan``
+    """Plan the turn of a state of mask ``m`` and flag ``y`` into scratch ``t``: ``t.plan``
     (:func:`~solver.kernels.turn.plan_turn`) and ``t.reads``, the plan's options laid
     flat for the final rolls: option ``o`` of roll ``r``, for ``start[r] <= o <
     start[r + 1]`` (``start = t.reads[0, -N_ROLLS - 1:]``), reads row ``t.reads[0, o]``
     of ``bufs`` from column ``t.reads[1, o]`` (:func:`option_read`). Read once per state,
     not once per task: the plan's tuple costs numba reference counts at every read."""
-    plan_turn(m, y, rules, t.plan)
-    _flat_reads(t.plan, rules.box_scores, t.reads[0], t.reads[1])
+    plan_turn(m, rules, t.plan)
+    _flat_reads(t.plan, y, rules.box_scores, t.reads[0], t.reads[1])
 
 
 @njit(cache=True)
-def _flat_reads(plan, scores, rows, cols):
+def _flat_reads(plan, y, scores, rows, cols):
     first = rows.shape[0] - N_ROLLS - 1
-    n_open, bonus = plan.size[1], plan.size[2]
+    n_open, bonus = plan.size[1], plan_bonus(plan, YAHTZEE_ROLLS[0], y)
     open_box, five_start = plan.open_box, plan.five_start
     row, box, entry = plan.row, plan.box, plan.entry
     n = 0
@@ -143,12 +143,12 @@ def gather(m, u, y, c0, width, rules, plan, slot, nxt, above, bufs, pmax):
 
 
 @njit(cache=True, inline="always")
-def option_read(plan, r, i, scores):
-    """(successor row, first column) option ``i`` of final roll ``r`` reads in ``bufs``:
-    shifted by its entry (a lower box) and the roll's Yahtzee bonus (``scores``:
-    ``RuleArrays.box_scores``)."""
+def option_read(plan, r, i, scores, y):
+    """(successor row, first column) option ``i`` of final roll ``r`` reads in ``bufs``
+    in a state of flag ``y``: shifted by its entry (a lower box) and the roll's Yahtzee
+    bonus (``scores``: ``RuleArrays.box_scores``)."""
     k, _, _, add = option(plan, r, i, scores)
-    return k, add + plan_bonus(plan, r)
+    return k, add + plan_bonus(plan, r, y)
 
 
 @njit(cache=True, fastmath=FAST_MATH)

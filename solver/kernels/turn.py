@@ -54,11 +54,12 @@ _jit_cache.check()  # before any cached kernel is loaded
 
 
 class TurnPlan(NamedTuple):
-    """What the turn of a state ``(m, y)`` can do (:func:`plan_turn`): int64 arrays sized
-    for any state of the rule set (:func:`new_plan`).
+    """What the turn of any state of mask ``m`` can do (:func:`plan_turn`): int64 arrays
+    sized for any state of the rule set (:func:`new_plan`).
 
     - ``size`` (3,): the number of successors, the number of open boxes, the Yahtzee
-      bonus five alike earn (points);
+      bonus five alike earn with 50 in the Yahtzee box (points; :func:`plan_bonus`
+      applies a state's flag);
     - ``succ_row``, ``succ_box``, ``succ_entry`` (6 n_boxes,): each successor's row
       ``6 b + k`` (box order), its box, the entry leading to it (``k`` dice of the face in
       an upper box; 0, or 1 for any entry above 0, in another box);
@@ -92,8 +93,8 @@ def new_plan(n_boxes):
 
 
 @njit(cache=True)
-def plan_turn(m, y, rules, plan):
-    """Fill ``plan`` (a :class:`TurnPlan`) for filled mask ``m`` and flag ``y``. (The
+def plan_turn(m, rules, plan):
+    """Fill ``plan`` (a :class:`TurnPlan`) for filled mask ``m``, either flag. (The
     work is done on the plan's arrays as arguments: read from the tuple inside a loop
     with branches, numba counts their references at every read, ten times slower.)"""
     n, n_open = _successors(m, rules, plan.succ_row, plan.succ_box, plan.succ_entry,
@@ -101,7 +102,7 @@ def plan_turn(m, y, rules, plan):
     _five_alike(m, rules, plan.five_start, plan.row, plan.box, plan.entry)
     plan.size[0] = n
     plan.size[1] = n_open
-    plan.size[2] = roll_bonus(YAHTZEE_ROLLS[0], y, rules)
+    plan.size[2] = roll_bonus(YAHTZEE_ROLLS[0], 1, rules)
 
 
 @njit(cache=True)
@@ -171,9 +172,10 @@ def plain_option(b, r, scores):
 
 
 @njit(cache=True, inline="always")
-def plan_bonus(plan, r):
-    """The Yahtzee bonus final roll ``r`` earns (points)."""
-    return plan.size[2] if ROLL_FIVE_FACE[r] >= 0 else 0
+def plan_bonus(plan, r, y):
+    """The Yahtzee bonus final roll ``r`` earns in a state of flag ``y`` (points): the
+    one place a plan's bonus meets the flag."""
+    return plan.size[2] * y if ROLL_FIVE_FACE[r] >= 0 else 0
 
 
 @njit(cache=True, inline="always")
