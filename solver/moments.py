@@ -24,20 +24,19 @@ points ``p_o``, next state ``s'_o``), with ``d_o = p_o + E(s'_o) - E(s)``:
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .formats.tablefile import PerTableCache
-from .game.rules import UPPER_TARGET, RuleSet
-from .levels import Progress
-
-if TYPE_CHECKING:
-    from .table import Table
-
+from .formats.tablefile import FileKind, PerTableCache, cached_values
+from .game.rules import UPPER_TARGET, RuleSet, get_rules
+from .game.states import reachable_states
+from .kernels.level import new_store
+from .levels import Progress, level_states, mask_runs, masks_by_level, solve_backward
+from .table import Table, tables_dir
 
 FIELDS = ("upper_bonus", "yahtzee_50", "bonuses", "variance")
 UPPER_BONUS, YAHTZEE_50, BONUSES, VARIANCE = range(len(FIELDS))
@@ -64,9 +63,7 @@ def compute_moments(table: Table, progress: Progress | None = None, *,
     """The figures of every state of the table's rule set: one backward pass, level by
     level from full cards (``progress(levels_done, levels_total)`` after each). With
     ``open_boxes`` only the states with at most that many open boxes (the others NaN)."""
-    from .kernels import stats as sk
-    from .kernels.level import new_store
-    from .levels import level_states, mask_runs, masks_by_level, solve_backward
+    from .kernels import stats as sk  # numba (half a second): when figures are computed
 
     rules = table.rules
     values = np.ascontiguousarray(table.values)
@@ -105,8 +102,6 @@ def _check_figures(figures: np.ndarray, rules: RuleSet, unusable: Callable[[str]
                    ) -> None:
     """Figures where a state can occur (probabilities in [0, 1], counts and variances not
     negative), NaN elsewhere."""
-    from .game.states import reachable_states
-
     reach = reachable_states(rules)
     live = figures[reach]
     slack = 1e-9
@@ -125,9 +120,7 @@ def _rebuilt_by(rules_name: str, path: object) -> str:
             f"when missing or unusable)")
 
 
-def _moments_kind():  # noqa: ANN202  (a FileKind; tablefile is imported lazily)
-    from .formats.tablefile import FileKind
-
+def _moments_kind() -> FileKind:
     return FileKind("yahtzee-moments", 1, "why figures",
                     lambda rules: (*rules.table_shape, len(FIELDS)), _check_figures,
                     _rebuilt_by, (("table_sha256", str),))
@@ -135,16 +128,11 @@ def _moments_kind():  # noqa: ANN202  (a FileKind; tablefile is imported lazily)
 
 def default_moments_path(rules: RuleSet | str) -> Path:
     """The cached figures of a rule set, beside its table: ``tables/official.ymoments``."""
-    from .game.rules import get_rules
-    from .table import tables_dir
-
     return tables_dir() / f"{get_rules(rules).name}{SUFFIX}"
 
 
 def table_checksum(table: Table) -> str:
     """The sha256 of a table's values, as its file's header holds it."""
-    import hashlib
-
     return hashlib.sha256(np.ascontiguousarray(table.values, dtype="<f8").data).hexdigest()
 
 
@@ -159,8 +147,6 @@ def get_moments(table: Table, *, progress: Progress | None = None,
     unusable or outdated file is computed again (``progress`` follows the pass, ``note``
     says why) and written; when it cannot be written the figures computed are used and
     ``note`` says so. Thread-safe."""
-    from .formats.tablefile import cached_values
-
     rules = table.rules
     path = default_moments_path(rules)
 

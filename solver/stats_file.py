@@ -20,13 +20,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from .formats.tablefile import PerTableCache
+from .formats.tablefile import FileKind, PerTableCache, cached_values
 from .game.rules import RuleSet, get_rules
 from .levels import Progress
+from .moments import table_checksum
 from .stats import OptimalStats, highest_score, optimal_stats
 from .table import Table, tables_dir
 
@@ -69,9 +69,7 @@ def _rebuilt_by(rules_name: str, path: object) -> str:
             f"missing or unusable)")
 
 
-def _kind() -> Any:  # a FileKind (tablefile is imported lazily)
-    from .formats.tablefile import FileKind
-
+def _kind() -> FileKind:
     return FileKind("yahtzee-stats", 1, "new-game statistics", _shape, _check, _rebuilt_by,
                     (("table_sha256", str),))
 
@@ -111,9 +109,6 @@ def new_game_stats(table: Table, *, progress: Progress | None = None,
     checksums, figures, computed from this table); else computed (``progress`` follows
     the pass, ``note`` says why) and written. ``seconds`` is the time this call took.
     Thread-safe."""
-    from .formats.tablefile import cached_values
-    from .moments import table_checksum
-
     began = time.perf_counter()
     rules = table.rules
     path = default_stats_path(rules)

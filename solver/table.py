@@ -8,7 +8,6 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -16,9 +15,7 @@ from .errors import TableError, WriteError, shown_path
 from .formats.files import remove_stale_temporaries
 from .formats.tablefile import check_table_target, read_table, write_table
 from .game.rules import UPPER_TARGET, RuleSet, get_rules
-
-if TYPE_CHECKING:
-    from .builder import Progress
+from .levels import Progress
 
 TABLES_ENV = "YAHTZEE_TABLES"
 SUFFIX = ".ytable"

@@ -52,9 +52,13 @@ from typing import IO, Any
 import numpy as np
 
 from .errors import CorruptTableError, InvalidOptionError, TableError, shown, shown_path
-from .formats.tablefile import DataFile
+from .formats.files import atomic_write, check_target
+from .formats.tablefile import DataFile, FileKind, is_table_of, open_data, rules_fingerprint
 from .game.rules import N_UPPER, RuleSet, get_rules
 from .kernels.level import LevelStore
+from .levels import upper_classes
+from .moments import table_checksum
+from .stats import highest_score
 from .table import Table, tables_dir
 
 Progress = Callable[[int, int], None]
@@ -74,8 +78,6 @@ _EXTRA = (("max_target", int), ("states", int), ("level_states", list),
 
 def default_max(rules: RuleSet | str) -> int:
     """The ``R`` of ``yahtzee solve --targets`` without ``--max``."""
-    from .stats import highest_score
-
     return min(DEFAULT_MAX, highest_score(get_rules(rules)))
 
 
@@ -90,9 +92,7 @@ def build_command(rules_name: str, max_target: int | None = None) -> str:
     return f"yahtzee solve --targets --rules {rules_name}{top}"
 
 
-def _kind() -> Any:  # a FileKind (tablefile imports this module's callers lazily)
-    from .formats.tablefile import FileKind
-
+def _kind() -> FileKind:
     def one_axis(rules: RuleSet) -> tuple[int, ...]:  # (its length is the header's own,
         return (0,)                                     # checked against the file's size)
 
@@ -138,8 +138,7 @@ def solve_targets(table: Table, max_target: int, progress: Progress | None = Non
     """The target DP for ``max_target`` from a new game, every level kept (Vectors).
     Raises :class:`~solver.errors.InvalidOptionError` unless ``max_target`` is an integer
     1 to the highest score of the rules."""
-    from .stats import highest_score
-    from .target import Utility, solve_vectors
+    from .target import Utility, solve_vectors  # numba: not on every start
 
     rules = table.rules
     highest = highest_score(rules)
@@ -157,10 +156,6 @@ def write_targets(path: Path | str, table: Table, max_target: int, vectors: Any,
     """Write the solved ``vectors`` (of :func:`solve_targets`) as the target table at
     ``path``, atomically; returns its size in bytes. Replaces only a target table of the
     same rules (or an empty file) unless ``force``."""
-    from .formats.files import atomic_write
-    from .formats.tablefile import is_table_of, rules_fingerprint
-    from .moments import table_checksum
-
     rules = table.rules
     layout = _layout(vectors, rules)
     whole = hashlib.sha256()
@@ -194,9 +189,6 @@ def write_targets(path: Path | str, table: Table, max_target: int, vectors: Any,
 
 def check_targets_target(path: Path | str, rules: RuleSet, *, force: bool = False) -> None:
     """Raise :class:`~solver.errors.WriteError` now if :func:`write_targets` would refuse."""
-    from .formats.files import check_target
-    from .formats.tablefile import is_table_of
-
     check_target(path, force=force, replaceable=lambda p: is_table_of(p, rules, _kind()))
 
 
@@ -268,7 +260,7 @@ class TargetTable:
     def vectors(self, target: int) -> Any:
         """The target DP's vectors for ``target`` (a :class:`solver.target.Vectors` of
         every level; each level checked when first read)."""
-        from .target import Utility, Vectors
+        from .target import Utility, Vectors  # numba: not on every start
 
         self._check_holds(target)
         shift = self.max_target - target
@@ -367,10 +359,6 @@ def open_targets(path: Path | str, table: Table) -> TargetTable:
     :class:`~solver.errors.CorruptTableError` / :class:`~solver.errors.TableError` (of
     other rules, another version, built beside another table, truncated, corrupt), each
     message naming the command that rebuilds it."""
-    from .formats.tablefile import open_data
-    from .moments import table_checksum
-    from .stats import highest_score
-
     rules = table.rules
     header, data = open_data(path, rules, kind=_kind(),
                              expect={"table_sha256": table_checksum(table)})
@@ -487,7 +475,7 @@ def _index_fault(slot: np.ndarray, index: list[np.ndarray], top: int,
     ``lo`` and ``hi`` are what prove ``max_target``) and its values where the row before
     it ends.
     (:func:`_slot_fault` checks what each slot names when its level is first read.)"""
-    from .target import least_columns
+    from .target import least_columns  # numba: not on every start
 
     full = rules.full_mask
     filled = _filled(rules)
@@ -529,8 +517,6 @@ def _filled_boxes(n_boxes: int) -> np.ndarray:
 @cache
 def _shares() -> np.ndarray:
     """``[upper mask, u]``: the subtotal whose values ``u`` shares (-1: none), once."""
-    from .levels import upper_classes
-
     shares = upper_classes()
     shares.flags.writeable = False
     return shares
@@ -559,7 +545,7 @@ def _slot_fault(slot: np.ndarray, rows: np.ndarray, n: int, rules: RuleSet) -> s
 
 def _lengths(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     """The stored length of each vector on columns ``lo..hi`` (padded, 0 when empty)."""
-    from .target import STEP
+    from .target import STEP  # numba: not on every start
 
     return np.where(hi >= lo, -(-(hi - lo + 1) // STEP) * STEP, 0)
 

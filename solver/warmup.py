@@ -18,30 +18,25 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
 from . import _jit_cache
 from ._jit_cache import EVERYDAY, SIMULATOR, TARGETS, Kind
 from .game.rules import DEFAULT_RULES, get_rules
-
-if TYPE_CHECKING:
-    from .table import Table
+from .moments import get_moments
+from .stats import optimal_stats
+from .stats_file import new_game_stats
+from .table import Table, open_table, turn_values
 
 
 def _everyday(table: Table) -> None:
-    from .stats import optimal_stats
-    from .table import turn_values
-
     turn_values(table, 0, 0, 0)
     optimal_stats(table, start=_late(table))
 
 
 def _figures(table: Table) -> None:
-    from .moments import get_moments
-    from .stats_file import new_game_stats
-
     get_moments(table)
     new_game_stats(table)
 
@@ -93,8 +88,6 @@ def warm_up(rules_name: str = DEFAULT_RULES, *, everything: bool = False,
     (``everything``: every kind of kernels too) for ``rules_name``, calling
     ``note(piece)`` before each step (a step with nothing left to do is quick); the
     seconds it took."""
-    from .table import open_table
-
     start = time.perf_counter()
     table = open_table(get_rules(rules_name), build=True)
     for piece in PIECES[:None if everything else -1]:

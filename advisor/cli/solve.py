@@ -6,16 +6,15 @@ import time
 
 import click
 
+from solver import stats_file, target_table
 from solver.formats.export import check_export_target, export_table
 from solver.formats.tablefile import check_table_target
 from solver.game.rules import RuleSet, get_rules
 from solver.stats import highest_score
-from solver.stats_file import default_stats_path
 from solver.table import SolveSummary, build_table, default_table_path
 from solver.target_table import (
     check_targets_target,
     default_max,
-    default_targets_path,
     forget_targets,
     solve_targets,
     write_targets,
@@ -73,7 +72,7 @@ def _solve_targets(rules: RuleSet, max_target: int | None, force: bool, as_json:
     if top > highest:
         raise click.UsageError(f"--max {top}: the highest score of {rules.name} is "
                                f"{highest}; give --max {highest} or less")
-    path = default_targets_path(rules)
+    path = target_table.default_targets_path(rules)  # (a test points it elsewhere)
     check_targets_target(path, rules, force=force)
     table = load_table(rules.name)
     update, close = progress_bar(f"targets up to {top}")
@@ -99,7 +98,7 @@ def _solve_targets(rules: RuleSet, max_target: int | None, force: bool, as_json:
     click.echo(f"size:           {size / 1e6:.0f} MB")
     click.echo(f"wall time:      {seconds:.2f} s (solve {solved:.2f} s)")
     click.echo(f"target table:   {path}")
-    click.echo(f"new-game stats: {default_stats_path(rules)}")
+    click.echo(f"new-game stats: {stats_file.default_stats_path(rules)}")
 
 
 @click.command()

@@ -9,25 +9,38 @@ them to its worker. The page's own requests are answered here too.
 
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from solver import target_table
 from solver.game.rules import RULE_NAMES, RULE_SUMMARIES, UPPER_TARGET, get_rules
+from solver.stats import OptimalStats, Progress, most_points_to_come
+from solver.table import Table, get_table
+from solver.target_table import get_targets
 
+from ..advise import Advice, TurnAdvisor, question_rolls_left, turn_advisor
+from ..analyze import analyze
 from ..model import Dice, Scorecard, box_label
 from ..objective import KINDS, Objective
+from ..play_win import Judging, WinEachTurn, choose_judging
+from ..record import GameRecord, parse_record
+from ..solved_turn import SolvedTurn, solve_turn, stored_vectors
+from ..train import (
+    Position,
+    check_count,
+    grade,
+    positions_json,
+    positions_of_play,
+    session_of,
+    split_answers,
+)
 from ..win_from import DEFAULT_WIN_FROM
 from .params import RequestError
 
 if TYPE_CHECKING:
-    from solver.stats import OptimalStats, Progress
-    from solver.table import Table
-
-    from ..advise import Advice
-    from ..play_win import Judging
-    from ..record import GameRecord
-    from ..solved_turn import SolvedTurn
     from ..target_stats import TargetStats
 
 
@@ -57,8 +70,6 @@ class AdviseQuestion:
               opponents: str | None = None, why: bool = False) -> AdviseQuestion:
         """The question checked in the order the CLI reports errors: dice, card, rolls
         left, objective."""
-        from ..advise import question_rolls_left
-
         dice = cls.parse_dice(dice_text)
         card = parsed_card(card_text, rules_name)
         rolls_left = question_rolls_left(card, rolls_left)
@@ -74,8 +85,6 @@ class AdviseQuestion:
     def answer_from(self, solved: SolvedTurn | None, table: Table | None = None
                     ) -> dict[str, Any]:
         """The JSON answer from the turn already solved (None: the expected score)."""
-        from ..advise import TurnAdvisor
-
         advisor = TurnAdvisor(self.card, table, self.objective, solved=solved)
         return advisor.advise(self.dice, self.rolls_left, why=self.why).to_json(self.top)
 
@@ -90,8 +99,6 @@ class AdviseQuestion:
     def solve(self, table: Table | None = None, progress: Progress | None = None) -> Advice:
         """The advice (the card's turn solved once per process: ``turn_advisor``);
         ``progress(done, total)`` follows a target or win objective's solve."""
-        from ..advise import TurnAdvisor, turn_advisor
-
         card, objective = self.card, self.objective
         advisor = turn_advisor(card, table, objective, build=lambda t: TurnAdvisor(
             card, t, objective, progress=progress))
@@ -120,9 +127,7 @@ class StatsQuestion:
 
     def solve(self, table: Table | None = None,
               progress: Progress | None = None) -> OptimalStats | TargetStats:
-        from solver.table import get_table
-
-        from ..target_stats import card_stats, target_stats
+        from ..target_stats import card_stats, target_stats  # numba: not on every start
 
         table = table or get_table(self.card.rules_name)
         if self.target is not None:
@@ -156,8 +161,6 @@ class TrainQuestion:
     def parse(cls, *, rules_name: str, n_positions: int = 10, seed: int | None = None,
               target: str | None = None, beat: str | None = None,
               answers_text: str | None = None) -> TrainQuestion:
-        from ..train import check_count, split_answers
-
         n = check_count(n_positions)
         objective = Objective.parse_options(target=target, beat=beat, rules=rules_name)
         if answers_text is None:
@@ -168,10 +171,6 @@ class TrainQuestion:
                    tuple(split_answers(answers_text, n)))
 
     def json(self, table: Table | None = None) -> dict[str, Any]:
-        from solver.table import get_table
-
-        from ..train import positions_json, positions_of_play, session_of
-
         table = table or get_table(self.rules)
         if self.answers is None:
             return positions_json(table, self.n_positions, self.seed, self.objective)
@@ -197,8 +196,6 @@ class GradeQuestion:
     def parse(cls, *, card_text: str, dice_text: str | None, rules_name: str,
               answer_text: str, rolls_left: int | None = None, target: str | None = None,
               beat: str | None = None) -> GradeQuestion:
-        from ..advise import question_rolls_left
-
         dice = AdviseQuestion.parse_dice(dice_text)
         card = parsed_card(card_text, rules_name)
         rolls_left = question_rolls_left(card, rolls_left)
@@ -206,8 +203,6 @@ class GradeQuestion:
         return cls(card, dice, rolls_left, answer_text, objective)
 
     def json(self, table: Table | None = None) -> dict[str, Any]:
-        from ..train import Position, grade
-
         position = Position(self.card, self.dice, self.rolls_left)
         return grade(position, self.answer, table, self.objective, why=True).to_json()
 
@@ -252,8 +247,6 @@ class TurnQuestion:
     @property
     def key(self) -> tuple[str, ...]:
         """What identifies the solve: the rules, the card and the objective."""
-        import json
-
         return ("turn", self.card.rules_name, str(self.card),
                 json.dumps(self.objective.to_json(), sort_keys=True))
 
@@ -270,10 +263,6 @@ def solve_turn_job(question: TurnQuestion, progress: Progress | None) -> SolvedT
     """The turn solved (in the jobs' worker process; the table from its cache). A target's
     vectors are kept there for the game's later turns; each turn's win objective solves
     that turn alone."""
-    from solver.table import get_table
-
-    from ..solved_turn import solve_turn
-
     objective = question.objective
     return solve_turn(question.card, get_table(question.card.rules_name), objective,
                       progress=progress, whole_game=objective.kind == "target")
@@ -293,16 +282,12 @@ class AnalyzeQuestion:
     def parse(cls, record: GameRecord, *, objective_name: str | None = None,
               win_from: int | None = None, target: str | None = None,
               beat: str | None = None, opponent: str | None = None) -> AnalyzeQuestion:
-        from ..play_win import choose_judging
-
         return cls(record, choose_judging(objective_name=objective_name, win_from=win_from,
                                           target=target, beat=beat, opponent=opponent,
                                           players=record.players, rules=record.rules))
 
     @property
     def key(self) -> tuple[str, ...]:
-        import json
-
         return ("analyze", json.dumps(self.record.to_json(), sort_keys=True),
                 json.dumps(self.judging.to_json(), sort_keys=True))
 
@@ -313,12 +298,6 @@ class AnalyzeQuestion:
     def json(self, table: Table | None = None, progress: Progress | None = None,
              known: dict[tuple[str, ...], SolvedTurn] | None = None) -> dict[str, Any]:
         """The analysis; ``known``: turns solved already, by :attr:`TurnQuestion.key`."""
-        from solver.table import get_table
-
-        from ..advise import TurnAdvisor
-        from ..analyze import analyze
-        from ..play_win import WinEachTurn
-
         table = table or get_table(self.record.rules)
         known = known or {}
         each_turn = isinstance(self.judging, WinEachTurn)
@@ -389,8 +368,6 @@ def rules_json(rules_name: str) -> dict[str, Any]:
 def read_record_body(body: bytes) -> GameRecord:
     """The game record of a request body (text or JSON form), checked as ``yahtzee
     analyze -`` checks it."""
-    from ..record import parse_record
-
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -409,12 +386,8 @@ def record_json(record: GameRecord) -> dict[str, Any]:
 def targets_stamp(rules_name: str) -> tuple[int, ...]:
     """What identifies the target table of the rules on disk now (empty: none), so that
     a cached answer of :func:`best_chances` is asked again once one is built."""
-    import os
-
-    from solver.target_table import default_targets_path
-
     try:
-        info = os.stat(default_targets_path(rules_name))
+        info = os.stat(target_table.default_targets_path(rules_name))  # (tests point it elsewhere)
     except OSError:
         return ()
     return info.st_ino, info.st_size, info.st_mtime_ns
@@ -425,13 +398,7 @@ def best_chances(arg: tuple[str, str, tuple[int, ...]]) -> dict[str, float] | No
     card's total that the rules' target table holds, P(final >= X) under the best
     strategy for ``X`` from the start of the card's turn (keyed by ``X``); None without
     a usable target table. ``arg``: (card, rules, :func:`targets_stamp`)."""
-    from solver.stats import most_points_to_come
-    from solver.table import get_table
-    from solver.target import turn_at
-    from solver.target_table import get_targets
-
-    from ..objective import Objective
-    from ..solved_turn import stored_vectors
+    from solver.target import turn_at  # numba: not on every start
 
     card_text, rules_name, _stamp = arg
     card = parsed_card(card_text, rules_name)

@@ -46,6 +46,7 @@ from solver.game.actions import action_count, action_mask, action_of, describe, 
 from solver.game.dice import DICE, FACES, KEEP_COUNTS, faces_of
 from solver.game.rules import N_UPPER, get_rules
 from solver.game.stream import MASK64, DiceStream
+from solver.table import get_table
 
 from ..advise import Advice, turn_advisor
 from ..model import Dice, Keep, Scorecard
@@ -87,8 +88,6 @@ class YahtzeeEnv(gym.Env[dict[str, Any], np.int64]):
         self._clear()
 
     def _open(self) -> None:
-        from solver.table import get_table
-
         self.table = get_table(self.rules.name)
         self._seats = Opponents(self.table, self.opponents) if self.opponents else None
 

@@ -10,17 +10,17 @@ games whatever the agent does.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from solver.errors import UnknownStrategyError, shown
 from solver.game.stream import GOLDEN, MASK64, mix64
+from solver.game.trace import turn_moves
+from solver.simulate import simulate
+from solver.simulate.strategies import STRATEGIES
+from solver.table import Table
 
 from ..model import Dice, Scorecard
-
-if TYPE_CHECKING:
-    from solver.table import Table
 
 BLOCK = 64
 """Episodes of one seat simulated at once (the simulator's set-up is paid once per block)."""
@@ -38,8 +38,6 @@ MAX_SEATS = 7
 def check_strategies(strategies: Sequence[str]) -> tuple[str, ...]:
     """The built-in strategy names of the other seats, checked (``target:X`` is not one:
     its vectors take a whole-game solve, and a seat replays its strategy block by block)."""
-    from solver.simulate.strategies import STRATEGIES
-
     if isinstance(strategies, str):
         strategies = (strategies,)
     valid = f"built-in strategy names of `yahtzee simulate`: {', '.join(STRATEGIES)}"
@@ -74,9 +72,6 @@ class Opponents:
         kept = self._blocks.get(seat)
         if kept is not None and kept[0] == (seed, block):
             return kept[1]
-        from solver.game.trace import turn_moves
-        from solver.simulate import simulate
-
         result = simulate(self.table, self.strategies[seat], BLOCK,
                           seat_seed(seed, seat, block), record=True, judged=False)
         assert result.traces is not None

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -208,8 +209,6 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
         params = read_query(TrainQuestion.PARAMS, request.query_params.multi_items(),
                             {"rules": default_rules, "seed": None})
         if params["seed"] is None:  # a fresh session: its seed is part of the answer
-            import secrets
-
             params["seed"] = secrets.randbelow(1_000_000)
         question = TrainQuestion.parse(**params)
         await service.table(question.rules)

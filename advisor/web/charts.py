@@ -18,6 +18,10 @@ import signal
 from collections import OrderedDict
 from typing import Any
 
+from solver.stats import optimal_stats
+from solver.stats_file import new_game_stats
+from solver.table import default_table_path, get_table
+
 State = tuple[str, int, int, int]
 """(rules name, filled mask, upper subtotal capped at 63, Yahtzee flag)."""
 
@@ -30,10 +34,6 @@ def _ignore_interrupt() -> None:
 def state_stats(state: State) -> dict[str, Any]:
     """``optimal_stats(...).to_json()`` from the start of a turn in ``state`` (run in the
     worker; the table comes from the process's table cache)."""
-    from solver.stats import optimal_stats
-    from solver.stats_file import new_game_stats
-    from solver.table import get_table
-
     rules_name, mask, upper, flag = state
     table = get_table(rules_name)
     if mask == 0:  # a new game: computed once, cached beside the table
@@ -43,8 +43,6 @@ def state_stats(state: State) -> dict[str, Any]:
 
 def build_table(rules_name: str) -> str:
     """The table of ``rules_name`` built and written if missing (run in the worker)."""
-    from solver.table import get_table
-
     get_table(rules_name)
     return rules_name
 
@@ -69,8 +67,6 @@ class StatsService:
     async def table(self, rules_name: str) -> None:
         """Make sure the table of ``rules_name`` exists, building a missing one in the
         worker (seconds) so that the server keeps answering meanwhile."""
-        from solver.table import default_table_path
-
         if ("table", rules_name) not in self._done and not default_table_path(rules_name).exists():
             await self._run(build_table, rules_name)
         self._done[("table", rules_name)] = rules_name

@@ -20,12 +20,14 @@ import multiprocessing
 import signal
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
-if TYPE_CHECKING:
-    from ..record import GameRecord
-    from ..request.answers import TurnQuestion
-    from ..solved_turn import SolvedTurn
+from solver.table import get_table
+
+from ..analyze import analyze
+from ..record import GameRecord
+from ..request.answers import TurnQuestion, read_record_body, record_json, solve_turn_job
+from ..solved_turn import SolvedTurn, solve_is_slow
 
 T = TypeVar("T")
 
@@ -69,25 +71,17 @@ class RecordWork:
 
 def record_answer(body: bytes) -> dict[str, Any]:
     """``POST /api/record``: the checked record of a body, as the page needs it."""
-    from ..request.answers import read_record_body, record_json
-
     return record_json(read_record_body(body))
 
 
 def record_of(body: bytes) -> GameRecord:
     """The checked record of a posted body (parsed in the worker, sent back pickled)."""
-    from ..request.answers import read_record_body
-
     return read_record_body(body)
 
 
 def analysis_answer(record: GameRecord) -> dict[str, Any]:
     """``POST /api/analyze`` judged by expected score: ``yahtzee analyze - --json`` of a
     record (the rule set's table read, or built when missing, in the worker)."""
-    from solver.table import get_table
-
-    from ..analyze import analyze
-
     return analyze(record, table=get_table(record.rules)).to_json()
 
 
@@ -105,11 +99,6 @@ def quick_turn(question: TurnQuestion) -> SolvedTurn | None:
     (:func:`advisor.solved_turn.solve_is_slow` says no: few open boxes, a target the
     target table holds, the opponents' distributions kept here), else None: the solve is
     a heavy job's."""
-    from solver.table import get_table
-
-    from ..request.answers import solve_turn_job
-    from ..solved_turn import solve_is_slow
-
     table = get_table(question.card.rules_name)
     if solve_is_slow(question.card, table, question.objective):
         return None

@@ -32,6 +32,7 @@ import os
 import re
 import secrets
 import stat
+import time
 from collections.abc import Callable
 from io import BufferedReader
 from pathlib import Path
@@ -209,8 +210,6 @@ def remove_stale_temporaries(path: Path | str) -> list[Path]:
             if owner is not None:
                 stale = not _process_alive(int(owner.group(1)))
             else:  # tempfile.mkstemp names of older versions: no process recorded
-                import time
-
                 stale = time.time() - info.st_mtime > _LEGACY_TEMP_AGE
             if stale:
                 os.unlink(entry.path)

@@ -46,6 +46,7 @@ from ..errors import (
     shown_path,
 )
 from ..game.rules import RULE_NAMES, RuleSet
+from ..game.states import reachable_states
 from .files import atomic_write, check_target, open_regular, remove_stale_temporaries
 
 MAGIC = "yahtzee-table"
@@ -352,8 +353,6 @@ def open_data(path: Path | str, rules: RuleSet, *, kind: FileKind,
 
 def _check_values(values: np.ndarray, rules: RuleSet, unusable: Any) -> None:
     """Finite, non-negative values where a state can occur; NaN where none can."""
-    from ..game.states import reachable_states
-
     reach = reachable_states(rules)
     live = values[reach]
     bad = ~(np.isfinite(live) & (live >= 0))

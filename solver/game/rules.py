@@ -17,6 +17,7 @@ the rule book (docs/rules.md) is a new ``RuleSet``, never a new kernel:
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
@@ -236,8 +237,6 @@ class RuleSet:
     def closest_box(self, name: str) -> str | None:
         """The canonical name of the box whose name or alias is closest to the misspelt
         ``name`` (``chanse`` -> ``chance``), or None when nothing is close."""
-        import difflib
-
         key = name.strip().lower().replace("-", "_").replace(" ", "_")[:40]
         spelled = {alias: box.name for box in self.boxes for alias in (box.name, *box.aliases)
                    if len(alias) > 2}

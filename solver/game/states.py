@@ -6,6 +6,7 @@ from functools import cache, lru_cache
 
 import numpy as np
 
+from .dice import ROLL_INDEX
 from .rules import N_UPPER, UPPER_TARGET, RuleSet
 
 
@@ -45,8 +46,6 @@ def reachable_states(rules: RuleSet) -> np.ndarray:
 @cache
 def _five_alike_rolls() -> tuple[int, ...]:
     """Roll index (``dice.ROLLS``) of five alike of each face 1..6."""
-    from .dice import ROLL_INDEX
-
     return tuple(ROLL_INDEX[tuple(5 if i == f else 0 for i in range(6))] for f in range(6))
 
 
