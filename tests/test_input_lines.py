@@ -1,7 +1,8 @@
 """The line bound of ``play`` and ``train`` input read from a file or a pipe
 (``advisor/cli/_input.py``) at its edges: a line of exactly 1000 characters is a line
 (refused as a move, if it is not one, by the move's own words), with or without its line
-end; 1001 characters are refused as too long, and the rest of that line skipped."""
+end ("\n" or "\r\n": once, a line of 1000 characters and "\r\n" was refused as too long);
+1001 characters are refused as too long, and the rest of that line skipped."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from solver.errors import LimitError
 TOO_LONG = "a line of more than 1000 characters is not a move"
 
 
-@pytest.mark.parametrize("end", ["\n", ""])
+@pytest.mark.parametrize("end", ["\n", "\r\n", ""])
 def test_a_line_of_exactly_the_limit_is_read_whole(end):
     assert MAX_LINE == 1000  # the number the messages and the docs give
     stream = io.BytesIO(("y" * MAX_LINE + (end + "next\n" if end else "")).encode())
@@ -26,7 +27,7 @@ def test_a_line_of_exactly_the_limit_is_read_whole(end):
         assert read_line(stream) == "next"
 
 
-@pytest.mark.parametrize("end", ["\n", ""])
+@pytest.mark.parametrize("end", ["\n", "\r\n", ""])
 def test_one_character_more_is_refused_and_the_rest_of_the_line_skipped(end):
     stream = io.BytesIO(("y" * (MAX_LINE + 1) + (end + "next\n" if end else "")).encode())
     with pytest.raises(LimitError, match=TOO_LONG):

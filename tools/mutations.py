@@ -835,9 +835,9 @@ MUTATIONS: tuple[Mutation, ...] = (
              ("tests/test_background_again.py::test_a_failed_solve_is_started_again_and_a_"
               "done_one_shared",)),
     Mutation("input-line-of-max-refused", "python", "advisor/cli/_input.py",
-             "    if len(data) > MAX_LINE and not data.endswith(b\"\\n\"):",
-             "    if len(data) >= MAX_LINE and not data.endswith(b\"\\n\"):",
-             "a last line of exactly 1000 characters (no line end) is refused as too long",
+             "    if len(data.rstrip(b\"\\r\\n\")) > MAX_LINE:",
+             "    if len(data.rstrip(b\"\\r\\n\")) >= MAX_LINE:",
+             "a line of exactly 1000 characters is refused as too long",
              ("tests/test_input_lines.py::test_a_line_of_exactly_the_limit_is_read_whole",)),
     Mutation("engine-table-longer-read", "python", "advisor/web/static/engine.js",
              "    if (raw.length !== 8 * n) {",

@@ -53,13 +53,14 @@ def ask(prompt: str) -> str:
 def read_line(stream: Any) -> str | None:
     """One line of ``stream`` (None at its end), at most :data:`MAX_LINE` bytes."""
     source = getattr(stream, "buffer", stream)
-    data = source.readline(MAX_LINE + 1)
+    data = source.readline(MAX_LINE + 2)  # (the line and its end, "\r\n" too)
     if not data:
         return None
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogateescape")
-    if len(data) > MAX_LINE and not data.endswith(b"\n"):
-        _skip_rest(source, len(data))
+    if len(data.rstrip(b"\r\n")) > MAX_LINE:
+        if not data.endswith(b"\n"):
+            _skip_rest(source, len(data))
         raise LimitError(f"a line of more than {MAX_LINE} characters is not a move; type the "
                          f"dice or the move (help lists them)")
     return data.decode("utf-8", "replace").rstrip("\r\n")
