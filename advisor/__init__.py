@@ -1,10 +1,13 @@
 """The advisor: value objects, turn advice, guided play, game records and analysis.
 
 Layers, each importing only those before it: the model (``model``: dice, keeps, cards;
-``objective``; ``advise``: turn advice and the one cache of turn advisors; ``analyze``,
-``strategy``, ``play``, ``record``, ...) -> ``request`` (every option declared once, the
-questions the CLI and the web both answer) -> the front ends ``web`` and ``cli`` (whose
-``serve`` starts the web app). ``tests/test_imports.py`` keeps it so.
+``objective``; ``text``: the phrases every rendering shares; ``why``: what an option leads
+to; ``advice``: the options and their text; ``advise``: working them out, and the one
+cache of turn advisors; ``moves``: a move as typed; ``analyze``, ``strategy``, ``play``,
+``train``, ``record``, ..., with ``analyze_text`` and ``train_text`` beside their domain)
+-> ``request`` (every option declared once, the questions the CLI and the web both
+answer) -> the front ends ``web`` and ``cli`` (whose ``serve`` starts the web app).
+``tests/test_imports.py`` keeps it so, type-only imports included.
 
 The names most used are importable from here (loaded on first use, so the CLI's
 ``--help`` stays instant)::
@@ -24,7 +27,7 @@ from typing import Any
 _EXPORTS = {
     "advise": "advisor.advise", "TurnAdvisor": "advisor.advise",
     "Dice": "advisor.model", "Keep": "advisor.model", "Scorecard": "advisor.model",
-    "Option": "advisor.advise", "Advice": "advisor.advise",
+    "Option": "advisor.advice", "Advice": "advisor.advice",
     "Objective": "advisor.objective",
     "Move": "solver.game.move",
     "GameRecord": "advisor.record", "parse_record": "advisor.record",

@@ -22,9 +22,9 @@ import operator
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -32,7 +32,6 @@ from solver.errors import (
     IllegalMoveError,
     InvalidCardError,
     InvalidDiceError,
-    InvalidOptionError,
     ObjectiveError,
     TableError,
     shown,
@@ -40,162 +39,46 @@ from solver.errors import (
 from solver.game import ties
 from solver.game.dice import DICE, KEEP_COUNTS, KEEP_SIZE, faces_of, sub_keeps
 from solver.game.move import Move
+from solver.moments import StateMoments, get_moments
+from solver.table import Table, get_table, turn_values
 
-from .model import Dice, Keep, Scorecard, box_label
+from .advice import Advice, Option
+from .model import Dice, Keep, Scorecard
 from .objective import EV, Objective
-
-if TYPE_CHECKING:
-    from solver.moments import StateMoments
-    from solver.table import Table
-
-    from .solved_turn import SolvedTurn
-    from .why import Outcome, TurnOutcomes
+from .solved_turn import SolvedTurn, solve_turn
+from .why import Outcome, TurnOutcomes, is_by_objective
 
 
 @dataclass(frozen=True)
-class Option:
-    """One choice of a turn: keep some dice and reroll, or score a box now.
+class Priced:
+    """Every distinct choice for one roll, priced: parallel lists, an entry per choice (the
+    allowed boxes in scorecard order, then the keeps while rolls are left)."""
 
-    ``expected_final`` is the card's total plus the points expected to come after this
-    choice under optimal play; ``loss`` is how much less that is than the option with
-    the highest ``expected_final``. Under a target objective ``p_target`` is the
-    probability of reaching the target after this choice (then playing for it); under a
-    win objective ``win_share`` the chance to win, a tie counting as a share (half a win
-    against one opponent, ``1/k`` when ``k`` players tie at the top) (None under the
-    expected-score objective).
-    """
-
-    action: str
-    expected_final: float
-    loss: float = 0.0
-    keep: Keep | None = None
-    box: str | None = None
-    points: int = 0
-    bonus: int = 0
-    p_target: float | None = None
-    win_share: float | None = None
-    p_loss: float | None = None
-    outcome: Outcome | None = None
-    """What the option leads to (:mod:`advisor.why`), when asked for (``why=True``)."""
-
-    def __post_init__(self) -> None:
-        if self.action not in ("keep", "score"):
-            raise InvalidOptionError(f"action {self.action!r}: use 'keep' or 'score'")
-        if (self.action == "keep") != (self.keep is not None) or \
-                (self.action == "score") != (self.box is not None):
-            raise InvalidOptionError("a keep option needs keep=..., a score option box=...")
-
-    @property
-    def is_keep(self) -> bool:
-        return self.action == "keep"
-
-    @property
-    def move(self) -> Move:
-        """This option as a :class:`~solver.game.move.Move` (``Move.parse(describe())``
-        equals it)."""
-        if self.keep is not None:
-            return Move(keep=self.keep.faces)
-        return Move(box=self.box)
-
-    def describe(self) -> str:
-        """``keep 2 2 2``, ``reroll all``, ``score Twos 6`` or ``score Chance 30 +100 bonus``."""
-        if self.keep is not None:
-            if not self.keep.faces:
-                return "reroll all"
-            return f"keep {self.keep.spaced()}"
-        text = f"score {box_label(self.box or '')} {self.points}"
-        return text + (f" +{self.bonus} bonus" if self.bonus else "")
-
-    def __str__(self) -> str:
-        return self.describe()
-
-    @property
-    def probability(self) -> float | None:
-        """The objective's probability (``p_target`` or ``win_share``), None for ``ev``."""
-        return self.p_target if self.p_target is not None else self.win_share
-
-    def to_json(self) -> dict[str, Any]:
-        if self.keep is not None:
-            out: dict[str, Any] = {"action": "keep", "keep": list(self.keep.faces),
-                                   "expected_final": self.expected_final, "loss": self.loss}
-        else:
-            out = {"action": "score", "box": self.box, "points": self.points,
-                   "expected_final": self.expected_final, "bonus": self.bonus,
-                   "loss": self.loss}
-        for key in ("p_target", "win_share", "p_loss"):
-            value = getattr(self, key)
-            if value is not None:
-                out[key] = value
-        if self.outcome is not None:
-            out["outcome"] = self.outcome.to_json()
-        return out
+    expected_finals: list[float]
+    """The card's total plus the points expected to come after the choice."""
+    ranks: list[int]
+    """The fixed order of :func:`solver.game.ties.rank`."""
+    keeps: list[Keep | None]
+    """The dice kept; None for a box."""
+    boxes: list[int]
+    """The box's index in the rules' boxes; :data:`_NO_BOX` for a keep."""
+    points: list[int]
+    bonuses: list[int]
+    """The Yahtzee bonus scored with the box (0 for a keep)."""
+    probabilities: list[float]
+    """The objective's probability after the choice (0 under the expected score)."""
 
 
-@dataclass(frozen=True, repr=False)
-class Advice:
-    """Every distinct choice for ``dice`` on ``card`` with ``rolls_left``, best first."""
-
-    card: Scorecard
-    dice: Dice
-    rolls_left: int
-    options: tuple[Option, ...] = ()
-    objective: Objective = EV
-    outcome_strategy: dict[str, Any] | None = None
-    """Whose play the options' outcomes follow (``{"kind": "ev"}`` or the objective's),
-    None without outcomes."""
-
-    @property
-    def best(self) -> Option:
-        return self.options[0]
-
-    @property
-    def ev_best(self) -> Option:
-        """The option with the highest expected final score (the first listed, on ties)."""
-        return min(self.options, key=lambda o: o.loss)
-
-    def top(self, n: int | None) -> tuple[Option, ...]:
-        """The ``n`` best options (all when ``n`` is None or 0)."""
-        return self.options[:n] if n else self.options
-
-    SHOWN = 3
-    """Options ``str(advice)`` lists."""
-
-    def __str__(self) -> str:
-        """A short summary: the question, the best options and how many there are."""
-        from .text import advice_table
-
-        card = self.card
-        left = f"{self.rolls_left} roll{'' if self.rolls_left == 1 else 's'} left"
-        where = f"card {card}" if card.turn > 1 else "a new game"
-        lines = [f"dice {self.dice.spaced()}, {left}, {where} ({card.rules_name}"
-                 + ("" if self.objective.is_ev else f", {self.objective.describe()}") + "):"]
-        lines += advice_table(self, self.SHOWN, more_hint="advice.options holds them all")
-        return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        """``advise(Scorecard.parse(...), Dice(...), rolls_left=N)``: the call that gives
-        this advice again (with the names of :mod:`advisor` imported)."""
-        objective = "" if self.objective.is_ev else f", objective={self.objective!r}"
-        why = "" if self.outcome_strategy is None else ", why=True"
-        return (f"advise({self.card!r}, {self.dice!r}, rolls_left={self.rolls_left}"
-                f"{objective}{why})")
-
-    def to_json(self, top: int | None = None) -> dict[str, Any]:
-        out = {"rules": self.card.rules_name, "objective": self.objective.to_json(),
-               "dice": list(self.dice.faces), "rolls_left": self.rolls_left,
-               "card": self.card.to_json(), "options": [o.to_json() for o in self.top(top)]}
-        if self.outcome_strategy is not None:
-            out["outcome_strategy"] = self.outcome_strategy
-        return out
+_NO_BOX = -1
 
 
 @cache
-def _rerolls_of(roll: int) -> tuple[np.ndarray, tuple[tuple[int, Keep], ...]]:
-    """(their keep indices, (rank, Keep) of each) of every distinct keep of 0 to 4 dice
-    of roll ``roll``."""
+def _rerolls_of(roll: int) -> tuple[np.ndarray, tuple[int, ...], tuple[Keep, ...]]:
+    """(their keep indices, their ranks, their Keeps) of every distinct keep of 0 to 4
+    dice of roll ``roll``."""
     ks = [k for k in sub_keeps(roll) if KEEP_SIZE[k] < DICE]
-    return (np.array(ks, dtype=np.int64),
-            tuple((ties.rank(k, -1), Keep(faces_of(KEEP_COUNTS[k]))) for k in ks))
+    return (np.array(ks, dtype=np.int64), tuple(ties.rank(k, -1) for k in ks),
+            tuple(Keep(faces_of(KEEP_COUNTS[k])) for k in ks))
 
 
 _NO_P = 0.0
@@ -245,8 +128,6 @@ class TurnAdvisor:
         if not isinstance(objective, Objective):
             raise ObjectiveError(f"objective must be an Objective (advisor.objective), not "
                                  f"{type(objective).__name__}")
-        from solver.table import Table, get_table
-
         if table is None:
             table = get_table(card.rules_name)
         if not isinstance(table, Table):
@@ -269,8 +150,6 @@ class TurnAdvisor:
     def turn(self) -> np.ndarray:
         """(rolls_per_turn, 462) float64 from :func:`solver.table.turn_values`."""
         if self._turn is None:
-            from solver.table import turn_values
-
             card = self.card
             self._turn = turn_values(self.table, card.mask, card.upper, card.flag)
         return self._turn
@@ -292,8 +171,6 @@ class TurnAdvisor:
         """:attr:`solved`, solved now if it is not yet (``progress``, else the advisor's
         own callback, follows the solve)."""
         if self._solved is None:
-            from .solved_turn import solve_turn
-
             self._solved = solve_turn(self.card, self.table, self.objective,
                                       progress=progress or self.progress,
                                       whole_game=self.whole_game)
@@ -304,10 +181,6 @@ class TurnAdvisor:
         from the per-state figures ``moments`` (default: the cached ones of the table,
         :func:`solver.moments.get_moments`); computed once per turn."""
         if self._outcomes is None:
-            from solver.moments import get_moments
-
-            from .why import TurnOutcomes, is_by_objective
-
             card, objective = self.card, self.objective
             keep_values = self.solved.keep_values if is_by_objective(card, objective) else None
             self._outcomes = TurnOutcomes(card, self.table, moments or get_moments(self.table),
@@ -341,16 +214,20 @@ class TurnAdvisor:
         dice = as_dice(dice)
         rolls_left = check_rolls_left(rolls_left, self.rules.rolls_per_turn)
         objective = self.objective
-        found = self._priced(dice, rolls_left)
-        evs = [item[0] for item in found]
-        order = ties.ranked(*self._ranking_keys(found, evs))
-        best = max(evs)
-        best_p = _unit(found[order[0]][-1])
-        options = tuple(self._option(best, best_p, *found[i]) for i in order)
+        priced = self._priced(dice, rolls_left)
+        order = ties.ranked(*self._ranking_keys(priced))
+        best = max(priced.expected_finals)
+        best_p = _unit(priced.probabilities[order[0]])
         if not why:
+            options = tuple(self._option(priced, i, best, best_p) for i in order)
             return Advice(self.card, dice, rolls_left, options, objective)
         outcomes = self.outcomes()
-        options = tuple(replace(o, outcome=outcomes.of(o, rolls_left)) for o in options)
+        options = tuple(self._option(priced, i, best, best_p,
+                                     outcomes.of_keep(keep.index, rolls_left)
+                                     if (keep := priced.keeps[i]) is not None
+                                     else outcomes.of_box(priced.boxes[i], priced.points[i],
+                                                          priced.bonuses[i]))
+                        for i in order)
         return Advice(self.card, dice, rolls_left, options, objective, outcomes.strategy)
 
     def chosen_and_best(self, dice: Dice | str, rolls_left: int,
@@ -360,64 +237,75 @@ class TurnAdvisor:
         building and ranking the others (``analyze`` asks this of every decision)."""
         dice = as_dice(dice)
         rolls_left = check_rolls_left(rolls_left, self.rules.rolls_per_turn)
-        found = self._priced(dice, rolls_left)
-        evs = [item[0] for item in found]
-        values, evs, ranks, tie = self._ranking_keys(found, evs)
-        top = ties.best(values, evs, ranks, len(found), tie)  # advise's first (ties.ranked)
+        priced = self._priced(dice, rolls_left)
+        values, evs, ranks, tie = self._ranking_keys(priced)
+        top = ties.best(values, evs, ranks, len(evs), tie)  # advise's first (ties.ranked)
         best = max(evs)
-        best_p = _unit(found[top][-1])
+        best_p = _unit(priced.probabilities[top])
+        keeps = priced.keeps
         if move.keep is not None:
-            pick = next((i for i, item in enumerate(found)
-                         if item[2] is not None and item[2].faces == move.keep), None)
+            pick = next((i for i, keep in enumerate(keeps)
+                         if keep is not None and keep.faces == move.keep), None)
         else:
-            pick = next((i for i, item in enumerate(found)
-                         if item[2] is None and item[3] == move.box), None)
-        chosen = None if pick is None else self._option(best, best_p, *found[pick])
-        return chosen, self._option(best, best_p, *found[top])
+            box = next((b for b, spec in enumerate(self.rules.boxes) if spec.name == move.box),
+                       None)
+            pick = next((i for i, b in enumerate(priced.boxes)
+                         if keeps[i] is None and b == box), None)
+        chosen = None if pick is None else self._option(priced, pick, best, best_p)
+        return chosen, self._option(priced, top, best, best_p)
 
-    def _priced(self, dice: Dice, rolls_left: int) -> list[tuple]:
-        """(expected final, rank, keep, box name, points, bonus, p) of every
-        distinct choice for ``dice``: the allowed boxes, then the keeps while rolls are
-        left (p is 0 under the expected score)."""
+    def _priced(self, dice: Dice, rolls_left: int) -> Priced:
+        """Every distinct choice for ``dice``: the allowed boxes, then the keeps while rolls
+        are left."""
         total = self.card.total
-        names = self.rules.boxes
         objective = self.objective
         solve = not objective.is_ev and not objective.is_out_of_reach(self.card)  # else p = 0
-        found: list[tuple] = []
+        priced = Priced([], [], [], [], [], [], [])
         for to_come, box, points, bonus in self.box_values(dice):
-            p = self.solved.box(box, points, bonus) if solve else _NO_P
-            found.append((total + to_come, ties.rank(-1, box), None, names[box].name, points,
-                          bonus, p))
+            priced.expected_finals.append(total + to_come)
+            priced.ranks.append(ties.rank(-1, box))
+            priced.keeps.append(None)
+            priced.boxes.append(box)
+            priced.points.append(points)
+            priced.bonuses.append(bonus)
+            priced.probabilities.append(self.solved.box(box, points, bonus) if solve
+                                        else _NO_P)
         if rolls_left:
-            ks, keeps = _rerolls_of(dice.roll_index)
+            ks, ranks, keeps = _rerolls_of(dice.roll_index)
             evs = (total + self.turn[rolls_left][ks]).tolist()  # total + K_j(k), each keep
-            if solve:
-                ps = self.solved.keep_values[rolls_left][ks].tolist()
-            else:
-                ps = [_NO_P] * len(evs)
-            found += [(ev, rank, keep, None, 0, 0, p)
-                      for ev, (rank, keep), p in zip(evs, keeps, ps, strict=True)]
-        return found
+            priced.expected_finals.extend(evs)
+            priced.ranks.extend(ranks)
+            priced.keeps.extend(keeps)
+            priced.boxes.extend(_NO_BOX for _ in keeps)
+            priced.points.extend(0 for _ in keeps)
+            priced.bonuses.extend(0 for _ in keeps)
+            priced.probabilities.extend(self.solved.keep_values[rolls_left][ks].tolist()
+                                        if solve else [_NO_P] * len(evs))
+        return priced
 
-    def _ranking_keys(self, found: list[tuple], evs: list[float]) -> tuple[list, list, list,
-                                                                          float]:
-        """(values, expected finals, fixed ranks, tolerance) of ``found`` for
-        :mod:`solver.game.ties`: ranked by the objective's probability, else by ``evs``."""
-        ranks = [item[1] for item in found]
+    def _ranking_keys(self, priced: Priced) -> tuple[list, list, list, float]:
+        """(values, expected finals, fixed ranks, tolerance) of ``priced`` for
+        :mod:`solver.game.ties`: ranked by the objective's probability, else by the
+        expected final score."""
+        evs = priced.expected_finals
         if self.objective.is_ev:
-            return evs, evs, ranks, ties.EV_TIE
-        return [item[-1] for item in found], evs, ranks, ties.P_TIE
+            return evs, evs, priced.ranks, ties.EV_TIE
+        return priced.probabilities, evs, priced.ranks, ties.P_TIE
 
-    def _option(self, best: float, best_p: float, expected_final: float, _rank: int,
-                keep: Keep | None, box: str | None, points: int, bonus: int,
-                p: float) -> Option:
+    def _option(self, priced: Priced, i: int, best: float, best_p: float,
+                outcome: Outcome | None = None) -> Option:
+        """Choice ``i`` of ``priced`` as an :class:`Option` (its box by name), given the
+        best expected final score and the best probability of the roll."""
         kind = self.objective.kind
-        with_p = kind != "ev"
+        expected_final, keep, p = (priced.expected_finals[i], priced.keeps[i],
+                                   priced.probabilities[i])
+        box = None if keep is not None else self.rules.boxes[priced.boxes[i]].name
         return Option("keep" if keep is not None else "score", expected_final,
-                      best - expected_final, keep, box, points, bonus,
+                      best - expected_final, keep, box, priced.points[i], priced.bonuses[i],
                       p_target=_unit(p) if kind == "target" else None,
                       win_share=_unit(p) if kind == "win" else None,
-                      p_loss=max(best_p - _unit(p), 0.0) if with_p else None)
+                      p_loss=max(best_p - _unit(p), 0.0) if kind != "ev" else None,
+                      outcome=outcome)
 
 
 ADVISORS_KEPT = {True: 512, False: 8}
@@ -436,8 +324,6 @@ def turn_advisor(card: Scorecard, table: Table | None = None, objective: Objecti
     cached table of the card's rules; ``build(table)`` makes a missing advisor (default:
     ``TurnAdvisor(card, table, objective)``)."""
     if table is None:
-        from solver.table import get_table
-
         table = get_table(card.rules_name)
     key = (table, card, objective)
     kept = _advisors[objective.is_ev]

@@ -23,18 +23,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from solver.errors import InvalidRecordError
+from solver.table import Table, get_table
 
-from .advise import Option, TurnAdvisor, turn_advisor
+from .advice import Option
+from .advise import TurnAdvisor, turn_advisor
 from .model import Dice, Scorecard
 from .objective import EV, Objective
 from .play_win import Judging, WinEachTurn
 from .record import GameRecord
-
-if TYPE_CHECKING:
-    from solver.table import Table
 
 ERROR_LOSS = 1e-9
 """A decision losing more than this is an error."""
@@ -260,8 +259,6 @@ def analyze(record: GameRecord, objective: Judging = EV, *, table: Table | None 
                                  f"advisor.record_file.read_record), not "
                                  f"{type(record).__name__}")
     if table is None:
-        from solver.table import get_table
-
         table = get_table(record.rules)
     win = objective if isinstance(objective, WinEachTurn) else None
     fixed = objective if not isinstance(objective, WinEachTurn) else EV

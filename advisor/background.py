@@ -22,14 +22,14 @@ import threading
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from solver.errors import YahtzeeError
+from solver.table import get_table
 
-if TYPE_CHECKING:
-    from .model import Scorecard
-    from .objective import Objective
-    from .solved_turn import SolvedTurn
+from .model import Scorecard
+from .objective import Objective
+from .solved_turn import SolvedTurn, solve_turn
 
 JobFunc = Callable[[Any, Callable[[int, int], None]], Any]
 """``func(arg, progress)``: a picklable module-level function of the worker."""
@@ -113,10 +113,6 @@ class Solve:
 def solve_turn_in_worker(arg: tuple[Scorecard, Objective, str | None, bool],
                          progress: Callable[[int, int], None]) -> SolvedTurn:
     """``solve_turn`` of ``(card, objective, table_path, whole_game)`` in the worker."""
-    from solver.table import get_table
-
-    from .solved_turn import solve_turn
-
     card, objective, table_path, whole_game = arg
     return solve_turn(card, get_table(card.rules_name, table_path), objective,
                       progress=progress, whole_game=whole_game)

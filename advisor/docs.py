@@ -9,6 +9,7 @@ as package data (a ``pip install`` carries them). A topic is a page's name witho
 
 from __future__ import annotations
 
+import difflib
 import re
 from importlib import resources
 
@@ -38,8 +39,6 @@ def page(topic: str) -> str:
     known = topics()
     key = topic.strip().lower().removesuffix(".md")
     if key not in known:
-        import difflib
-
         close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.6)
         hint = f"did you mean {close[0]}? " if close else ""
         raise UnknownTopicError(f"no help topic {shown(topic, 40)}; {hint}topics: "

@@ -32,6 +32,8 @@ import numpy as np
 from solver.errors import ObjectiveError, YahtzeeError, shown
 from solver.game.rules import DEFAULT_RULES, RuleSet, get_rules
 from solver.numbers import MAX_DIGITS, whole_number
+from solver.stats import most_points_to_come, optimal_stats
+from solver.stats_file import new_game_stats
 
 from .model import Scorecard
 
@@ -249,8 +251,6 @@ class Objective:
         solving anything."""
         if self.kind != "target" or self.target is None:
             return False
-        from solver.stats import most_points_to_come
-
         state = (card.mask, card.upper, card.flag)
         return self.target > card.total + most_points_to_come(card.rules, state)
 
@@ -260,7 +260,7 @@ class Objective:
         (:func:`solver.target.target_cap`: the same utility on every final score a game
         can have), so no array is larger than the game. ``phase``: as for
         :meth:`opponent_distribution`."""
-        from solver.target import Utility
+        from solver.target import Utility  # numba (about 1 s to load)
 
         if self.kind == "target":
             assert self.target is not None
@@ -338,9 +338,6 @@ def _points_to_come(table: Table, state: tuple[int, int, int],
     rules' new-game statistics (:func:`solver.stats_file.new_game_stats`: read from its
     file, the same numbers bit for bit; computed once when missing), not solved again
     (``phase`` is then not called)."""
-    from solver.stats import optimal_stats
-    from solver.stats_file import new_game_stats
-
     key = (table, state)
     with _points_lock:
         if key in _points_kept:

@@ -25,17 +25,15 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Union
+from typing import Any, Union
 
-from solver.errors import ObjectiveError
+from solver.errors import ObjectiveError, shown
 
+from .model import Scorecard
+from .objective import EV, Objective, standing
+from .record import GameRecord
 from .record_file import OBJECTIVE_PREFIX
 from .win_from import DEFAULT_WIN_FROM, FIRST_TURN
-
-if TYPE_CHECKING:
-    from .model import Scorecard
-    from .objective import Objective
-    from .record import GameRecord
 
 _WIN_NOTE = "win (each player against the best of the others, {})"
 
@@ -57,8 +55,6 @@ class WinEachTurn:
         """``Objective.win_against`` the cards of the players other than ``player``
         (``cards``: every player's card, in playing order), or the expected score while
         ``player`` has more than ``open_boxes`` boxes open."""
-        from .objective import EV, Objective
-
         mine = cards[player]
         if len(mine.open_boxes()) > self.open_boxes:
             return EV
@@ -137,8 +133,6 @@ def judging_of_record(text: str, rules: str) -> Judging | None:
             if note == _WIN_NOTE.format(from_text(n)):
                 return WinEachTurn(n)
     else:
-        from .objective import Objective
-
         try:
             data = json.loads(note)
         except ValueError:
@@ -156,8 +150,6 @@ def check_win_from(win_from: object) -> int:
     """``--win-from N``: a number of open boxes, 1 to :data:`DEFAULT_WIN_FROM` (from the
     first turn under every rule set); anything else raises
     :class:`~solver.errors.ObjectiveError`."""
-    from solver.errors import shown
-
     if isinstance(win_from, bool) or not isinstance(win_from, int) \
             or not 1 <= win_from <= DEFAULT_WIN_FROM:
         raise ObjectiveError(f"--win-from {shown(win_from, 30)}: give a number of open boxes, "
@@ -174,8 +166,6 @@ def choose_judging(*, objective_name: str | None, win_from: int | None,
     turn's, from ``win_from`` open boxes on), ``--target`` / ``--beat`` / ``--opponent``,
     ``--objective ev``; none given: ``noted`` (the record's note), else the expected
     score. Raises :class:`~solver.errors.ObjectiveError` for options that conflict."""
-    from .objective import EV, Objective
-
     given = [name for name, value in (("--target", target), ("--beat", beat),
                                       ("--opponent", opponent)) if value is not None]
     if objective_name == "win":
@@ -204,7 +194,5 @@ def choose_judging(*, objective_name: str | None, win_from: int | None,
 
 def standings(record: GameRecord, names: list[str]) -> str:
     """``Bob 250 (finished), Cy 180 with 3 boxes open``."""
-    from .objective import standing
-
     cards = record.cards()
     return ", ".join(f"{name} {standing(cards[name])}" for name in names)

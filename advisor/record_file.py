@@ -37,6 +37,9 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import InvalidRecordError, WriteError, YahtzeeError, shown_path
+from solver.formats.files import atomic_write, check_target, file_kind, read_limited
+from solver.game.rules import get_rules
+from solver.game.trace import turn_moves
 
 from .model import Dice, Keep
 from .record import (
@@ -195,8 +198,6 @@ class RecordFile:
         try:
             text = _decoded(path, _read_fd(fd, path))
             form = RecordForm.of(text)
-            from solver.formats.files import check_target
-
             check_target(path, force=True)  # a read-only file: refused before the game
             return cls(path, form, fd)
         except BaseException:
@@ -285,8 +286,6 @@ def _write(path: Path, text: str, held: list[int], *, new: bool = False) -> None
     """Write ``text`` to ``path`` (see :func:`solver.formats.files.atomic_write`); the
     new file's descriptor, locked, is appended to ``held`` (nothing is appended when a
     hard-linked file is copied over in place: its lock does not change)."""
-    from solver.formats.files import atomic_write
-
     def lock_new(fd: int) -> None:
         copy = os.dup(fd)
         held.append(copy)
@@ -341,8 +340,6 @@ def _open_locked(path: Path) -> int:
 
 
 def _refuse_kind(path: Path, mode: int) -> None:
-    from solver.formats.files import file_kind
-
     raise InvalidRecordError(f"{shown_path(path)} is {file_kind(mode)}, not a regular file; "
                              f"give a file name")
 
@@ -391,8 +388,6 @@ def read_record(path: str | Path) -> GameRecord:
 
 def read_record_text(path: str | Path) -> str:
     """The text of the record file ``path``, unchecked (at most 1 MB, a regular file)."""
-    from solver.formats.files import read_limited
-
     path = _path(path)
     try:
         data = read_limited(path, MAX_RECORD_BYTES, "game record")
@@ -462,8 +457,6 @@ def check_record_path(path: Path, *, exist_ok: bool) -> None:
 def records_from_traces(rules: str, traces: Any, player: str = "Player 1"
                         ) -> Iterator[GameRecord]:
     """The games of a simulation (``SimulationResult.traces``) as checked records."""
-    from solver.game.rules import get_rules
-    from solver.game.trace import turn_moves
 
     ruleset = get_rules(rules)
     for game in traces:

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from solver.errors import WriteError, shown_path
 from solver.formats.webtable import SUFFIX, web_table_bytes
 from solver.game.rules import get_rules
@@ -116,8 +118,6 @@ def icon_png(size: int) -> bytes:
     """The page's icon (static/favicon.svg: a blue die showing three) as a ``size`` px
     square PNG, drawn here (no image library): the die on white, its edges antialiased
     by 4 x 4 supersampling."""
-    import numpy as np
-
     step = 40 / (4 * size)  # the SVG's 40 units over 4 samples a pixel
     v, u = np.mgrid[0:4 * size, 0:4 * size] * step + step / 2
     pip = np.zeros(u.shape, dtype=bool)

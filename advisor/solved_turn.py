@@ -26,10 +26,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from solver.errors import TableError
 from solver.readout import turn_placements
+from solver.target_table import build_command, default_max, get_targets
 
 from .model import Scorecard
-from .objective import Objective
+from .objective import NEW_GAME_STATE, Objective, is_distribution_known
 
 if TYPE_CHECKING:
     from solver.table import Table
@@ -61,7 +63,7 @@ class SolvedTurn:
 
 def turn_of(vectors: Vectors, card: Scorecard, seconds: float = 0.0) -> SolvedTurn:
     """The figures of ``card``'s turn from vectors that hold the level after its own."""
-    from solver.target import turn_at
+    from solver.target import turn_at  # loads numba (about 1 s): only a solve needs it
 
     rules = card.rules
     turn = turn_at(vectors, card.mask, card.upper, card.flag, card.total)
@@ -80,7 +82,7 @@ def solve_turn(card: Scorecard, table: Table, objective: Objective, *,
     ``whole_game``: the vectors are kept for the later turns of the game (one solve per
     game, :mod:`advisor.vector_cache`); else only this turn's level is solved and kept
     (an objective that changes every turn, as ``play --objective win``'s)."""
-    from solver.target import solve_vectors
+    from solver.target import solve_vectors  # numba (about 1 s to load): as above
 
     from .vector_cache import vectors_for
 
@@ -110,9 +112,6 @@ def stored_vectors(table: Table, objective: Objective, card: Scorecard | None = 
     target = objective.target
     if objective.kind != "target" or target is None:
         return None
-    from solver.errors import TableError
-    from solver.target_table import get_targets
-
     targets = get_targets(table, note=note)
     if targets is None or not targets.answers(target):
         return None
@@ -134,8 +133,6 @@ def targets_note(card: Scorecard, table: Table, objective: Objective,
     target the question solves, when more than the objective's (the largest)."""
     if objective.kind != "target" or not solve_is_slow(card, table, objective):
         return None
-    from solver.target_table import build_command, default_max, get_targets
-
     rules = table.rules.name
     what = objective.describe()
     if len(solved) > 1:
@@ -160,8 +157,7 @@ def solve_is_slow(card: Scorecard, table: Table, objective: Objective) -> bool:
     """True when solving ``card``'s turn under ``objective`` takes more than about a
     second (measured: ``benchmarks/bench_play_win.py``, ``benchmarks/bench_target.py``):
     nothing to solve for the expected score, nor when the game's vectors are kept."""
-    from .objective import is_distribution_known
-    from .vector_cache import is_kept
+    from .vector_cache import is_kept  # it loads solver.target (numba, about 1 s)
 
     if objective.is_ev or objective.is_out_of_reach(card):
         return False
@@ -209,8 +205,6 @@ def opponent_work(open_boxes: int) -> list[int]:
 def _opponent_work(objective: Objective, table: Table) -> list[list[int]]:
     """The work of each level of the opponents' distributions still to compute (in the
     order :meth:`Objective.utility` computes them; none for a target)."""
-    from .objective import NEW_GAME_STATE, is_distribution_known
-
     return [opponent_work(len(c.open_boxes())) for c in objective.against
             if not c.is_full and not is_distribution_known(c, table)
             and (c.mask, c.upper, c.flag) != NEW_GAME_STATE]  # (a new card's: read)

@@ -5,19 +5,17 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any
 
 from solver.game.dice import ROLLS
+from solver.table import Table
 
-from .advise import Advice, Option, check_rolls_left, turn_advisor
+from .advice import Advice, Option
+from .advise import check_rolls_left, turn_advisor
 from .model import Dice, Scorecard
 from .objective import EV, Objective
 from .text import rolls_left_phrase
-
-if TYPE_CHECKING:
-    from pathlib import Path
-
-    from solver.table import Table
 
 CSV_COLUMNS = ("dice", "rolls_left", "action", "keep", "box", "points", "bonus",
                "expected_final", "runner_up", "runner_up_loss")

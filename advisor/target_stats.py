@@ -24,8 +24,11 @@ from solver.stats import OptimalStats, Progress, most_points_to_come, optimal_st
 from solver.stats_file import new_game_stats
 from solver.table import Table
 from solver.target import Utility, solve_vectors, turn_at
+from solver.target_table import get_targets
 
 from .model import Scorecard
+from .objective import Objective
+from .solved_turn import stored_vectors
 
 ROW_STEP = 25
 
@@ -87,8 +90,6 @@ def asked_targets(card: Scorecard, target: int, rows: tuple[int, ...] | None = N
 def stored_top(table: Table, wanted: list[int]) -> int | None:
     """The largest of ``wanted`` the rules' target table holds (None: none, or no
     table); those above it are solved."""
-    from solver.target_table import get_targets
-
     targets = get_targets(table)
     held = [x for x in wanted if targets is not None and targets.answers(x)]
     return held[-1] if held else None
@@ -101,9 +102,6 @@ def target_stats(table: Table, card: Scorecard, target: int,
     the best strategy for ``x`` and under the expected-score strategy. The targets the
     rules' target table holds are read there; one solve from the card answers the rest
     (a vector per state answers every lower target too)."""
-    from .objective import Objective
-    from .solved_turn import stored_vectors
-
     began = time.perf_counter()
     card.check_not_full()
     rows = target_rows(card.rules_name) if rows is None else rows

@@ -27,22 +27,25 @@ themes, or none):
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import numpy as np
 
 from solver.errors import YahtzeeError, shown
 from solver.game.dice import DICE
 from solver.game.rules import N_UPPER, RuleSet
+from solver.table import Table, get_table
 
-from .advise import Advice, Option, turn_advisor
-from .analyze import ERROR_LOSS
+from .advice import Advice, Option
+from .advise import turn_advisor
+from .analyze import ERROR_LOSS, analyze
 from .model import Dice, Scorecard
+from .moves import parse_action
 from .objective import EV, Objective
-from .play import parse_action
-
-if TYPE_CHECKING:
-    from solver.table import Table
+from .record_file import read_record, records_from_traces
 
 MAX_POSITIONS = 100
 """Most positions in one session."""
@@ -91,11 +94,7 @@ def positions_of_play(table: Table, n: int, seed: int) -> list[Position]:
     """``n`` positions that optimal play visits: the games of ``simulate(table,
     "optimal", n, seed)``, one decision of each (uniformly among those with a choice,
     drawn with ``numpy.random.default_rng(seed)``). Same seed, same positions."""
-    import numpy as np
-
-    from solver.simulate import check_seed, simulate
-
-    from .record_file import records_from_traces
+    from solver.simulate import check_seed, simulate  # numba (about 1 s to load)
 
     n = check_count(n)
     seed = check_seed(seed)
@@ -120,11 +119,6 @@ def positions_of_records(paths: Sequence[str], n: int, table: Table | None = Non
     loss first; ``player`` keeps one player's decisions. Fewer when there are fewer
     errors; none at all is a :class:`TrainingError`. ``progress(done, total)`` follows
     the records."""
-    from solver.table import get_table
-
-    from .analyze import analyze
-    from .record_file import read_record
-
     n = check_count(n)
     if not paths:
         raise TrainingError("give at least one game record after --from")
@@ -371,8 +365,6 @@ def positions_json(table: Table, n: int, seed: int | None, objective: Objective 
     """``GET /api/train``: ``n`` positions of optimal play drawn with ``seed`` (a fresh
     one when None), each with its choices in the neutral order of :func:`choices` and no
     figures (the answer is graded by :func:`grade`)."""
-    import secrets
-
     seed = secrets.randbelow(1_000_000) if seed is None else seed
     positions = positions_of_play(table, n, seed)
     out = []

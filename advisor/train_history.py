@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime
 import errno
+import fcntl
 import json
 import os
 import stat
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import WriteError, YahtzeeError, shown
+from solver.formats.files import atomic_write, check_target, file_kind, read_limited
 
 FORMAT = "yahtzee-train-history"
 VERSION = 1
@@ -92,8 +94,6 @@ def parse_history(text: str, path: Path | str = "the history") -> list[dict[str,
 
 def read_history(path: Path | str) -> list[dict[str, Any]]:
     """The sessions in the history at ``path`` (none when it does not exist)."""
-    from solver.formats.files import read_limited
-
     try:
         data = read_limited(path, MAX_BYTES, "training history")
     except FileNotFoundError:
@@ -115,8 +115,6 @@ def _decoded(data: bytes, path: Path | str) -> str:
 def check_history(path: Path | str) -> list[dict[str, Any]]:
     """Raise before a session starts unless a session can be appended to ``path``
     (a history, or nothing yet, in a folder we may write); the sessions there."""
-    from solver.formats.files import check_target
-
     if os.path.islink(path):
         raise WriteError(f"refusing to write to {shown(path)}: it is a symbolic link, which is "
                          f"never replaced")
@@ -129,8 +127,6 @@ def append_session(path: Path | str, summary: dict[str, Any],
     """Append one session (``summary`` with its date, ``when`` or now) to the history at
     ``path``, created when missing; returns every session, the new one last. Raises
     :class:`HistoryError` (not a history) or :class:`~solver.errors.WriteError`."""
-    from solver.formats.files import atomic_write
-
     path = Path(path)
     stamp = (when or datetime.datetime.now().astimezone()).isoformat(timespec="seconds")
     entry = {"date": stamp, **summary}
@@ -163,8 +159,6 @@ def append_session(path: Path | str, summary: dict[str, Any],
 def _open_locked(path: Path) -> int | None:
     """A descriptor of the regular file at ``path``, exclusively locked and still at
     ``path``; None when nothing is there."""
-    import fcntl
-
     for _ in range(_ATTEMPTS):
         try:
             fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
@@ -179,8 +173,6 @@ def _open_locked(path: Path) -> int | None:
         try:
             mine = os.fstat(fd)
             if not stat.S_ISREG(mine.st_mode):
-                from solver.formats.files import file_kind
-
                 raise WriteError(f"refusing to write to {shown(path)}: it is "
                                  f"{file_kind(mine.st_mode)}; give a file name")
             try:

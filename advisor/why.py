@@ -40,24 +40,19 @@ the target strategy (``outcome_strategy`` says which).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from solver.game.dice import DICE, FIRST_ROLL_KEEP, KEEP_CHILD, KEEP_SIZE, N_KEEPS
 from solver.game.ties import EV_TIE, P_TIE
-from solver.moments import BONUSES, UPPER_BONUS, VARIANCE, YAHTZEE_50
+from solver.moments import BONUSES, UPPER_BONUS, VARIANCE, YAHTZEE_50, StateMoments
 from solver.readout import best_keeps, turn_choices
+from solver.table import Table
 
-from .model import box_label
+from .model import Scorecard, box_label
+from .objective import Objective
 
-if TYPE_CHECKING:
-    from solver.moments import StateMoments
-    from solver.table import Table
-
-    from .advise import Option
-    from .model import Scorecard
-    from .objective import Objective
 
 @dataclass(frozen=True)
 class Outcome:
@@ -130,8 +125,9 @@ def is_by_objective(card: Scorecard, objective: Objective) -> bool:
 
 
 class TurnOutcomes:
-    """The outcome of every option of one turn of ``advisor``'s card (see the module
-    docstring), computed once for the whole turn from the per-state ``moments``."""
+    """The outcome of every option of one turn of ``card`` (see the module docstring),
+    computed once for the whole turn from the per-state ``moments``. An option is named by
+    indices: a keep's (:meth:`of_keep`), or a box's with its points (:meth:`of_box`)."""
 
     def __init__(self, card: Scorecard, table: Table, moments: StateMoments, turn: np.ndarray,
                  objective: Objective, keep_values: np.ndarray | None = None) -> None:
@@ -224,9 +220,17 @@ class TurnOutcomes:
         return out
 
     # ------------------------------------------------------------------ options
-    def of(self, option: Option, rolls_left: int) -> Outcome:
-        """The outcome of ``option`` with ``rolls_left``."""
-        return self.outcome(self._features_of(option, rolls_left))
+    def of_keep(self, keep: int, rolls_left: int) -> Outcome:
+        """The outcome of keeping ``keep`` (a keep index) with ``rolls_left``."""
+        return self.outcome(self.keep_features(keep, rolls_left))
+
+    def of_box(self, box: int, points: int, bonus: int) -> Outcome:
+        """The outcome of filling ``box`` (an index) with ``points`` and Yahtzee ``bonus``."""
+        return self.outcome(self.placed(box, points, bonus))
+
+    def keep_features(self, keep: int, rolls_left: int) -> np.ndarray:
+        """``F_j(k)`` of keep ``k`` (index) with ``j = rolls_left``."""
+        return self._keeps[rolls_left, keep]
 
     def outcome(self, x: np.ndarray) -> Outcome:
         """The figures of a feature vector (see the module docstring)."""
@@ -240,16 +244,11 @@ class TurnOutcomes:
                        card.yahtzee_bonuses + float(x[n + 2]),
                        float(np.sqrt(max(variance, 0.0))), zeros)
 
-    def mean_to_come(self, option: Option, rolls_left: int) -> float:
-        """The mean points still to come after ``option`` by these figures (a check: it
-        equals ``option.expected_final - total`` to rounding)."""
-        x = self._features_of(option, rolls_left)
+    def mean_to_come(self, x: np.ndarray) -> float:
+        """The mean points still to come by feature vector ``x`` (:meth:`keep_features`,
+        :meth:`placed`); a check: it equals the option's ``expected_final - total`` to
+        rounding."""
         return self.start_value + float(x[self.n_boxes + 3])
-
-    def _features_of(self, option: Option, rolls_left: int) -> np.ndarray:
-        if option.keep is not None:
-            return self._keeps[rolls_left, option.keep.index]
-        return self.placed(self.names.index(option.box or ""), option.points, option.bonus)
 
 
 def _unit(p: float) -> float:

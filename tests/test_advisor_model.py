@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.advise import Advice, Option
+from advisor.advice import Advice, Option
 from advisor.model import Dice, Keep, Scorecard, box_label
 from solver.errors import IllegalMoveError, InvalidCardError, InvalidDiceError
 

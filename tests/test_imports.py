@@ -3,13 +3,18 @@ advisor/, none between their subpackages, and nothing in solver/ imports advisor
 
 Every import that runs counts, wherever it stands (module level or inside a function):
 the files are parsed (``ast``), not imported. Imports under ``if TYPE_CHECKING:`` never
-run (they name types for the type checker); they count too in one check, which holds the
-cycles they still close to a list that may only shrink (:data:`KNOWN_TYPE_ONLY_CYCLES`).
+run (they name types for the type checker); they count too in a check of their own (a
+type named from a module is a dependency on it all the same). In the advisor's core
+(the modules at the top of advisor/), an import inside a function is only for a module
+that is slow to import (:data:`SLOW_TO_IMPORT`, each checked to load numba); the rest
+stand at the top of their module, where a reader looks for them.
 """
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -20,13 +25,10 @@ PACKAGES = ("solver", "advisor")
 
 Graph = dict[str, set[str]]
 
-KNOWN_TYPE_ONLY_CYCLES = frozenset({
-    "advisor.advise", "advisor.analyze", "advisor.play", "advisor.text", "advisor.train",
-    "advisor.why"})
-"""The modules on an import cycle that only imports under ``if TYPE_CHECKING:`` close
-(issue 34: the advisor core, advise -> text -> analyze/train -> advise, why -> advise).
-The list may only shrink: a module that leaves every cycle is struck off it, none is
-added, and once it is empty every cycle counts."""
+SLOW_TO_IMPORT = frozenset({"solver.simulate", "solver.target", "advisor.vector_cache"})
+"""The modules the advisor's core may import inside a function: each loads numba (about
+1 s at import on the reference machine, against 0.1 s for ``solver.table``), and only
+some uses of the module importing it need them (a solve, a simulation)."""
 
 
 def modules(root: Path, packages: Iterable[str]) -> dict[str, Path]:
@@ -45,11 +47,19 @@ def imported(name: str, path: Path, known: dict[str, Path], type_only: bool = Fa
              ) -> set[str]:
     """The known modules that module ``name`` (file ``path``) imports anywhere in it
     (with ``type_only``, those imported under ``if TYPE_CHECKING:`` as well)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes = ast.walk(tree) if type_only else _running(tree)
+    return _known_targets(name, path, nodes, known)
+
+
+def _known_targets(name: str, path: Path, nodes: Iterable[ast.AST],
+                   known: dict[str, Path]) -> set[str]:
+    """The known modules the import statements among ``nodes`` of module ``name`` (file
+    ``path``) import."""
     is_package = path.name == "__init__.py"
     here = name.split(".") if is_package else name.split(".")[:-1]
     targets = set()
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node in ast.walk(tree) if type_only else _running(tree):
+    for node in nodes:
         if isinstance(node, ast.Import):
             targets.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -170,8 +180,8 @@ def test_the_parser_sees_imports_of_every_kind(graph):
     assert "advisor.request.params" in graph["advisor.web.app"]    # from ..request.params
     assert "advisor.target_stats" in graph["advisor.cli.stats"]    # inside the command
     assert "solver.game.boxes" in graph["solver.game.rules"]       # from . import boxes
-    assert "advisor.text" in graph["advisor.advise"]               # inside a method
-    assert "advisor.analyze" not in graph["advisor.text"]          # under TYPE_CHECKING
+    assert "solver.simulate" in graph["advisor.train"]             # inside a function
+    assert "solver.table" not in graph["advisor.objective"]        # under TYPE_CHECKING
 
 
 def test_no_import_cycle_between_modules(graph):
@@ -185,19 +195,85 @@ def test_no_import_cycle_between_subpackages(graph):
     assert cycles(packages) == []
 
 
-def test_type_only_imports_close_no_cycle_but_the_known_ones():
-    """Counting the imports under ``if TYPE_CHECKING:`` too (a type named from a module
-    is a dependency on it all the same): no cycle between the modules or the subpackages
-    of solver/ and advisor/ but the known ones, which may only shrink."""
+def test_type_only_imports_close_no_cycle_either():
+    """Counting the imports under ``if TYPE_CHECKING:`` too, no cycle between the modules
+    or the subpackages of solver/ and advisor/."""
     graph = import_graph(type_only=True)
-    assert "advisor.analyze" in graph["advisor.text"]  # under TYPE_CHECKING in text
-    for found in (graph, package_graph(graph)):
-        members = set().union(*on_cycles(found))
-        assert members <= KNOWN_TYPE_ONLY_CYCLES, \
-            f"a new import cycle: {[c for c in cycles(found) if set(c) - KNOWN_TYPE_ONLY_CYCLES]}"
-    left = set().union(*on_cycles(graph))
-    assert left == KNOWN_TYPE_ONLY_CYCLES, \
-        f"no longer on a cycle, strike off KNOWN_TYPE_ONLY_CYCLES: {KNOWN_TYPE_ONLY_CYCLES - left}"
+    assert "solver.table" in graph["advisor.objective"]  # under TYPE_CHECKING there
+    assert cycles(graph) == []
+    assert cycles(package_graph(graph)) == []
+
+
+def function_imports(name: str, path: Path, known: dict[str, Path]) -> list[tuple[str, str]]:
+    """(function, module) of every import inside a function of module ``name`` (file
+    ``path``): the known module it imports, as :func:`imported` names it."""
+    found = []
+
+    def visit(node: ast.AST, function: str | None) -> None:
+        for child in ast.iter_child_nodes(node):
+            inside = function
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                inside = child.name
+            if function is not None and isinstance(child, (ast.Import, ast.ImportFrom)):
+                targets = _known_targets(name, path, [child], known)
+                found.extend((function, target)
+                             for target in sorted(targets) or [ast.unparse(child)])
+            visit(child, inside)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")), None)
+    return found
+
+
+def core_function_imports() -> dict[str, list[tuple[str, str]]]:
+    """Module -> (function, module imported) of the imports inside functions of the
+    advisor's core: the modules at the top of advisor/ (not ``cli``, ``web``,
+    ``request``, ``rl``)."""
+    known = modules(ROOT, PACKAGES)
+    core = {name: path for name, path in known.items()
+            if name.startswith("advisor.") and path.parent == ROOT / "advisor"}
+    return {name: function_imports(name, path, known) for name, path in core.items()}
+
+
+def test_the_advisor_core_imports_inside_a_function_only_what_is_slow_to_import():
+    found = core_function_imports()
+    assert len(found) > 20 and "advisor.advise" in found and "advisor.cli" not in found
+    assert ("positions_of_play", "solver.simulate") in found["advisor.train"]
+    slow = {(name, function, target) for name, pairs in found.items()
+            for function, target in pairs if target in SLOW_TO_IMPORT}
+    assert {(name, function, target) for name, pairs in found.items()
+            for function, target in pairs} - slow == set(), \
+        "import at the top of the module (or add a measured reason to SLOW_TO_IMPORT)"
+
+
+@pytest.mark.parametrize("name", sorted(SLOW_TO_IMPORT))
+def test_what_may_be_imported_in_a_function_loads_numba(name):
+    """Each module of :data:`SLOW_TO_IMPORT` loads numba when imported (in a fresh
+    process), and ``advisor.advise`` does not (so the advice's imports stay quick)."""
+    code = ("import importlib, sys; importlib.import_module(sys.argv[1]); "
+            "print('numba' in sys.modules)")
+    for module, loads in ((name, "True"), ("advisor.advise", "False")):
+        out = subprocess.run([sys.executable, "-c", code, module], capture_output=True,
+                             text=True, check=True, cwd=ROOT)
+        assert out.stdout.strip() == loads, module
+
+
+def test_function_imports_are_found_and_named_by_module(tmp_path: Path):
+    """The walk above sees an import in a method, a relative one, one nested in a block,
+    and none at module level or under TYPE_CHECKING."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/a.py": ("import pkg.b\nfrom typing import TYPE_CHECKING\n"
+                     "if TYPE_CHECKING:\n    from . import c\n"
+                     "class K:\n    def m(self):\n        from .b import f\n"
+                     "def g():\n    if True:\n        import pkg.c\n"),
+        "pkg/b.py": "", "pkg/c.py": "",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    known = modules(tmp_path, ("pkg",))
+    assert function_imports("pkg.a", tmp_path / "pkg/a.py", known) == [("m", "pkg.b"),
+                                                                       ("g", "pkg.c")]
 
 
 def test_the_solver_imports_nothing_of_the_advisor(graph):

@@ -9,8 +9,8 @@ from click.testing import CliRunner
 
 from advisor.cli import cli
 from advisor.model import Dice, Keep, Scorecard
+from advisor.moves import dice_after_keep
 from advisor.objective import Objective
-from advisor.play import dice_after_keep
 from solver.errors import InvalidDiceError, YahtzeeError
 
 

@@ -68,7 +68,7 @@ def test_advice_is_ranked_by_p_target_with_expected_final_kept():
 def test_under_a_probability_the_loss_is_in_it_beside_the_expected_final():
     """p_loss: how much lower an option's probability is than the best one's; the text
     list shows it in percentage points, the expected final score beside it."""
-    from advisor.text import advice_table
+    from advisor.advice import advice_table
 
     advice = advise(Scorecard.parse(MID), Dice("55516"), target=260)
     best = advice.best.p_target

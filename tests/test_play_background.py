@@ -8,6 +8,7 @@ tests see the game while the solve is still running, whatever the machine's spee
 
 from __future__ import annotations
 
+import importlib
 import os
 import time
 from pathlib import Path
@@ -16,6 +17,7 @@ import numpy as np
 import pytest
 from test_no_silent_wait import LATE as NINE_TURNS
 
+from advisor.advice import advice_table
 from advisor.advise import advise
 from advisor.background import Solve, TurnSolves, solve_turn_in_worker
 from advisor.model import Scorecard
@@ -24,7 +26,6 @@ from advisor.play import GameSession
 from advisor.play_win import WinEachTurn
 from advisor.record import parse_record
 from advisor.solved_turn import _Steps, dp_work
-from advisor.text import advice_table
 
 GATE = "YAHTZEE_TEST_SOLVE_GATE"
 MORE = "type 'more' to see them all"
@@ -220,7 +221,9 @@ def test_dp_work_counts_the_masks_of_each_level():
 
 def test_the_review_takes_the_background_solves_and_solves_only_turns_left_early(
         official_table, gate, monkeypatch):
-    import advisor.solved_turn as solved_turn
+    # where a turn advisor finds solve_turn (`import advisor.advise as m` would give the
+    # function the package exports under that name)
+    advise_module = importlib.import_module("advisor.advise")
     from advisor.analyze import analyze
 
     gate.touch()
@@ -230,13 +233,13 @@ def test_the_review_takes_the_background_solves_and_solves_only_turns_left_early
                           solves=TurnSolves(func=gated_solve), notify=lambda line: None,
                           is_slow=always_slow)
     solved_here: list[Scorecard] = []
-    real = solved_turn.solve_turn
+    real = advise_module.solve_turn
 
     def counted(card, table, objective, **kwargs):
         solved_here.append(card)
         return real(card, table, objective, **kwargs)
 
-    monkeypatch.setattr(solved_turn, "solve_turn", counted)
+    monkeypatch.setattr(advise_module, "solve_turn", counted)
     session.opening()
     left_early = session.card
     session.handle("33412")

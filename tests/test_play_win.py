@@ -13,13 +13,13 @@ import pytest
 from click.testing import CliRunner
 from target_reference import win_share_utility
 
+from advisor.advice import advice_table
 from advisor.advise import advise
 from advisor.cli import cli
 from advisor.model import Dice, Keep, Scorecard
 from advisor.objective import Objective, max_distribution
 from advisor.record import parse_record
 from advisor.record_file import read_record
-from advisor.text import advice_table
 from solver.errors import ObjectiveError
 from solver.stats import optimal_stats
 from solver.target import Utility, solve_vectors, turn_at

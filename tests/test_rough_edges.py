@@ -139,7 +139,7 @@ def test_print_advice_is_short_and_repr_gives_it_again():
 
 
 def Advice_SHOWN() -> int:  # noqa: N802
-    from advisor.advise import Advice
+    from advisor.advice import Advice
 
     return Advice.SHOWN
 

@@ -13,7 +13,7 @@ import random
 import pytest
 from cards import random_cards
 
-from advisor.advise import Option
+from advisor.advice import Option
 from advisor.model import Dice, Keep, Scorecard
 from solver.errors import InvalidCardError, InvalidMoveError
 from solver.game.card import BONUS_KEY

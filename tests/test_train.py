@@ -339,8 +339,8 @@ def test_records_under_a_target_are_judged_and_graded_by_probability(tmp_path):
 
 
 def test_every_kind_of_decision_has_a_label():
-    from advisor.text import KIND_LABELS
     from advisor.train import KINDS
+    from advisor.train_text import KIND_LABELS
 
     assert list(KIND_LABELS) == list(KINDS)
 
@@ -390,7 +390,7 @@ def test_the_kinds_of_every_keep_and_box_under_every_rule_set_are_the_docstrings
 
     from cards import random_cards
 
-    from advisor.advise import Option
+    from advisor.advice import Option
 
     ruleset = get_rules(rules)
     five = ruleset.boxes[ruleset.yahtzee_box].name

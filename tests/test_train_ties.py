@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 from advisor.cli import cli
 from advisor.model import box_label
-from advisor.text import graded_lines
 from advisor.train import advice_of, grade, positions_of_play
+from advisor.train_text import graded_lines
 
 TIE = 1e-9
 

@@ -9,8 +9,10 @@ import numpy as np
 import pytest
 from why_reference import ReferenceOutcomes, moments_after_turn, summary
 
+from advisor.advice import Option
 from advisor.advise import TurnAdvisor
 from advisor.model import Dice, Scorecard
+from advisor.why import TurnOutcomes
 from solver.game.rules import RULE_NAMES
 
 EXACT = 1e-12
@@ -67,7 +69,8 @@ def test_every_option_outcome_equals_the_twin(rules, text, twins, table_of):
         for rolls_left in range(card.rules.rolls_per_turn):
             advice = advisor.advise(dice, rolls_left)
             for option in advice.options:
-                got = outcomes.of(option, rolls_left)
+                x = features(outcomes, option, rolls_left)
+                got = outcomes.outcome(x)
                 what = option.keep.faces if option.keep is not None else option.box
                 ref = summary(twin.option(state, dice_text, rolls_left, option.action, what),
                               card.rules.n_boxes, card.yahtzee_holds_50, card.yahtzee_bonuses)
@@ -91,7 +94,7 @@ def test_every_option_outcome_equals_the_twin(rules, text, twins, table_of):
                 assert got.yahtzee_bonuses == pytest.approx(ref["yahtzee_bonuses"],
                                                             abs=EXACT), where
                 assert got.sd == pytest.approx(ref["sd"], abs=EXACT), where
-                assert outcomes.mean_to_come(option, rolls_left) == \
+                assert outcomes.mean_to_come(x) == \
                     pytest.approx(option.expected_final - card.total, abs=EXACT), where
 
 
@@ -124,7 +127,7 @@ def test_the_last_turn_under_a_target_follows_the_target_strategy(rules, text, t
             for option in advisor.advise(dice, rolls_left).options:
                 if option.keep is None:
                     continue
-                got = outcomes.of(option, rolls_left)
+                got = outcomes.outcome(features(outcomes, option, rolls_left))
                 keep = _keep_index_of(option.keep.faces)
                 ref = summary(play.after_keep(keep, rolls_left), card.rules.n_boxes,
                               card.yahtzee_holds_50, card.yahtzee_bonuses)
@@ -135,6 +138,14 @@ def test_the_last_turn_under_a_target_follows_the_target_strategy(rules, text, t
                 assert got.yahtzee_bonuses == pytest.approx(ref["yahtzee_bonuses"], abs=EXACT)
                 differs += abs(ref["sd"] - ev["sd"]) > 1e-6
     assert differs  # the target strategy plays these turns otherwise than the expected score
+
+
+def features(outcomes: TurnOutcomes, option: Option, rolls_left: int) -> np.ndarray:
+    """The feature vector of ``option`` (a keep by its index, a box by its index)."""
+    if option.keep is not None:
+        return outcomes.keep_features(option.keep.index, rolls_left)
+    box = outcomes.card.rules.box_index(option.box or "")
+    return outcomes.placed(box, option.points, option.bonus)
 
 
 def _keep_index_of(faces):

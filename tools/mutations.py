@@ -336,7 +336,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              '"upper_subtotal": self.upper, "upper_bonus"',
              "a card's JSON gives the upper subtotal capped at 63",
              (f"{TRIPS}::test_every_card_of_played_games_round_trips",)),
-    Mutation("option-json-keep-distinct", "python", "advisor/advise.py",
+    Mutation("option-json-keep-distinct", "python", "advisor/advice.py",
              'out: dict[str, Any] = {"action": "keep", "keep": list(self.keep.faces),',
              'out: dict[str, Any] = {"action": "keep", "keep": sorted(set(self.keep.faces)),',
              "an option's JSON lists each kept face once (222 -> [2])",

@@ -11,15 +11,16 @@ from click.core import ParameterSource
 
 from solver.errors import shown_path
 
+from ..advice import advice_report
 from ..model import Dice
+from ..moves import parse_action
 from ..objective import Objective
-from ..play import GameSession, deviation_note, parse_action
+from ..play import GameSession, deviation_note
 from ..play_win import objective_comment
 from ..record import GameRecord
 from ..record_file import RecordFile, check_record_path, read_record
 from ..request.answers import AdviseQuestion
 from ..request.params import OBJECTIVE_PARAMS, options
-from ..text import advice_report
 from ._base import emit_json
 from ._progress import load_moments, load_table, note_targets, progress_bar
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 import click
 
 from ..analyze import analyze as analyze_record
+from ..analyze_text import decision_lines, review_lines
 from ..play_win import choose_judging, judging_of_record
 from ..record import parse_record
 from ..record_file import read_record_text, read_stdin
 from ..request.params import OBJECTIVE_PARAMS, options
-from ..text import decision_lines, probability_text, review_lines
+from ..text import probability_text
 from ..win_from import FIRST_TURN
 from ._base import emit_json
 from ._progress import load_table, progress_bar_noted

@@ -18,6 +18,7 @@ import click
 from solver.errors import ObjectiveError, YahtzeeError, shown_path
 
 from ..analyze import analyze
+from ..analyze_text import review_lines
 from ..background import TurnSolves
 from ..objective import EV
 from ..play import HELP, GameSession, QuitGame, SaveFailed, winners
@@ -31,7 +32,6 @@ from ..play_win import (
 from ..record import GameRecord, check_names
 from ..record_file import RecordFile, check_record_path
 from ..request.params import OBJECTIVE_PARAMS, options
-from ..text import review_lines
 from ._input import ask
 from ._progress import load_table, progress_bar, progress_bar_noted
 

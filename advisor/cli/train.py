@@ -21,7 +21,7 @@ from ..model import Scorecard
 from ..objective import Objective
 from ..record_file import read_record
 from ..request.params import options
-from ..text import card_lines, graded_lines, history_lines, position_lines, session_lines
+from ..text import card_lines
 from ..train import (
     Graded,
     Position,
@@ -34,6 +34,7 @@ from ..train import (
     session_of,
 )
 from ..train_history import append_session, check_history, default_history_path
+from ..train_text import graded_lines, history_lines, position_lines, session_lines
 from ._base import emit_json, note
 from ._input import ask, read_line
 from ._progress import load_moments, load_table, progress_bar
