@@ -242,6 +242,13 @@ def value_before_turn(advisor: TurnAdvisor) -> float:
     return float(advisor.probability())
 
 
+def _worked_out(solving: Callable[[str], None], what: str) -> Callable[[int, int], None]:
+    """A solve's progress ``(done, total)`` said as ``{what}: N % worked out``."""
+    def progress(done: int, total: int) -> None:
+        solving(f"{what}: {100 * done // max(total, 1)} % worked out")
+    return progress
+
+
 def analyze(record: GameRecord, objective: Judging = EV, *, table: Table | None = None,
             advisors: Advisors | None = None,
             progress: Callable[[int, int], None] | None = None,
@@ -276,9 +283,7 @@ def analyze(record: GameRecord, objective: Judging = EV, *, table: Table | None 
             advisor, turn = advisors(pos.card, here), pos.index
             if solving is not None and not here.is_ev and not advisor.is_solved \
                     and not here.is_out_of_reach(pos.card):
-                what = f"{pos.player}'s turn {pos.turn}"
-                advisor.solve(lambda d, t, what=what: solving(
-                    f"{what}: {100 * d // max(t, 1)} % worked out"))
+                advisor.solve(_worked_out(solving, f"{pos.player}'s turn {pos.turn}"))
                 solving("")
             before = value_before_turn(advisor)
         assert advisor is not None

@@ -253,10 +253,11 @@ class GameSession:
         key = (card, objective)
         if self._in_background(card, objective):  # its background solve, when there is one
             assert self.solves is not None
-            solve = self.solves.get(card, objective)
-            if solve is not None and solve.state == "running":  # (the review: waits for it)
+            running = self.solves.get(card, objective)
+            if running is not None and running.state == "running":  # (the review: waits for it)
                 self.solves.wait(card, objective)
             self._background_advisor(card, objective)
+            solve = running is not None
         found = self._turns.get(key)
         if found is None or (solve and not found.is_solved):
             # a fixed objective keeps the game's vectors for its later turns; each turn's

@@ -206,6 +206,7 @@ class TurnOutcomes:
         out = np.zeros((turn.shape[0], N_KEEPS, self.width))
         out[0, FIRST_ROLL_KEEP:] = final
         if self.by_target:
+            assert keep_values is not None  # (by_target: the objective's values are given)
             picks = best_keeps(keep_values, turn, P_TIE)
         else:
             picks = best_keeps(turn, turn, EV_TIE)

@@ -104,7 +104,7 @@ def _stored(table: Table, target: int, note: Note | None,
         note(f"note: target:{target} solves the whole game first (up to a minute or more); "
              f"`{build_command(rules)}` stores the answers of every target up to "
              f"{default_max(rules)} once, and target:X then reads them at once")
-    elif note is not None:
+    elif note is not None and targets is not None:
         note(f"note: target:{target} is solved: the target table holds targets up to "
              f"{targets.max_target}; `{build_command(rules, target)}` rebuilds it for "
              f"this one")

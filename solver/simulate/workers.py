@@ -243,10 +243,10 @@ def _joined(parts: list[Part | None], judged: bool) -> tuple[tuple[np.ndarray, .
     """The blocks' parts (in game order, every one played) as one."""
     if any(p is None for p in parts):
         raise RuntimeError("a block of games was not played")  # cannot happen: claimed
-    parts = [p for p in parts if p is not None]
-    outcomes = tuple(np.concatenate([p[0][k] for p in parts]) for k in range(5))
-    traces = np.concatenate([p[1] for p in parts])
+    played = [p for p in parts if p is not None]
+    outcomes = tuple(np.concatenate([p[0][k] for p in played]) for k in range(5))
+    traces = np.concatenate([p[1] for p in played])
     if not judged:
         return outcomes, traces, None, []
-    return (outcomes, traces, np.concatenate([p[2] for p in parts]),
-            [chunk for p in parts for chunk in p[3]])
+    return (outcomes, traces, np.concatenate([p[2] for p in played]),
+            [chunk for p in played for chunk in p[3]])
