@@ -79,7 +79,7 @@ def final_rolls(plan, succ, cols_y, rules, work):
             k, _, _, add = option(plan, r, i, scores)
             for c in range(width):
                 work[w, c] = max(work[w, c], succ[k, c] + add) * rules.unit
-        bonus = plan_bonus(plan, r, 1)  # in the columns of flag 1
+        bonus = plan_bonus(plan, r, np.int64(1))  # in the columns of flag 1
         if bonus > 0:
             for c in range(width):
                 work[w, c] += bonus * cols_y[c]

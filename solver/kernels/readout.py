@@ -167,7 +167,7 @@ def best_keeps(values, evs, tie, out):
         width = max(width, ROLL_SUB_KEEP_START[r + 1] - ROLL_SUB_KEEP_START[r])
     p = np.empty(width)
     ev = np.empty(width)
-    ranks = np.empty(width, dtype=np.int64)
+    ranks = np.empty(width)  # float64, as the target simulator's: one compiled best_of
     for j in range(1, out.shape[0]):
         for r in range(N_ROLLS):
             start = ROLL_SUB_KEEP_START[r]

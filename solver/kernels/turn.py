@@ -102,7 +102,7 @@ def plan_turn(m, rules, plan):
     _five_alike(m, rules, plan.five_start, plan.row, plan.box, plan.entry)
     plan.size[0] = n
     plan.size[1] = n_open
-    plan.size[2] = roll_bonus(YAHTZEE_ROLLS[0], 1, rules)
+    plan.size[2] = roll_bonus(YAHTZEE_ROLLS[0], np.int64(1), rules)  # (no literal)
 
 
 @njit(cache=True)
