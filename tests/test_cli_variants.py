@@ -7,7 +7,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from independent_scorer import RULE_BOOKS
+from oracles.independent_scorer import RULE_BOOKS
 from test_values import NEW_GAME
 
 from advisor.cli import cli

@@ -1,5 +1,5 @@
 """The production score and Joker tables, entry by entry, against the independent scorer
-(``tests/independent_scorer.py``, written from the rule book alone).
+(``tests/oracles/independent_scorer.py``, written from the rule book alone).
 
 The scorer is first checked on the rule book's own worked examples and edge cases, then
 every rule set's tables are compared with it: all 252 rolls in every box, and the Joker's
@@ -13,7 +13,7 @@ import random
 from pathlib import Path
 
 import pytest
-from independent_scorer import (
+from oracles.independent_scorer import (
     ALL_ROLLS,
     RULE_BOOKS,
     YAHTZEE_CARD,
@@ -89,7 +89,7 @@ def test_grand_total_example():
 
 
 def test_the_scorer_imports_nothing_from_the_project():
-    source = (Path(__file__).parent / "independent_scorer.py").read_text()
+    source = (Path(__file__).parent / "oracles" / "independent_scorer.py").read_text()
     imported = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):

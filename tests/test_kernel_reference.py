@@ -12,7 +12,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from reference import ReferenceSolver, reachable_upper_subtotals
+from oracles.reference import ReferenceSolver, reachable_upper_subtotals
 
 from solver.game.dice import ROLL_KEEP
 from solver.game.rules import get_rules
@@ -172,7 +172,7 @@ def test_full_card_is_worth_nothing(table_of, rules_name: str) -> None:
 
 def test_reroll_distributions_agree_with_the_solver_dice() -> None:
     """The reference counts every reroll; the solver's dice module must agree with it."""
-    from reference import keep_outcomes, roll_probabilities, roll_sub_keeps
+    from oracles.reference import keep_outcomes, roll_probabilities, roll_sub_keeps
 
     from solver.game.dice import N_KEEPS, ROLL_PROBABILITY, keep_outcome_probabilities, sub_keeps
 

@@ -1,7 +1,7 @@
 """Every objective (the expected score, a target, beat N, an opponent, several opponents)
 under every rule set: read under the game's rules (an opponent's card included, also from
 JSON and from a record's objective line), and its probabilities, every option's, equal to
-the plain-Python twin of the DP (tests/target_reference.py), the opponent's distribution
+the plain-Python twin of the DP (tests/oracles/target_reference.py), the opponent's distribution
 read from the exact statistics of their card under the same rules, the chance to win's
 utility from its definition (every joint outcome of the others' final scores)."""
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from target_reference import TwinDP, win_share_utility
+from oracles.target_reference import TwinDP, win_share_utility
 
 from advisor.advise import TurnAdvisor, advise
 from advisor.model import Dice, Scorecard

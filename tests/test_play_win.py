@@ -11,7 +11,7 @@ from collections import OrderedDict
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from target_reference import win_share_utility
+from oracles.target_reference import win_share_utility
 
 from advisor.advice import advice_table
 from advisor.advise import advise

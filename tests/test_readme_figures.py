@@ -4,7 +4,7 @@ README and asserted against the code at the digits printed."""
 from __future__ import annotations
 
 import pytest
-import readme
+from oracles import readme
 
 from solver.game.rules import RULE_NAMES
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 import pytest
-from independent_scorer import RULE_BOOKS, UPPER_GOAL, grand_total, placements
+from oracles.independent_scorer import RULE_BOOKS, UPPER_GOAL, grand_total, placements
 
 import advisor.rl
 from solver.game.actions import KEEP_ACTIONS

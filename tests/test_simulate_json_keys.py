@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
-from independent_scorer import RULE_BOOKS
+from oracles.independent_scorer import RULE_BOOKS
 from test_variant_paths import check_games_follow_the_rules
 
 from advisor.cli import cli

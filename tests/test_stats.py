@@ -7,7 +7,7 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
-from independent_scorer import RULE_BOOKS, placements, upper_after
+from oracles.independent_scorer import RULE_BOOKS, placements, upper_after
 
 from solver.errors import InvalidCardError
 from solver.game.dice import N_KEEPS, ROLL_PROBABILITY, ROLLS, keep_outcome_probabilities

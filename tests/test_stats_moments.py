@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from independent_scorer import RULE_BOOKS, joker_choices, ordinary_score
 from numba import njit, prange
+from oracles.independent_scorer import RULE_BOOKS, joker_choices, ordinary_score
 
 from solver.game.dice import (
     KEEP_CHILD,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from target_reference import TwinDP, least_total, stored_vector, win_share_utility
+from oracles.target_reference import TwinDP, least_total, stored_vector, win_share_utility
 
 from solver.stats import optimal_stats
 from solver.target import Utility, solve_vectors, turn_at

@@ -105,7 +105,7 @@ def test_new_game_p_target(table_of, stats_of, rules_name, tmp_path, monkeypatch
 
 def test_readme_table_shows_the_pinned_figures():
     """The README's table of new-game p_target is the pinned figures, to 10 decimals."""
-    from readme import table
+    from oracles.readme import table
 
     from solver.game.rules import RULE_NAMES
 

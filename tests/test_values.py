@@ -6,7 +6,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from reference import reachable_upper_subtotals
+from oracles.reference import reachable_upper_subtotals
 
 from solver.game.rules import RULE_NAMES, get_rules
 

@@ -15,7 +15,7 @@ from functools import cache
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from independent_scorer import (
+from oracles.independent_scorer import (
     ALL_ROLLS,
     RULE_BOOKS,
     UPPER_GOAL,
@@ -26,7 +26,7 @@ from independent_scorer import (
     placements,
     upper_after,
 )
-from reference import ReferenceSolver, best_keeps, roll_faces
+from oracles.reference import ReferenceSolver, best_keeps, roll_faces
 from test_values import NEW_GAME
 
 from advisor.cli import cli

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from why_reference import ReferenceOutcomes, moments_after_turn, summary
+from oracles.why_reference import ReferenceOutcomes, moments_after_turn, summary
 
 from advisor.advice import Option
 from advisor.advise import TurnAdvisor
@@ -108,7 +108,7 @@ def test_every_option_outcome_equals_the_twin(rules, text, twins, table_of):
 ])
 def test_the_last_turn_under_a_target_follows_the_target_strategy(rules, text, target,
                                                                    twins, table_of):
-    from why_reference import LastTurnTarget
+    from oracles.why_reference import LastTurnTarget
 
     from advisor.objective import Objective
 
@@ -166,7 +166,7 @@ def late_figures(table_of):
 def test_the_kernel_figures_of_late_states_equal_the_twin(rules, twins, late_figures, table_of):
     import math
 
-    from why_reference import state_figures
+    from oracles.why_reference import state_figures
 
     twin = twins[rules]
     for text in LATE[rules]:  # the twin knows every state these cards lead to

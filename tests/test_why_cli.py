@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from why_reference import ReferenceOutcomes, summary
+from oracles.why_reference import ReferenceOutcomes, summary
 
 from advisor.advise import TurnAdvisor
 from advisor.cli import cli

@@ -24,8 +24,7 @@ from collections import Counter
 from functools import cache
 from itertools import product
 
-from independent_scorer import RULE_BOOKS, RuleBook, placements, upper_after
-
+from oracles.independent_scorer import RULE_BOOKS, RuleBook, placements, upper_after
 from solver.game import dice as dc
 
 UPPER_TARGET = 63

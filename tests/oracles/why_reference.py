@@ -21,8 +21,8 @@ import math
 from collections import defaultdict
 from functools import cache
 
-from independent_scorer import placements, upper_after
-from reference import (
+from oracles.independent_scorer import placements, upper_after
+from oracles.reference import (
     ReferenceSolver,
     _keep_faces,
     _key,

@@ -8,7 +8,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 FIGURES = ROOT / "docs" / "figures.md"
 """The README's long tables, moved beside the other documentation."""
