@@ -71,6 +71,7 @@ from ..kernels import simulate as sim
 from ..numbers import check_count
 from ..stats import PERCENTILES
 from ..table import Table
+from . import target as stg
 from .batch import BATCH_GAMES, DecisionBatch, batch_strategy, is_batch, play_batch
 from .judge import GameJudge, Losses, early_turns, losses_of
 from .policies import builtin_policy
@@ -326,8 +327,6 @@ def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int 
     and the corrected estimate; about as long again as playing a built-in strategy).
     ``workers`` > 1 plays a Python strategy in that many processes, with the same results
     (:mod:`solver.simulate.workers`; built-in strategies use every core anyway)."""
-    from . import target as stg
-
     games = check_games(games)
     seed = check_seed(seed)
     workers = check_workers(workers)

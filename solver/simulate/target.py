@@ -27,11 +27,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import stats
+from ..errors import TableError
+from ..game.dice import N_KEEPS
 from ..kernels import simulate as sim
 from ..kernels import simulate_target as st
 from ..kernels.level import new_store
+from ..kernels.target import turn_vectors
 from ..table import Table
 from ..target import Utility, Vectors, solve_vectors, turn_at
+from ..target_table import build_command, default_max, get_targets
 
 BATCH = 5_000
 """Games per kernel call (a progress step)."""
@@ -88,9 +92,6 @@ def _stored(table: Table, target: int, note: Note | None,
             progress: Progress | None) -> st.TargetStore | None:
     """The target table's vectors for ``target`` (None: no usable table holds it;
     ``note`` then says what to do; ``progress`` follows the table's checks)."""
-    from ..errors import TableError
-    from ..target_table import build_command, default_max, get_targets
-
     rules = table.rules.name
     targets = get_targets(table, note=note)
     if targets is not None and targets.answers(target):
@@ -113,9 +114,6 @@ def _stored(table: Table, target: int, note: Note | None,
 
 def _p_new_game(table: Table, store: st.TargetStore, target: int) -> float:
     """P(final >= target) from a new game, read from ``store`` (every level)."""
-    from ..game.dice import N_KEEPS
-    from ..kernels.target import turn_vectors
-
     rules = table.rules
     stages = np.zeros((rules.rolls_per_turn, N_KEEPS, 1))
     value = turn_vectors(0, 0, 0, 0, rules.arrays, store.slot, store.vectors,

@@ -32,11 +32,13 @@ import numba
 import numpy as np
 
 from ..errors import StrategyError, shown
+from ..game.rules import get_rules
 from ..game.trace import new_traces
 from ..numbers import check_count
+from ..table import Table
 from .batch import is_batch, play_batch
 from .judge import GameJudge, References
-from .policies import heuristic_pars
+from .policies import heuristic_pars, take_pars
 from .python import play_python
 
 MAX_WORKERS = 64
@@ -72,10 +74,6 @@ def _start(rules_name: str, values: np.ndarray, pars: np.ndarray, strategy: Any,
     """A worker's set-up: one numba thread, the table, the heuristic's pars (this
     process's), the strategy, the judge's references, the blocks' claims
     (:func:`_claim_front`)."""
-    from ..game.rules import get_rules
-    from ..table import Table
-    from .policies import take_pars
-
     atexit.register(_leave)
     rules = get_rules(rules_name)
     take_pars(rules, pars)
