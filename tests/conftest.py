@@ -238,6 +238,11 @@ HEAVY = (
     "tests/test_bad_input_bounds.py::test_no_bad_number_name_or_stream_allocates_100_mb",
     "tests/test_simulate.py::test_the_readme_strategy_figures",
     "tests/test_target_pins.py::test_new_game_p_target[two-rolls]",
+    "tests/test_docs.py",
+    "tests/test_target_table_checks.py::test_a_simulation_never_reads_an_index_out_of_range",
+    "tests/test_record_file.py::test_moves_keep_comments_line_ends_and_the_byte_order_mark",
+    "tests/test_bounded_numbers.py::test_every_command_with_closed_stdin_and_with_dev_zero"
+    "[args11-0]",
     "tests/test_install.py",
     "tests/test_simulate_luck.py::test_target_strategies_are_judged",
     "tests/test_bad_input_bounds.py::test_every_command_with_a_closed_stream[1]",
