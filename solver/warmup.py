@@ -25,7 +25,9 @@ import numpy as np
 from . import _jit_cache
 from ._jit_cache import EVERYDAY, SIMULATOR, TARGETS, Kind
 from .game.rules import DEFAULT_RULES, get_rules
+from .game.ties import EV_TIE
 from .moments import get_moments
+from .readout import best_keeps, turn_choices, turn_placements
 from .stats import optimal_stats
 from .stats_file import new_game_stats
 from .table import Table, open_table, turn_values
@@ -33,7 +35,12 @@ from .table import Table, open_table, turn_values
 
 def _everyday(table: Table) -> None:
     turn_values(table, 0, 0, 0)
-    optimal_stats(table, start=_late(table))
+    late = _late(table)
+    optimal_stats(table, start=late)
+    turn = turn_values(table, *late)  # the readouts of a turn (advise --why, solved turns)
+    best_keeps(turn, turn, EV_TIE)
+    turn_choices(table, *late)
+    turn_placements(table.rules, late[0], late[2])
 
 
 def _figures(table: Table) -> None:

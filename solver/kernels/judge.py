@@ -64,7 +64,7 @@ def judge_game(trace, refs, n_refs, rules, t, loss, counts, turn_loss, box_loss,
             values, par, cache = refs[k]
             succ, keeps, _ = prepared_turn(m, u, y, values, par, rules, cache, t, np.int64(1))
             j = rules.n_rerolls
-            r = np.int64(roll_of(row, 0)) - FIRST_ROLL_KEEP  # (int64: one signature)
+            r = np.int64(roll_of(row, np.int64(0))) - FIRST_ROLL_KEEP  # (int64s: one signature)
             if k == 0:
                 before = values[m, u, y]
             else:

@@ -1,6 +1,7 @@
 """Python strategies of the simulator: what they see (:class:`Decision`), and their games
-played in Python with the one dice stream (:mod:`solver.game.stream`: the same games as
-the built-in strategies see).
+played in Python with the one dice stream (:mod:`solver.game.stream`, drawn by its
+compiled form :mod:`solver.kernels.stream`: the same games as the built-in strategies
+see).
 
 A strategy is a callable ``strategy(decision: Decision)``: while ``decision.rolls_left >
 0`` it returns the faces to keep (any iterable of ints, a sub-multiset of
@@ -25,8 +26,8 @@ from ..game.card import Scorecard
 from ..game.dice import FIRST_ROLL_KEEP, KEEP_INDEX, ROLLS, counts_of
 from ..game.move import Move
 from ..game.rules import UPPER_TARGET, Placement, RuleSet
-from ..game.stream import DiceStream
 from ..game.trace import new_traces, put_box, put_reroll, start_turn
+from ..kernels.stream import game_stream, roll_from
 from .judge import GameJudge
 
 PYTHON_JUDGE_BATCH = 250
@@ -166,7 +167,23 @@ def _placement(move: Move, decision: Decision) -> Placement | None:
     return next((p for p in decision.placements() if p.box == box), None)
 
 
-def _play_python(rules: RuleSet, strategy: UserStrategy, stream: DiceStream,
+class _Dice:
+    """The dice of game ``game`` of seed ``seed``: :class:`solver.game.stream.DiceStream`'s,
+    drawn by the compiled stream (a roll in about 0.7 µs instead of 3.5 µs)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int, game: int) -> None:
+        self.state = np.uint64(game_stream(np.uint64(seed), np.uint64(game)))
+
+    def complete(self, keep: int) -> int:
+        """The roll (its keep index) after keeping ``keep`` and rolling the other dice."""
+        roll, state = roll_from(keep, self.state)
+        self.state = np.uint64(state)  # (numba hands a uint64 back as a Python int)
+        return int(roll)
+
+
+def _play_python(rules: RuleSet, strategy: UserStrategy, stream: _Dice,
                  trace: np.ndarray) -> tuple[int | None, ...]:
     """One game; its moves go to ``trace`` (:mod:`solver.game.trace`)."""
     card = Scorecard.new(rules)
@@ -207,7 +224,7 @@ def play_python(rules: RuleSet, strategy: UserStrategy, games: int,
     for g in range(games):
         row = g % PYTHON_JUDGE_BATCH
         trace = traces[g] if recorded else batch[row]
-        rows.append(_play_python(rules, strategy, DiceStream(seed, first + g), trace))
+        rows.append(_play_python(rules, strategy, _Dice(seed, first + g), trace))
         if judge is not None and (row + 1 == PYTHON_JUDGE_BATCH or g + 1 == games):
             judge.add(g - row, traces[g - row:g + 1] if recorded else batch[:row + 1])
         if progress is not None and ((g + 1) % step == 0 or g + 1 == games):
