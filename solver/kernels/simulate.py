@@ -189,14 +189,21 @@ def play_games(greedy, seed, first_game, values, par, rules, cache, out):
 @njit(cache=True, nogil=True)
 def _play_block(begin, end, greedy, seed, first_game, values, par, rules, cache, out):
     """Games ``begin .. end - 1`` of :func:`play_games`."""
-    n_boxes = rules.box_scores.shape[0]
-    t = new_turn(n_boxes, rules.n_rerolls, np.int64(1))
-    row = np.empty(n_boxes, dtype=np.int64)
-    trace = np.empty((n_boxes, 2 * rules.n_rerolls + 2), dtype=np.int16)
+    row, trace = game_scratch(rules)
+    t = new_turn(rules.box_scores.shape[0], rules.n_rerolls, np.int64(1))
     for i in range(begin, end):
         stream = game_stream(seed, first_game + np.uint64(i))
         tally = play_game(greedy, stream, values, par, rules, cache, t, row, trace)
         store_game(i, tally, row, trace, out)
+
+
+@njit(cache=True)
+def game_scratch(rules):
+    """A game's entries ``(n_boxes,)`` int64 and trace ``(n_boxes, 2 * rolls per turn)``
+    int16 (:mod:`solver.game.trace`), written over game after game (:func:`store_game`)."""
+    n_boxes = rules.box_scores.shape[0]
+    return (np.empty(n_boxes, dtype=np.int64),
+            np.empty((n_boxes, 2 * rules.n_rerolls + 2), dtype=np.int16))
 
 
 @njit(cache=True)

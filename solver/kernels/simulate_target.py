@@ -27,7 +27,7 @@ from ..game.ties import P_TIE
 from .basics import next_state
 from .expected import turn_snapshots
 from .readout import best_of
-from .simulate import score_box, store_game
+from .simulate import game_scratch, score_box, store_game
 from .stream import game_stream, roll_from
 from .target import new_scratch, option_read, plan_reads, turn_columns
 from .threads import run_blocks
@@ -172,13 +172,12 @@ def play_games(seed, first_game, slot, vectors, values, rules, spec, out):
 @njit(cache=True, nogil=True)
 def _play_block(begin, end, seed, first_game, store, values, rules, spec, out):
     n_boxes = rules.box_scores.shape[0]
+    row, trace = game_scratch(rules)
     first = new_turn(n_boxes, rules.n_rerolls, spec)
     play_turn(0, 0, 0, 0, store, values, rules, spec, first)
     turn_snapshots(0, 0, 0, values, rules, first.ev)
     first.ev_ready[0] = True
     tt = new_turn(n_boxes, rules.n_rerolls, spec)
-    row = np.empty(n_boxes, dtype=np.int64)
-    trace = np.empty((n_boxes, 2 * rules.n_rerolls + 2), dtype=np.int16)
     for i in range(begin, end):
         stream = game_stream(seed, first_game + np.uint64(i))
         tally = play_game(stream, store, values, rules, spec, first, tt, row, trace)
