@@ -172,12 +172,11 @@ def test_objectives_refuse_numbers_longer_than_thirty_digits() -> None:
 # ---------------------------------------------------------------- peak memory
 
 MEASURE = textwrap.dedent("""
-    import json, resource, sys
+    import json, sys
+    sys.path.insert(0, sys.argv[2])
     from click.testing import CliRunner
     from advisor.cli import cli
-
-    def peak_mb():
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    from cli_process import own_peak_mb as peak_mb
 
     def run(*args, input=None):
         result = CliRunner().invoke(cli, list(args), input=input)
@@ -216,7 +215,8 @@ MEASURE = textwrap.dedent("""
 
 
 def test_no_bad_number_name_or_stream_allocates_100_mb() -> None:
-    result = subprocess.run([sys.executable, "-c", MEASURE, LATE_CARD], capture_output=True,
+    result = subprocess.run([sys.executable, "-c", MEASURE, LATE_CARD,
+                             str(Path(__file__).resolve().parent)], capture_output=True,
                             timeout=900)
     assert result.returncode == 0, result.stderr.decode()[-3000:]
     figures = json.loads(result.stdout.decode().strip().splitlines()[-1])

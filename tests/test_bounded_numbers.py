@@ -7,13 +7,12 @@ exit code 2 from the CLI, a ``ValueError`` subclass from the library (the server
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-import tempfile
-import threading
+from pathlib import Path
 
 import pytest
+from cli_process import close_stdin, run_measured
 from click.testing import CliRunner
 
 from advisor.cli import cli
@@ -26,7 +25,7 @@ from solver.simulate import simulate
 from solver.stats import highest_score
 from solver.target import Utility, target_cap
 
-YAHTZEE = [sys.executable, "-c", "from advisor.cli import main; main()"]
+TESTS = str(Path(__file__).resolve().parent)
 HUGE = "8" * 30
 LATE_CARD = ("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=20,fh=25,ss=30,"
              "ls=40,yahtzee=0")
@@ -79,18 +78,20 @@ def test_simulate_target_beyond_any_game_from_the_cli(official_table) -> None:
 
 def test_a_target_beyond_any_game_takes_no_memory(official_table) -> None:
     """``target:100000000000`` ran out of memory: now a few MB over the baseline."""
-    script = ("import resource, sys\n"
+    script = ("import sys\n"
+              f"sys.path.insert(0, {TESTS!r})\n"
               "from advisor.cli import main\n"
+              "from cli_process import own_peak_mb\n"
               "sys.argv = ['yahtzee', 'simulate', '--games', '10', '--strategy', "
               "'target:' + sys.argv[1]]\n"
               "try:\n    main()\nexcept SystemExit:\n    pass\n"
-              "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)\n")
+              "print(own_peak_mb())\n")
     peaks = []
     for target in ("2000", "100000000000", HUGE):
         out = subprocess.run([sys.executable, "-c", script, target], capture_output=True,
                              timeout=300, text=True)
         assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
-        peaks.append(int(out.stdout.splitlines()[-1]))
+        peaks.append(float(out.stdout.splitlines()[-1]))
     assert max(peaks) < peaks[0] + 50, peaks  # MB
 
 
@@ -201,27 +202,6 @@ def test_train_reads_bounded_lines(official_table) -> None:
     assert "'" + "x" * 75 + "...'" in result.output and "x" * 81 not in result.output
 
 
-def _run_measured(args: list[str], **popen: object) -> tuple[subprocess.CompletedProcess, float]:
-    """Run the CLI with ``args`` and return its result and its own peak memory in MB.
-
-    The peak is the one ``wait4`` reports for this child and its descendants only, not the
-    largest child this test process ever waited for (a pytest worker has run other tests'
-    commands before, some of them larger)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen([*YAHTZEE, *args], stdout=out, stderr=err, **popen)
-        killer = threading.Timer(300, proc.kill)
-        killer.start()
-        try:
-            _, status, usage = os.wait4(proc.pid, 0)
-        finally:
-            killer.cancel()
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        done = subprocess.CompletedProcess(proc.args, proc.returncode, out.read(), err.read())
-    return done, usage.ru_maxrss / 1024
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("args, code", [
     (["advise", "22256"], 0), (["analyze", "-"], 2), (["help"], 0), (["rules"], 0),
@@ -234,7 +214,7 @@ def test_every_command_with_closed_stdin_and_with_dev_zero(official_table, args:
     """Closed: a command that reads stdin says so (exit 2); /dev/zero: not lines of text,
     the end of input (play: stopped, 1; train: 0) or too large (analyze: 2); never a
     traceback, never more memory than a normal run."""
-    closed, closed_mb = _run_measured(args, preexec_fn=lambda: os.close(0))
+    closed, closed_mb = run_measured(args, preexec_fn=close_stdin)
     err = closed.stderr.decode()
     assert "Traceback" not in err, (args, err)
     reads = args[0] in ("play", "train", "analyze")
@@ -242,7 +222,7 @@ def test_every_command_with_closed_stdin_and_with_dev_zero(official_table, args:
     if reads:
         assert err.startswith("Error: standard input is closed"), err
     with open("/dev/zero", "rb") as zeros:
-        zero, zero_mb = _run_measured(args, stdin=zeros)
+        zero, zero_mb = run_measured(args, stdin=zeros)
     err = zero.stderr.decode()
     assert "Traceback" not in err, (args, err)
     expected = {"play": 1, "train": 0}.get(args[0], code)
