@@ -4,6 +4,7 @@ and endless standard streams and of memory bounds)."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -33,8 +34,16 @@ def run_measured(args: list[str], timeout: float = 300,
     (its own and its descendants', not that of the process running the test)."""
     with tempfile.TemporaryDirectory() as folder:
         peak_file = os.path.join(folder, "peak")
-        done = subprocess.run([sys.executable, "-c", _LAUNCHER, peak_file, CLI, *args],
-                              capture_output=True, timeout=timeout, **popen)
+        # a session of its own, so that a timeout stops the CLI too, not the launcher only
+        with subprocess.Popen([sys.executable, "-c", _LAUNCHER, peak_file, CLI, *args],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              start_new_session=True, **popen) as proc:
+            try:
+                out, err = proc.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                raise
+        done = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
         with open(peak_file) as peak:
             return done, int(peak.read()) / 1024
 
