@@ -915,4 +915,11 @@ MUTATIONS: tuple[Mutation, ...] = (
              "    if rolls_left >= 0:\n        mask[:KEEP_ACTIONS] = 1",
              "the RL env's action_mask offers keeps after the last roll",
              ("tests/test_rl_rule_book.py",)),
+    Mutation("table-body-read-before-its-size", "python", "solver/formats/tablefile.py",
+             "    if size != expected_bytes:\n        why =",
+             "    if size != expected_bytes and kind is None:\n        why =",
+             "a table file of the wrong size is read whole before it is refused (a 3 GB file "
+             "with a good header is still refused, by the extra bytes after its body)",
+             ("tests/test_table_checks.py::"
+              "test_huge_file_is_refused_after_reading_only_its_header",)),
 )
