@@ -10,6 +10,16 @@ import sys
 import tempfile
 
 CLI = "from advisor.cli import main; main()"
+YAHTZEE = [sys.executable, "-c", CLI]
+"""The command line of ``yahtzee`` in a new process, from this checkout."""
+TESTS = os.path.dirname(os.path.abspath(__file__))
+
+
+def python_script(script: str, *args: str) -> list[str]:
+    """The command line of a new Python process running ``script`` with ``args`` in
+    ``sys.argv[1:]``, with this folder on its path (``from cli_process import ...``)."""
+    return [sys.executable, "-c", f"import sys; sys.path.insert(0, {TESTS!r})\n{script}",
+            *args]
 
 # A small Python process forks and runs the CLI, waits for it and writes the peak that
 # wait4 reports for it (the CLI and everything it started) to the file named first.

@@ -7,12 +7,12 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import textwrap
 import time
 from pathlib import Path
 
 import pytest
+from cli_process import YAHTZEE, python_script
 from click.testing import CliRunner
 
 from advisor.cli import cli
@@ -20,7 +20,6 @@ from advisor.objective import Objective
 from solver.game.rules import RULE_NAMES, get_rules
 from solver.stats import highest_score
 
-YAHTZEE = [sys.executable, "-c", "from advisor.cli import main; main()"]
 LATE_CARD = ("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=20,fh=25,ss=30,"
              "ls=40,yahtzee=0")
 
@@ -173,7 +172,6 @@ def test_objectives_refuse_numbers_longer_than_thirty_digits() -> None:
 
 MEASURE = textwrap.dedent("""
     import json, sys
-    sys.path.insert(0, sys.argv[2])
     from click.testing import CliRunner
     from advisor.cli import cli
     from cli_process import own_peak_mb as peak_mb
@@ -215,8 +213,7 @@ MEASURE = textwrap.dedent("""
 
 
 def test_no_bad_number_name_or_stream_allocates_100_mb() -> None:
-    result = subprocess.run([sys.executable, "-c", MEASURE, LATE_CARD,
-                             str(Path(__file__).resolve().parent)], capture_output=True,
+    result = subprocess.run(python_script(MEASURE, LATE_CARD), capture_output=True,
                             timeout=900)
     assert result.returncode == 0, result.stderr.decode()[-3000:]
     figures = json.loads(result.stdout.decode().strip().splitlines()[-1])

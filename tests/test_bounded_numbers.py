@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-from cli_process import close_stdin, run_measured
+from cli_process import close_stdin, python_script, run_measured
 from click.testing import CliRunner
 
 from advisor.cli import cli
@@ -25,7 +23,6 @@ from solver.simulate import simulate
 from solver.stats import highest_score
 from solver.target import Utility, target_cap
 
-TESTS = str(Path(__file__).resolve().parent)
 HUGE = "8" * 30
 LATE_CARD = ("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=20,fh=25,ss=30,"
              "ls=40,yahtzee=0")
@@ -78,9 +75,7 @@ def test_simulate_target_beyond_any_game_from_the_cli(official_table) -> None:
 
 def test_a_target_beyond_any_game_takes_no_memory(official_table) -> None:
     """``target:100000000000`` ran out of memory: now a few MB over the baseline."""
-    script = ("import sys\n"
-              f"sys.path.insert(0, {TESTS!r})\n"
-              "from advisor.cli import main\n"
+    script = ("from advisor.cli import main\n"
               "from cli_process import own_peak_mb\n"
               "sys.argv = ['yahtzee', 'simulate', '--games', '10', '--strategy', "
               "'target:' + sys.argv[1]]\n"
@@ -88,7 +83,7 @@ def test_a_target_beyond_any_game_takes_no_memory(official_table) -> None:
               "print(own_peak_mb())\n")
     peaks = []
     for target in ("2000", "100000000000", HUGE):
-        out = subprocess.run([sys.executable, "-c", script, target], capture_output=True,
+        out = subprocess.run(python_script(script, target), capture_output=True,
                              timeout=300, text=True)
         assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
         peaks.append(float(out.stdout.splitlines()[-1]))

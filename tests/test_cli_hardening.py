@@ -12,6 +12,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from cli_process import YAHTZEE
 from click.testing import CliRunner, Result
 
 from advisor.cli import cli
@@ -19,8 +20,6 @@ from solver.formats.tablefile import read_header, write_table
 from solver.game.rules import get_rules
 from solver.game.states import reachable_states
 from solver.table import clear_table_cache
-
-YAHTZEE = [sys.executable, "-c", "from advisor.cli import main; main()"]
 
 
 @pytest.fixture(autouse=True)

@@ -10,11 +10,11 @@ import os
 import resource
 import stat
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import pytest
+from cli_process import YAHTZEE
 from click.testing import CliRunner
 
 from advisor.cli import cli
@@ -22,7 +22,6 @@ from advisor.record import GameRecord, check_names, parse_record
 from advisor.record_file import RecordBusyError, RecordFile, read_record, write_record
 from solver.errors import InvalidRecordError, WriteError
 
-YAHTZEE = [sys.executable, "-c", "from advisor.cli import main; main()"]
 # Alternating lines get a game through whatever is asked (a dice line at a move prompt
 # corrects the roll; an empty line at a dice prompt is refused and asked again).
 ANY_GAME = "\n".join(["12345", ""] * 200) + "\n"
