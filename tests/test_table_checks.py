@@ -121,22 +121,22 @@ class _CountingFile(io.FileIO):
 
     furthest = 0
 
-    def _seen(self, n: int | None) -> None:
+    def _seen(self) -> None:
         self.furthest = max(self.furthest, self.tell())
 
     def readinto(self, buffer):  # type: ignore[override]
         n = super().readinto(buffer)
-        self._seen(n)
+        self._seen()
         return n
 
     def read(self, size: int = -1) -> bytes:
         data = super().read(size)
-        self._seen(len(data))
+        self._seen()
         return data
 
     def readall(self) -> bytes:
         data = super().readall()
-        self._seen(len(data))
+        self._seen()
         return data
 
 
