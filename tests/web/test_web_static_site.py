@@ -29,24 +29,45 @@ from solver.game.rules import get_rules
 PLAYERS = ("Ann", "Bob")
 
 
+class SiteServer(ThreadingHTTPServer):
+    """A static server that can be taken off the network: while ``down`` it answers no
+    request (each connection is closed unread, as by a host that has gone away) and
+    counts the attempts in ``refused``; ``answered`` counts the requests it served."""
+
+    down = False
+    answered = 0
+    refused = 0
+
+    def finish_request(self, request, client_address) -> None:
+        if self.down:
+            self.refused += 1
+            return  # closed by the caller without a byte read or written
+        self.answered += 1
+        super().finish_request(request, client_address)
+
+
 class _Quiet(SimpleHTTPRequestHandler):
     def log_message(self, *args) -> None:  # noqa: D102 (the test's output stays clean)
         pass
 
 
 @pytest.fixture(scope="module")
-def site_url(official_table, tmp_path_factory):
+def site_server(official_table, tmp_path_factory):
     """The site of the official rules on a static server (Python's http.server)."""
     out = tmp_path_factory.mktemp("static") / "site"
     build_site(out, ["official"], table_of=lambda name: official_table)
-    server = ThreadingHTTPServer(("127.0.0.1", 0),
-                                 functools.partial(_Quiet, directory=str(out)))
+    server = SiteServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(out)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    yield server
     server.shutdown()
     thread.join(10)
     server.server_close()
+
+
+@pytest.fixture(scope="module")
+def site_url(site_server):
+    return f"http://127.0.0.1:{site_server.server_address[1]}/"
 
 
 def play_game(table: Table, rng: random.Random, official_table) -> None:
@@ -165,8 +186,8 @@ def one_round(table: Table, official_table, screenshots, when: str, seed: int) -
     page.screenshot(path=str(screenshots / f"web-390-site-summary-{when}.png"))
 
 
-def test_static_site_game_review_and_practice_online_then_offline(site_url, browser,
-                                                                   official_table,
+def test_static_site_game_review_and_practice_online_then_offline(site_server, site_url,
+                                                                   browser, official_table,
                                                                    screenshots):
     context = browser.new_context(**PHONE)
     table = Table(context.new_page(), site_url)
@@ -174,21 +195,28 @@ def test_static_site_game_review_and_practice_online_then_offline(site_url, brow
     assert page.evaluate("() => document.body.dataset.site") == "static"
     assert page.evaluate("async () => !!(await navigator.serviceWorker.ready).active")
     one_round(table, official_table, screenshots, "online", 1)
+    # Offline by what it means, not by a browser's flag (navigator.onLine stays true after
+    # set_offline in some Chromium releases): the server answers nothing from here on.
     context.set_offline(True)
-    page.reload()
-    table.settle()
-    assert page.evaluate("() => navigator.onLine") is False
-    assert page.evaluate("() => document.body.dataset.site") == "static"
-    one_round(table, official_table, screenshots, "offline", 2)
-    # what needs the server is refused with a message that says so
-    refusal = page.evaluate("""async () => {
-      const local = await import("./static/local.js");
-      try { await local.get("/api/distribution", { card: "" }); return "answered"; }
-      catch (e) { return e.message; }
-    }""")
-    assert "yahtzee serve" in refusal
-    assert table.errors == []
-    context.close()
+    site_server.down = True
+    answered = site_server.answered
+    try:
+        page.reload()
+        table.settle()
+        assert page.evaluate("() => document.body.dataset.site") == "static"
+        one_round(table, official_table, screenshots, "offline", 2)
+        # what needs the server is refused with a message that says so
+        refusal = page.evaluate("""async () => {
+          const local = await import("./static/local.js");
+          try { await local.get("/api/distribution", { card: "" }); return "answered"; }
+          catch (e) { return e.message; }
+        }""")
+        assert "yahtzee serve" in refusal
+        assert site_server.answered == answered, "a request reached the server while offline"
+        assert table.errors == []
+    finally:
+        site_server.down = False
+        context.close()
 
 
 def random_record(rng: random.Random, rules_name: str, players: tuple[str, ...]) -> str:
