@@ -30,7 +30,7 @@ from solver.errors import WriteError, shown_path
 from solver.formats.webtable import SUFFIX, web_table_bytes
 from solver.game.rules import get_rules
 
-from .request.answers import rules_json
+from .rules_info import rules_json
 
 STATIC = Path(__file__).resolve().parent / "web" / "static"
 MARKER = "site.json"

@@ -49,7 +49,8 @@ def operation_count(rules_name: str) -> tuple[int, float]:
     """
     from solver.game.dice import FIRST_ROLL_KEEP, KEEP_SUB_COUNT, N_ROLLS
     from solver.game.rules import N_UPPER, get_rules
-    from solver.levels import masks_by_level, upper_classes
+    from solver.game.states import upper_classes
+    from solver.levels import masks_by_level
 
     rules = get_rules(rules_name)
     classes = upper_classes()

@@ -1,18 +1,22 @@
 """Exact optimal-strategy solver for solitaire Yahtzee and its variants.
 
-Layers, each importing only those before it::
+Layers, each importing only those before it (docs/layers.md; tests/test_imports.py
+checks it)::
 
-    errors                  the exceptions (every input error is a ValueError)
+    errors, numbers         the exceptions (every input error is a ValueError); whole
+                            numbers as typed
     game/                   the game model, pure Python and numpy: dice, boxes, rules,
-                            states, move, ruletext, the dice stream, a game's trace
-    kernels/                the numba kernels (plain arrays and ``RuleArrays`` in)
+                            states, move, ties, ruletext, the dice stream, a game's trace
+    kernels/, _jit_cache    the numba kernels (plain arrays and ``RuleArrays`` in); where
+                            numba keeps their compiled code
     formats/                files on disk: atomic writes, the table file, exports
-    builder, table          the expected-score table: built, stored, opened
-    stats, target           drivers of the kernels: exact statistics, the target / win DP
-    simulate/               the seeded simulator: simulate(), its strategies (built-in,
+    builder, table, levels  the expected-score table: built, stored, opened
+    readout, stats, stats_file, moments, target, target_table
+                            drivers of the kernels: whole arrays, exact statistics, the
+                            target / win DP and its tables
+    simulate/, warmup       the seeded simulator: simulate(), its strategies (built-in,
                             target:X, Python and batch), workers, the judge and its
-                            control variates
-    warmup                  compile the everyday kernels (or all) ahead of use
+                            control variates; compiling the kernels ahead of use
 """
 
 from .errors import (

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .game.rules import RuleSet, get_rules
-from .game.states import reachable_upper_totals
+from .game.states import reachable_upper_totals, upper_classes
 from .kernels import expected as kn
-from .levels import Progress, masks_by_level, solve_backward, upper_classes
+from .levels import Progress, masks_by_level, solve_backward
 
 
 @dataclass(frozen=True)

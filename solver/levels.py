@@ -16,7 +16,6 @@ from functools import cache
 import numpy as np
 
 from .game.rules import N_UPPER, UPPER_TARGET, RuleSet
-from .game.states import reachable_upper_totals
 
 Progress = Callable[[int, int], None]
 """progress(levels_done, levels_total), called after each level."""
@@ -31,29 +30,6 @@ def masks_by_level(n_boxes: int) -> tuple[np.ndarray, ...]:
     for level in levels:
         level.flags.writeable = False
     return levels
-
-
-def upper_classes(reach: np.ndarray | None = None) -> np.ndarray:
-    """(64, 64) int64: ``[upper mask, u]`` -> the subtotal whose value ``u`` shares, or -1.
-
-    Subtotals from which 63 can no longer be reached (even with five of each open face)
-    all have the same values, and so do all subtotals once the upper section is full:
-    each such class is solved once, at its smallest member.
-    """
-    reach = reachable_upper_totals() if reach is None else reach
-    classes = np.full(reach.shape, -1, dtype=np.int64)
-    for upper_mask in range(reach.shape[0]):
-        remaining = sum(5 * (f + 1) for f in range(N_UPPER) if not upper_mask >> f & 1)
-        totals = np.flatnonzero(reach[upper_mask])
-        hopeless = totals[totals + remaining < UPPER_TARGET]
-        for u in totals:
-            if remaining == 0:
-                classes[upper_mask, u] = totals[0]
-            elif u + remaining < UPPER_TARGET:
-                classes[upper_mask, u] = hopeless[0]
-            else:
-                classes[upper_mask, u] = u
-    return classes
 
 
 def level_states(values: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, ...]:

@@ -32,7 +32,7 @@ from . import _jit_cache
 from .errors import LimitError, shown
 from .game.dice import FIRST_ROLL_KEEP, KEEP_SUB_COUNT, N_KEEPS, N_ROLLS
 from .game.rules import N_UPPER, RULE_NAMES, UPPER_TARGET, RuleSet, get_rules
-from .game.states import reachable_upper_totals
+from .game.states import reachable_upper_totals, upper_classes
 from .kernels import target as tk
 from .kernels.level import LevelStore, new_store
 from .levels import (
@@ -42,7 +42,6 @@ from .levels import (
     max_points_to_come,
     most_points_per_turn,
     solve_backward,
-    upper_classes,
 )
 from .table import Table
 

@@ -55,8 +55,8 @@ from .errors import CorruptTableError, InvalidOptionError, TableError, shown, sh
 from .formats.files import atomic_write, check_target
 from .formats.tablefile import DataFile, FileKind, is_table_of, open_data, rules_fingerprint
 from .game.rules import N_UPPER, RuleSet, get_rules
+from .game.states import upper_classes
 from .kernels.level import LevelStore
-from .levels import upper_classes
 from .moments import table_checksum
 from .stats import highest_score
 from .table import Table, tables_dir

@@ -15,8 +15,7 @@ from test_cli_solve import assert_clean_error, visible_lines
 from advisor.cli import cli
 from advisor.site import site_index
 from solver.formats.webtable import SUFFIX, read_web_table, stored_states
-from solver.game.states import reachable_states
-from solver.levels import upper_classes
+from solver.game.states import reachable_states, upper_classes
 
 STATIC = Path(__file__).resolve().parents[1] / "advisor" / "web" / "static"
 

@@ -315,3 +315,97 @@ def test_cycles_are_found_wherever_the_import_stands(tmp_path: Path):
     assert sorted(cycles(typed)) == [["pkg.a", "pkg.b", "pkg.a"], ["pkg.c", "pkg.d", "pkg.c"]]
     assert sorted(cycles(package_graph(found))) == [["pkg.a", "pkg.b", "pkg.a"],
                                                     ["pkg.one", "pkg.two", "pkg.one"]]
+
+
+# ---------------------------------------------------------------- the documented layers
+LAYERS_DOC = ROOT / "docs" / "layers.md"
+
+
+def documented_layers(text: str) -> list[tuple[str, list[str]]]:
+    """(layer, [path pattern, ...]) in order, from the table under ``## Layers`` of
+    docs/layers.md: a pattern is a file (``solver/table.py``), a folder with everything
+    under it (``solver/game/``) or the modules directly in a folder (``advisor/*.py``)."""
+    section = text.split("## Layers", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) >= 2 and cells[1].startswith("`"):
+            rows.append((cells[0], [p.strip().strip("`") for p in cells[1].split(",")]))
+    return rows
+
+
+def layer_of(path: str, rows: list[tuple[str, list[str]]]) -> list[int]:
+    """The indices of the rows that hold the file ``path`` (relative, with ``/``): a row
+    naming the file itself wins over a folder's or a ``*.py`` row."""
+    named = [i for i, (_, patterns) in enumerate(rows) if path in patterns]
+    if named:
+        return named
+    held = []
+    for i, (_, patterns) in enumerate(rows):
+        for pattern in patterns:
+            if pattern.endswith("/") and path.startswith(pattern):
+                held.append(i)
+            elif pattern.endswith("/*.py") and path.rsplit("/", 1)[0] == pattern[:-5] \
+                    and path.endswith(".py"):
+                held.append(i)
+    return sorted(set(held))
+
+
+def layer_violations(root: Path, rows: list[tuple[str, list[str]]],
+                     packages: Iterable[str] = PACKAGES) -> tuple[list[str], list[str]]:
+    """(modules in no layer or in more than one, imports that go to a later layer), every
+    import counted (module level, inside a function, under TYPE_CHECKING)."""
+    known = modules(root, packages)
+    place = {name: layer_of(path.relative_to(root).as_posix(), rows)
+             for name, path in known.items()}
+    unplaced = [f"{name}: {[rows[i][0] for i in found] or 'no layer'}"
+                for name, found in sorted(place.items()) if len(found) != 1]
+    upward = []
+    for name, path in sorted(known.items()):
+        if len(place[name]) != 1:
+            continue
+        for target in sorted(imported(name, path, known, type_only=True)):
+            if len(place[target]) == 1 and place[target][0] > place[name][0]:
+                upward.append(f"{name} ({rows[place[name][0]][0]}) imports {target} "
+                              f"({rows[place[target][0]][0]})")
+    return unplaced, upward
+
+
+def test_every_module_sits_in_one_documented_layer_and_imports_none_above_it():
+    rows = documented_layers(LAYERS_DOC.read_text(encoding="utf-8"))
+    assert [name for name, _ in rows][:3] == ["errors", "game", "kernels"]
+    assert [name for name, _ in rows][-2:] == ["front ends", "faces"]
+    unplaced, upward = layer_violations(ROOT, rows)
+    assert unplaced == []
+    assert upward == []
+
+
+def test_the_layer_check_finds_a_module_out_of_place_and_an_import_that_goes_up(tmp_path):
+    """The check above can fail: a module no row holds, one two rows hold, and imports
+    from a lower layer to a higher one, at the top, inside a function and for typing."""
+    doc = ("# x\n## Layers\n\n| layer | folder or module | what |\n|---|---|---|\n"
+           "| low | `pkg/low/`, `pkg/base.py` | a |\n| high | `pkg/*.py` | b |\n"
+           "| twice | `pkg/low/` | c |\n\n## Other\n| q | `pkg/stray.py` | d |\n")
+    rows = documented_layers(doc)
+    assert [name for name, _ in rows] == ["low", "high", "twice"]
+    files = {
+        "pkg/__init__.py": "", "pkg/base.py": "from .top import X\n",
+        "pkg/top.py": "from .base import Y\n", "pkg/other.py": "",
+        "pkg/low/__init__.py": "", "pkg/low/a.py": "def f():\n    from ..top import X\n",
+        "pkg/low/b.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                        "    from ..other import Z\n",
+        "pkg/deep/c.py": "",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    unplaced, upward = layer_violations(tmp_path, rows, ("pkg",))
+    assert unplaced == ["pkg.deep.c: no layer", "pkg.low: ['low', 'twice']",
+                        "pkg.low.a: ['low', 'twice']", "pkg.low.b: ['low', 'twice']"]
+    assert upward == ["pkg.base (low) imports pkg.top (high)"]
+    rows = rows[:2]
+    unplaced, upward = layer_violations(tmp_path, rows, ("pkg",))
+    assert unplaced == ["pkg.deep.c: no layer"]
+    assert upward == ["pkg.base (low) imports pkg.top (high)",
+                      "pkg.low.a (low) imports pkg.top (high)",
+                      "pkg.low.b (low) imports pkg.other (high)"]

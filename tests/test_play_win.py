@@ -252,7 +252,7 @@ def test_bad_objective_options_are_one_line_and_exit_2(args, message):
 
 def test_one_default_win_from_the_first_turn_for_play_analyze_records_and_the_page():
     from advisor.play_win import DEFAULT_WIN_FROM, WinEachTurn, judging_of_record
-    from advisor.request.answers import rules_json
+    from advisor.rules_info import rules_json
     from solver.game.rules import RULE_NAMES, get_rules
 
     most = max(get_rules(name).n_boxes for name in RULE_NAMES)

@@ -26,7 +26,8 @@ from solver.game.dice import (
     ROLLS,
     sub_keeps,
 )
-from solver.levels import masks_by_level, upper_classes
+from solver.game.states import upper_classes
+from solver.levels import masks_by_level
 
 TIE = 1e-9
 FIRST = int(ROLL_KEEP[0])

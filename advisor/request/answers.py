@@ -16,15 +16,15 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from solver import target_table
-from solver.game.rules import RULE_NAMES, RULE_SUMMARIES, UPPER_TARGET, get_rules
+from solver.game.rules import UPPER_TARGET, get_rules
 from solver.stats import OptimalStats, Progress, most_points_to_come
 from solver.table import Table, get_table
 from solver.target_table import get_targets
 
 from ..advise import Advice, TurnAdvisor, question_rolls_left, turn_advisor
 from ..analyze import analyze
-from ..model import Dice, Scorecard, box_label
-from ..objective import KINDS, Objective
+from ..model import Dice, Scorecard
+from ..objective import Objective
 from ..play_win import Judging, WinEachTurn, choose_judging
 from ..record import GameRecord, parse_record
 from ..solved_turn import SolvedTurn, solve_turn, stored_vectors
@@ -37,7 +37,6 @@ from ..train import (
     session_of,
     split_answers,
 )
-from ..win_from import DEFAULT_WIN_FROM
 from .params import RequestError
 
 if TYPE_CHECKING:
@@ -349,20 +348,6 @@ def place_json(card_text: str, dice_text: str | None, box_name: str,
         raise RequestError("missing parameter 'dice'")
     card = parsed_card(card_text, rules_name)
     return describe_card(card.place(Dice.parse(dice_text), box_name))
-
-
-def rules_json(rules_name: str) -> dict[str, Any]:
-    """``GET /api/rules``: what the page needs to draw a scorecard of a rule set, and
-    every rule set's name."""
-    ruleset = get_rules(rules_name)
-    return {"name": ruleset.name, "summary": ruleset.summary,
-            "rolls_per_turn": ruleset.rolls_per_turn, "upper_bonus": ruleset.upper_bonus,
-            "upper_target": UPPER_TARGET,
-            "yahtzee_bonus": ruleset.yahtzee_bonus if ruleset.n_flags == 2 else 0,
-            "boxes": [{"name": b.name, "label": box_label(b.name), "upper": b.is_upper,
-                       "aliases": list(b.aliases)} for b in ruleset.boxes],
-            "rule_sets": [{"name": n, "summary": RULE_SUMMARIES[n]} for n in RULE_NAMES],
-            "objectives": list(KINDS), "win_from": DEFAULT_WIN_FROM}
 
 
 def read_record_body(body: bytes) -> GameRecord:

@@ -50,11 +50,11 @@ from ..request.answers import (
     final_scores,
     parsed_card,
     place_json,
-    rules_json,
     solve_turn_job,
     targets_stamp,
 )
 from ..request.params import read_query
+from ..rules_info import rules_json
 from .charts import StatsService
 from .jobs import Job, JobCancelled, JobService, TooManyJobs, UnknownJob
 from .offload import QuickWork, RecordWork, analysis_answer, quick_turn, record_answer, record_of

@@ -2,7 +2,7 @@
 float64, in a compact layout the page's JavaScript (``advisor/web/static/engine.js``) reads.
 
 Layout: the values of the states that can occur, one per class of upper subtotals that
-share their values (:func:`solver.levels.upper_classes`: subtotals from which 63 is out of
+share their values (:func:`solver.game.states.upper_classes`: subtotals from which 63 is out of
 reach share one value, and all subtotals once the upper section is full), by mask, then
 subtotal (the class's smallest member), then flag (0, and 1 where the Yahtzee box is
 filled under rules that pay a bonus). The ``n`` values are stored as eight byte planes:
@@ -21,8 +21,7 @@ import numpy as np
 
 from ..errors import CorruptTableError
 from ..game.rules import N_UPPER, RuleSet
-from ..game.states import reachable_states
-from ..levels import upper_classes
+from ..game.states import reachable_states, upper_classes
 from .export import Solved
 
 SUFFIX = ".f64planes"

@@ -25,6 +25,29 @@ def reachable_upper_totals() -> np.ndarray:
     return reach
 
 
+def upper_classes(reach: np.ndarray | None = None) -> np.ndarray:
+    """(64, 64) int64: ``[upper mask, u]`` -> the subtotal whose value ``u`` shares, or -1.
+
+    Subtotals from which 63 can no longer be reached (even with five of each open face)
+    all have the same values, and so do all subtotals once the upper section is full:
+    each such class is solved once, at its smallest member.
+    """
+    reach = reachable_upper_totals() if reach is None else reach
+    classes = np.full(reach.shape, -1, dtype=np.int64)
+    for upper_mask in range(reach.shape[0]):
+        remaining = sum(5 * (f + 1) for f in range(N_UPPER) if not upper_mask >> f & 1)
+        totals = np.flatnonzero(reach[upper_mask])
+        hopeless = totals[totals + remaining < UPPER_TARGET]
+        for u in totals:
+            if remaining == 0:
+                classes[upper_mask, u] = totals[0]
+            elif u + remaining < UPPER_TARGET:
+                classes[upper_mask, u] = hopeless[0]
+            else:
+                classes[upper_mask, u] = u
+    return classes
+
+
 @cache
 def reachable_states(rules: RuleSet) -> np.ndarray:
     """``rules.table_shape`` bool, read-only: True where a state can occur, i.e. where a
