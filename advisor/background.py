@@ -68,12 +68,18 @@ def worker_main(conn: Any) -> None:
 
 
 def spawn_worker(name: str) -> tuple[Any, Any]:
-    """A new worker process running :func:`worker_main` and our end of its pipe."""
+    """A new worker process running :func:`worker_main` and our end of its pipe; raises
+    (OSError, ...) when it cannot be started, with both ends of the pipe closed."""
     context = multiprocessing.get_context("spawn")
     mine, theirs = context.Pipe()
-    process = context.Process(target=worker_main, args=(theirs,), daemon=True, name=name)
-    process.start()
-    theirs.close()
+    try:
+        process = context.Process(target=worker_main, args=(theirs,), daemon=True, name=name)
+        process.start()
+    except BaseException:  # (no file descriptor or memory left): nothing left open
+        mine.close()
+        raise
+    finally:
+        theirs.close()
     return process, mine
 
 
@@ -145,7 +151,8 @@ class TurnSolves:
               ) -> Solve:
         """The solve of ``card``'s turn under ``objective``: the one running or done, else
         a new one (a failed or cancelled one is started again), which ends the one under
-        way."""
+        way. A worker that cannot be started (no file descriptor or memory left) fails
+        this solve, with the reason, and the next start tries again."""
         key = (card, objective)
         with self._lock:
             found = self._solves.get(key)
@@ -153,12 +160,20 @@ class TurnSolves:
                 return found
             if self._running is not None:
                 self._cancel_running()
-            if self._process is None or not self._process.is_alive():
-                self._spawn()
             solve = Solve(key, started=time.monotonic())
             self._solves[key] = solve
+            try:
+                if self._process is None or not self._process.is_alive():
+                    self._spawn()
+                self._conn.send((key, self.func, (card, objective, self.table_path,
+                                                  whole_game)))
+            except Exception as exc:  # noqa: BLE001 - this solve fails, the game goes on
+                self._stop_worker()
+                solve.state, solve.ended = "failed", time.monotonic()
+                solve.error = f"the worker process could not be started: {exc}"
+                self._changed.notify_all()
+                return solve
             self._running = solve
-            self._conn.send((key, self.func, (card, objective, self.table_path, whole_game)))
             return solve
 
     def get(self, card: Scorecard, objective: Objective) -> Solve | None:
@@ -189,6 +204,7 @@ class TurnSolves:
 
     # ------------------------------------------------------------------ the worker
     def _spawn(self) -> None:
+        """A new worker and its reader thread (raises when either cannot be started)."""
         self._process, self._conn = spawn_worker("yahtzee-play-solves")
         threading.Thread(target=self._read, args=(self._conn,), daemon=True,
                          name="yahtzee-play-reader").start()

@@ -56,7 +56,7 @@ from ..request.answers import (
 from ..request.params import read_query
 from ..rules_info import rules_json
 from .charts import StatsService
-from .jobs import Job, JobCancelled, JobService, TooManyJobs, UnknownJob
+from .jobs import Job, JobCancelled, JobFailed, JobService, TooManyJobs, UnknownJob
 from .offload import QuickWork, RecordWork, analysis_answer, quick_turn, record_answer, record_of
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -148,7 +148,8 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
     def answered(handler: Callable[[Request], Awaitable[dict[str, Any]]]
                  ) -> Callable[[Request], Awaitable[Response]]:
         """An endpoint: ``handler``'s JSON, or HTTP 400 with the message of a refusal (404
-        for an unknown job, 429 when every job slot is taken, 409 for a cancelled one)."""
+        for an unknown job, 429 when every job slot is taken, 409 for a cancelled one, 500
+        with the reason for a job that failed on the server)."""
         async def endpoint(request: Request) -> Response:
             try:
                 return JSONResponse(await handler(request))
@@ -158,6 +159,8 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
                 return _bad(str(exc), 429)
             except JobCancelled as exc:
                 return _bad(str(exc), 409)
+            except JobFailed as exc:  # the server's fault, said as it is (the job says it too)
+                return _bad(str(exc), 500)
             except YahtzeeError as exc:
                 return _bad(str(exc))
         return endpoint

@@ -67,6 +67,11 @@ class JobCancelled(YahtzeeError):
     """The job a request waited for was cancelled (HTTP 409)."""
 
 
+class JobFailed(RuntimeError):
+    """The job a request waited for failed on the server, not on its input (HTTP 500 with
+    the reason: the worker ran out of memory, could not be started, ...)."""
+
+
 @dataclass(eq=False)
 class Job:
     """One background computation and what it has reported."""
@@ -213,7 +218,8 @@ class JobService:
 
     async def wait(self, job: Job) -> Any:
         """The result of ``job`` once it ends; a failure raises (an input error as a
-        :class:`YahtzeeError`), a cancellation :class:`JobCancelled`."""
+        :class:`YahtzeeError`, else :class:`JobFailed`), a cancellation
+        :class:`JobCancelled`."""
         job.waiters += 1
         try:
             await job.finished.wait()
@@ -226,18 +232,20 @@ class JobService:
             raise JobCancelled(f"the computation of {job.what} was cancelled (job {job.id})")
         if job.input_error:
             raise YahtzeeError(job.error or "refused")
-        raise RuntimeError(job.error)
+        raise JobFailed(f"the computation of {job.what} failed (job {job.id}): {job.error}")
 
     def cancel(self, job_id: str) -> Job:
         """Cancel a queued or running job (a finished one stays as it is)."""
         job = self.get(job_id)
         if job.state == "queued":
-            self._queue.remove(job.id)
+            if job.id in self._queue:
+                self._queue.remove(job.id)
             self._end(job, "cancelled")
         elif job.state == "running":
-            self._stop_worker()
+            if self._running == job.id:
+                self._stop_worker()
             self._end(job, "cancelled")
-            self._next()
+        self._next()
         self._number()
         return job
 
@@ -265,23 +273,27 @@ class JobService:
 
     # ------------------------------------------------------------------ running
     def _next(self) -> None:
-        if self._running is not None or not self._queue:
-            return
-        job = self._jobs[self._queue.pop(0)]
-        job.position = 0
-        self._number()
-        if self._process is None or not self._process.is_alive():
-            self._spawn()
-        job.state, job.started = "running", time.monotonic()
-        self._running = job.id
-        try:
-            self._conn.send((job.id, job.func, job.arg))
-        except (OSError, ValueError) as exc:
-            self._running = None
-            job.error = f"the worker could not take the job: {exc}"
-            self._end(job, "failed")
+        """Run the first queued job when none runs. A worker that cannot be started (no
+        file descriptor or memory left: ``os.pipe`` or ``fork`` failing) or that cannot
+        take the job fails that job, with the reason, and the next queued one is tried."""
+        while self._running is None and self._queue:
+            job = self._jobs[self._queue.pop(0)]
+            job.position = 0
+            self._number()
+            try:
+                if self._process is None or not self._process.is_alive():
+                    self._spawn()
+                self._conn.send((job.id, job.func, job.arg))
+            except Exception as exc:  # noqa: BLE001 - that job fails, the service goes on
+                self._stop_worker()
+                job.error = f"the server could not start the computation: {exc}"
+                self._end(job, "failed")
+                continue
+            job.state, job.started = "running", time.monotonic()
+            self._running = job.id
 
     def _spawn(self) -> None:
+        """A new worker and its reader thread (raises when either cannot be started)."""
         process, mine = spawn_worker("yahtzee-jobs")
         with contextlib.suppress(OSError):  # before the solver's threads start: they inherit it
             os.setpriority(os.PRIO_PROCESS, process.pid, NICE)
