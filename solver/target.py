@@ -247,6 +247,17 @@ class _Plan:
         return m, rep, y, lo.astype(np.int64), hi.astype(np.int64)
 
 
+def level_state_counts(table: Table) -> tuple[int, ...]:
+    """The number of states :func:`solve_vectors` stores at each level 1 to
+    ``n_boxes - 1`` (boxes filled) from a new game with ``total=None``: the rules' own,
+    whatever the utility (a target table's ``level_states``)."""
+    rules = table.rules
+    plan = _Plan(table, (0, 0, 0), None, Utility.target(0, rules))
+    levels = masks_by_level(rules.n_boxes)
+    return tuple(int(plan.level_states(levels[n])[0].shape[0])
+                 for n in range(1, rules.n_boxes))
+
+
 def least_columns(rules: RuleSet, m: np.ndarray, u: np.ndarray, low: np.ndarray,
                   y: np.ndarray, zero_below: int) -> np.ndarray:
     """``lo`` of states (m, u, y) (int64 arrays; ``u`` the subtotal that stands for its

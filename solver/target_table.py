@@ -358,11 +358,27 @@ def open_targets(path: Path | str, table: Table) -> TargetTable:
     Raises :class:`~solver.errors.MissingTableError` (nothing there) or
     :class:`~solver.errors.CorruptTableError` / :class:`~solver.errors.TableError` (of
     other rules, another version, built beside another table, truncated, corrupt), each
-    message naming the command that rebuilds it."""
-    rules = table.rules
-    header, data = open_data(path, rules, kind=_kind(),
+    message naming the command that rebuilds it; a :class:`~solver.errors.TableError`
+    when there is not the memory to open it. The sizes in the header are checked
+    against the rules' before anything of that size is allocated or read."""
+    header, data = open_data(path, table.rules, kind=_kind(),
                              expect={"table_sha256": table_checksum(table)})
-    path = Path(path)
+    try:
+        return _open_checked(Path(path), table, header, data)
+    except MemoryError:
+        data.close()
+        raise TableError(f"target table {shown_path(path)} is unusable here (not enough "
+                         f"memory to open it)") from None
+
+
+def _open_checked(path: Path, table: Table, header: dict[str, Any],
+                  data: DataFile) -> TargetTable:
+    """:func:`open_targets` once the header and the size are checked: the level sizes
+    against the rules' before anything is allocated, then the index, then the levels'
+    sizes against the file's."""
+    from .target import level_state_counts  # numba: not on every start
+
+    rules = table.rules
     top = header["max_target"]
     highest = highest_score(rules)
     # the rebuild named before the index proves the targets held: never fewer than now
@@ -382,6 +398,11 @@ def open_targets(path: Path | str, table: Table) -> TargetTable:
             or not all(type(c) is int and c >= 0 for c in counts)
             or not all(isinstance(s, str) for s in shas) or sum(counts) != header["states"]):
         raise unusable("its header does not describe the levels of the rules")
+    known = level_state_counts(table)
+    if tuple(counts) != known:  # (before the index is allocated and read: its size)
+        raise unusable(f"its header counts {_short(header['states'])} states, not the "
+                       f"{sum(known)} of {rules.name}" if header["states"] != sum(known)
+                       else f"its header's states per level are not those of {rules.name}")
     head_size = slot_size + INDEX_COLUMNS * header["states"]
     if head_size > data.count:
         raise unusable("shorter than its index")
@@ -428,7 +449,10 @@ def _memory(count: int, dtype: type = np.float64) -> np.ndarray:
     asks for large arrays (finding them took more system time than the reads did)."""
     if count == 0:
         return np.zeros(0, dtype=dtype)
-    return np.frombuffer(mmap.mmap(-1, 8 * count), dtype=dtype)
+    try:
+        return np.frombuffer(mmap.mmap(-1, 8 * count), dtype=dtype)
+    except (OSError, OverflowError) as exc:  # (ENOMEM, or beyond what a mapping can be)
+        raise MemoryError(f"cannot allocate {count} numbers: {exc}") from None
 
 
 def _whole_numbers(values: np.ndarray, piece: int = 1 << 18) -> np.ndarray | None:

@@ -127,8 +127,7 @@ HUGE = 10**30
     ("max_target", None, "header field 'max_target' is null"),
     ("states", HUGE, "does not describe the levels"),
     ("states", 1, "does not describe the levels"),
-    ("level_states", "swap", "a slot beyond the rows of its level | a row of a level "
-                             "holds a mask of another level"),
+    ("level_states", "swap", "its header's states per level are not those of official"),
     ("level_states", "huge", "does not describe the levels"),
     ("level_states", "short", "does not describe the levels"),
     ("level_sha256", "one", "checksum mismatch in level 11"),
