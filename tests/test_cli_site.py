@@ -5,7 +5,13 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import shlex
+import socket
 import struct
+import subprocess
+import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import numpy as np
@@ -102,6 +108,57 @@ def test_site_prints_its_size_and_rebuilds_an_earlier_site(table_of, tmp_path):
     assert size.startswith(f"size:       {total / 1e6:.2f} MB (")
     assert any(line.startswith("first load: official: ") for line in lines)
     assert not list(tmp_path.glob(".site*"))  # nothing left beside it
+
+
+def _binds(port: int) -> bool:
+    """Whether loopback can listen on ``port`` now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+def test_site_suggests_a_loopback_server_on_a_free_port_that_serves_it(table_of, tmp_path):
+    """The "try it" line: python3 (Debian has no `python`), loopback only, not port 8000
+    (`yahtzee serve`'s) and not a busy one but the first free from 8080; typed as
+    printed, it serves the site's files."""
+    table_of("official")
+    out = tmp_path / "my site"
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as busy:
+        try:  # 8080 busy: the next free one is suggested
+            busy.bind(("127.0.0.1", 8080))
+            busy.listen()
+        except OSError:
+            pass  # already busy
+        result = run("site", "--out", str(out))
+        assert result.exit_code == 0, result.output
+        first_free = next(p for p in range(8080, 8180) if p != 8000 and _binds(p))
+    line = next(x for x in visible_lines(result.stdout) if x.startswith("try it:"))
+    match = re.fullmatch(r"try it: +(python3 -m http\.server .*) (\d+), then open "
+                         r"http://127\.0\.0\.1:(\d+)/", line)
+    assert match, line
+    port = int(match.group(2))
+    assert port == int(match.group(3)) == first_free and port not in (8000, 8080)
+    command = shlex.split(match.group(1))
+    assert command[:3] == ["python3", "-m", "http.server"]
+    assert command[3:] == ["--bind", "127.0.0.1", "-d", str(out)]
+    server = subprocess.Popen([sys.executable, *command[1:], str(port)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/site.json", timeout=5) as r:
+                    assert r.read() == (out / "site.json").read_bytes()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the suggested server never answered"
+                time.sleep(0.1)
+    finally:
+        server.terminate()
+        server.wait(10)
 
 
 def test_site_refusals(tmp_path):
