@@ -15,9 +15,7 @@ import gzip
 import hashlib
 import json
 import os
-import shutil
 import struct
-import tempfile
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -26,15 +24,13 @@ from typing import Any
 
 import numpy as np
 
-from solver.errors import WriteError, shown_path
 from solver.formats.webtable import SUFFIX, web_table_bytes
 from solver.game.rules import get_rules
 
 from .rules_info import rules_json
+from .site_folder import KIND, MARKER, check_target, write_folder
 
 STATIC = Path(__file__).resolve().parent / "web" / "static"
-MARKER = "site.json"
-KIND = "yahtzee-site"
 _INDEX_CHANGES = (
     ('href="/static/', 'href="static/'),
     ('src="/static/', 'src="static/'),
@@ -61,10 +57,6 @@ they are."""
 def table_path(rules_name: str) -> str:
     """The table file of a rule set inside the site."""
     return f"tables/{rules_name}{SUFFIX}.gz"
-
-
-class SiteError(WriteError):
-    """The site cannot be written where asked."""
 
 
 @dataclass(frozen=True)
@@ -196,13 +188,15 @@ def build_site(out: str | os.PathLike[str], rules_names: Sequence[str], *,
     """Write the site of ``rules_names`` (the first is the page's default) to ``out``.
 
     ``table_of(name)`` gives each rule set's solved table. ``out`` must be missing, an
-    empty folder, or an earlier site (its ``site.json`` says so), else :class:`SiteError`
-    (``force`` replaces any folder). The folder is written beside ``out`` and moved in
-    place at the end: a failure leaves the earlier site as it was.
+    empty folder, or an earlier site (its ``site.json`` says so), and not the current
+    folder, the home folder, the root or a folder holding one, else
+    :class:`~advisor.site_folder.SiteError` (``force``: any other folder). The site's own
+    entries are replaced, everything else ``out`` holds is kept; the folder is written
+    beside ``out`` and moved in place at the end: a failure leaves the earlier site as it
+    was (:mod:`advisor.site_folder`).
     """
     names = tuple(dict.fromkeys(get_rules(n).name for n in rules_names))
-    target = Path(out)
-    _check_target(target, force=force)
+    target = check_target(out, force=force)
     files: dict[str, bytes] = {}
     for path in sorted(STATIC.iterdir()):  # the page's files, as the server serves them
         if path.is_file() and path.name != "index.html":
@@ -231,56 +225,7 @@ def build_site(out: str | os.PathLike[str], rules_names: Sequence[str], *,
     cached = ["./", *sorted(k for k in files if k != MARKER), MARKER]
     files["sw.js"] = (_SERVICE_WORKER % {"version": json.dumps(version),
                                          "files": json.dumps(cached)}).encode()
-    _write_folder(target, files)
+    write_folder(target, files)
     sizes = {k: (len(v), len(v) if k.endswith(".gz") else
                  len(gzip.compress(v, GZIP_LEVEL, mtime=0))) for k, v in files.items()}
     return SiteSummary(target, names, dict(sorted(sizes.items())))
-
-
-def _check_target(target: Path, *, force: bool) -> None:
-    if target.is_symlink() or (target.exists() and not target.is_dir()):
-        raise SiteError(f"{shown_path(target)} is not a folder; give a new folder for the site")
-    if not target.exists():
-        if not target.parent.is_dir():
-            raise SiteError(f"cannot create {shown_path(target)}: its parent folder does not "
-                            f"exist")
-        return
-    if force:
-        return
-    marker = target / MARKER
-    if any(target.iterdir()) and not _is_site(marker):
-        raise SiteError(f"{shown_path(target)} is a folder that is not empty and holds no "
-                        f"site ({MARKER}); give a new or empty folder, or --force to "
-                        f"replace it")
-
-
-def _is_site(marker: Path) -> bool:
-    try:
-        return json.loads(marker.read_text("utf-8")).get("kind") == KIND
-    except (OSError, ValueError, AttributeError):
-        return False
-
-
-def _write_folder(target: Path, files: dict[str, bytes]) -> None:
-    parent = target.resolve().parent
-    try:
-        fresh = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
-    except OSError as exc:
-        raise SiteError(f"cannot write the site in {shown_path(parent)}: "
-                        f"{exc.strerror}") from None
-    try:
-        for key, data in files.items():
-            path = fresh / key
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
-        os.chmod(fresh, 0o755)
-        old = None
-        if target.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=parent))
-            os.rename(target, old / "site")
-        os.rename(fresh, target)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    except OSError as exc:
-        shutil.rmtree(fresh, ignore_errors=True)
-        raise SiteError(f"cannot write the site {shown_path(target)}: {exc.strerror}") from None

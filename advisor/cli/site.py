@@ -47,7 +47,7 @@ def try_it(folder: str, port: int) -> str:
 
 @click.command()
 @options("site_out", "site_rules", "force", "json",
-         force={"help": "Replace a folder that is not a site."})
+         force={"help": "Write the site in a folder that is not a site (its own files kept)."})
 def site(out: str, rules_names: tuple[str, ...], force: bool, as_json: bool) -> None:
     """Write the page, its scripts and the expected-score tables of the rule sets as
     files any static host serves (or `python3 -m http.server`); after the first visit

@@ -247,7 +247,8 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
           "login).", default="127.0.0.1", show_default=True),
     Param("port", "Port to listen on (0: any free port).", AsciiIntRange(0, 65535), 8000,
           show_default=True),
-    Param("site_out", "Folder to write (new, empty, or an earlier site: replaced).",
+    Param("site_out", "Folder to write (new, empty, or an earlier site: the site's "
+          "files replaced, the others kept).",
           metavar="DIR", flag="--out", dest="out", required=True),
     Param("site_rules", "A rule set to include (repeat for several; the first is the "
           "page's default), or all. Default: official.",
