@@ -99,17 +99,39 @@ def announce(host: str, port: int, sock: socket.socket, rules_name: str,
                f"machine's firewall must let in TCP port {port}.")
 
 
+def check_proxy(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--proxy``: comma-separated IP addresses or networks (checked here, before the
+    table is loaded)."""
+    if value is None:
+        return None
+    for part in value.split(","):
+        try:
+            ipaddress.ip_network(part.strip(), strict=False)
+        except ValueError:
+            raise click.BadParameter(f"{part.strip()!r} is not an IP address or network "
+                                     "(e.g. 127.0.0.1 or 10.0.0.0/8)") from None
+    return value
+
+
 @click.command()
 @options("host", "port", "rules")
-def serve(host: str, port: int, rules_name: str) -> None:
+@click.option("--proxy", metavar="ADDRESS", callback=check_proxy,
+              help="The address of a reverse proxy in front of the server (comma-separated "
+                   "addresses or networks): only its X-Forwarded-For header is believed, "
+                   "to tell its clients apart. Without it the header is ignored and a "
+                   "client is the address its connection comes from.")
+def serve(host: str, port: int, rules_name: str, proxy: str | None) -> None:
     """Serve the web page and the JSON API until Ctrl-C.
+
+    A client (one address) may hold 32 connections at once, all clients together 512
+    (at most half of `ulimit -n`); a connection that has not sent a request's headers
+    10 s after it opened (or after the previous answer) is closed.
 
     Example: yahtzee serve --host 0.0.0.0   (then open the printed address on a phone)
     """
-    import uvicorn  # here, with the web app: a second (measured) that `serve --help` skips
-
+    # here, with the web app: a second (measured) that `serve --help` skips
     from advisor.web.app import LOOPBACK_HOSTS, create_app
-    from advisor.web.protocol import JsonErrorProtocol
+    from advisor.web.connections import GuardedServer, server_config
 
     loopback = is_loopback(host)
     if not loopback:
@@ -120,9 +142,9 @@ def serve(host: str, port: int, rules_name: str) -> None:
     sock = listen(host, port)
     bound = sock.getsockname()[1]
     app = create_app(rules_name, allowed_hosts=list(LOOPBACK_HOSTS) if loopback else ["*"])
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                            timeout_graceful_shutdown=2, http=JsonErrorProtocol)
-    server = uvicorn.Server(config)
+    config = server_config(app, proxy=proxy, log_level="warning", access_log=False,
+                           lifespan="on", timeout_graceful_shutdown=2)
+    server = GuardedServer(config)
     quiet = QuietStop()
     logging.getLogger("uvicorn.error").addFilter(quiet)
     try:
