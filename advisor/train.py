@@ -11,10 +11,11 @@ grade is ``advise``'s own figure (objective ``ev``: points; under a target: the
 probability, as ``analyze`` counts it). :class:`Session` sums a session up: the mean
 loss per decision (Verhoeff's measure; aim below 0.2 points) and the same by kind.
 
-Kinds of decision, from the position and its best choice (a decision may have several
-themes, or none):
+Kinds of decision, from the answer, the position and its best choice (a decision may
+have several themes, or none):
 
-- ``keep`` or ``box``: the best choice rerolls dice, or fills a box now;
+- ``keep`` or ``box``: the answer rerolls dice, or fills a box now (what the player did;
+  the best choice when there is no answer);
 - ``upper``: the best fills an upper box, or keeps two or more dice of one face whose
   upper box is open;
 - ``yahtzee`` (chasing a Yahtzee): the best fills the Yahtzee box with 50, or keeps three
@@ -239,16 +240,19 @@ def grade(position: Position, answer: str | Option, table: Table | None = None,
         loss = chosen.loss - best.loss
     else:
         loss = float(getattr(best, key)) - float(getattr(chosen, key))
-    return Graded(position, chosen, best, max(loss, 0.0), kinds_of(position, best), objective)
+    return Graded(position, chosen, best, max(loss, 0.0), kinds_of(position, best, chosen),
+                  objective)
 
 
 # ---------------------------------------------------------------------- kinds
-def kinds_of(position: Position, best: Option) -> tuple[str, ...]:
-    """The kinds of a decision (see the module docstring), in :data:`KINDS` order."""
+def kinds_of(position: Position, best: Option, answer: Option | None = None
+             ) -> tuple[str, ...]:
+    """The kinds of a decision (see the module docstring), in :data:`KINDS` order: keep or
+    box by ``answer`` (``best`` without one), the themes by ``best``."""
     card = position.card
     rules = card.rules
     open_boxes = set(card.open_boxes())
-    found = {"keep" if best.is_keep else "box"}
+    found = {"keep" if (answer or best).is_keep else "box"}
     if best.keep is not None:
         faces = best.keep.faces
         counts = best.keep.counts

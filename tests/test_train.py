@@ -291,6 +291,34 @@ def test_kinds_of_decisions():
     assert "yahtzee" not in kinds_of(gone, keep) and "upper" in kinds_of(gone, keep)
 
 
+def test_keeps_and_boxes_are_counted_by_what_each_answer_did():
+    """A box scored where the best choice keeps dice is a box decision (an error), a keep
+    where the best scores a box a keep decision: a session of three answers, two of them
+    boxes, counts 2 boxes and 1 keep (it counted 3 keeps), the other kinds still from
+    the best choice."""
+    from advisor.objective import EV
+    from advisor.train import Session
+
+    keep_best = Position(Scorecard.new(), Dice("22256"), 2)    # best: keep 2 2 2
+    box_best = Position(Scorecard.new(), Dice("12345"), 2)     # best: score Large Straight
+    answers = [(keep_best, "twos"), (keep_best, "fh"), (box_best, "keep 1234")]
+    graded = [grade(position, text) for position, text in answers]
+    assert [g.best.is_keep for g in graded] == [True, True, False]
+    assert [g.kinds for g in graded] == [("box", "upper", "yahtzee"), ("box", "upper", "yahtzee"),
+                                         ("keep", "straights")]
+    kinds = Session("official", EV, "play", 1, tuple(graded), 3).by_kind()
+    assert {k: f["decisions"] for k, f in kinds.items()} == \
+        {"keep": 1, "box": 2, "upper": 2, "yahtzee": 2, "straights": 1}
+    assert kinds["box"]["errors"] == 2 and kinds["keep"]["errors"] == 1
+    # the keep-or-box of every answer of a whole CLI session, counted from the answers
+    result = train("--seed", "5", "--positions", "10", "--json", answers=ANSWERS)
+    assert result.exit_code == 0, result.output
+    session = json.loads(result.stdout)
+    actions = [p["answer"]["action"] for p in session["positions"]]
+    assert session["kinds"]["keep"]["decisions"] == actions.count("keep")
+    assert session["kinds"]["box"]["decisions"] == actions.count("score")
+
+
 def test_grade_takes_options_and_refuses_others():
     position = Position(Scorecard.new(), Dice("22256"), 2)
     advice = advice_of(position)

@@ -156,9 +156,14 @@ def card_summary(card: Scorecard) -> str:
     still_open = [box_label(b.name) for b, e in zip(boxes, card.entries, strict=True)
                   if e is None]
     upper = sum(e or 0 for b, e in zip(boxes, card.entries, strict=True) if b.is_upper)
+    if upper >= 63:  # every figure of the total listed (official rules: 35 and 100)
+        filled.append("Upper bonus 35")
+    if card.yahtzee_bonuses:
+        filled.append(f"Yahtzee bonus{'es' if card.yahtzee_bonuses > 1 else ''} "
+                      f"{100 * card.yahtzee_bonuses}")
     return ((f"Filled: {', '.join(filled)}." if filled else "A new game.")
             + f" Open: {', '.join(still_open)}."
-            + (" Upper bonus earned." if upper >= 63 else f" Upper {upper} of 63."))
+            + ("" if upper >= 63 else f" Upper {upper} of 63."))
 
 
 def cap(text: str) -> str:

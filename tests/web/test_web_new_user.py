@@ -4,6 +4,8 @@ no keyboard help on a touch screen; screenshots in build/screenshots/."""
 
 from __future__ import annotations
 
+import json
+
 from test_web_browser import phone, start_game
 from test_web_coach import start_practice
 
@@ -36,6 +38,71 @@ def test_a_tied_practice_answer_on_a_phone(server, browser, official_table, offi
     assert turns == ["This turn: 0 in Large Straight 69%, Large Straight 31%"] * 2
     page.locator("#practice-grade").scroll_into_view_if_needed()
     page.screenshot(path=str(screenshots / "web-390-practice-tie.png"), full_page=True)
+    context.close()
+
+
+def test_practice_lists_every_figure_of_the_total_and_counts_keeps_by_the_answer(
+        server, browser, official_table, screenshots):
+    """`train --positions 3 --seed 13` on a phone: position 1's card holds the upper bonus
+    and a Yahtzee bonus (total 390); the figures listed add up to the total shown (the
+    Yahtzee bonus of 100 was never listed: 290 shown for a total of 390). Then two answers
+    score a box and one keeps, where the best choice of all three keeps dice: the
+    summary's counts by kind are those counted here, keep or box by each answer, the
+    other kinds from the best choice as the docstring of advisor.train defines them."""
+    import re
+
+    from test_train import kinds_by_the_docstring
+
+    from advisor.train import advice_of, grade
+
+    table, context = phone(browser, server.url)
+    page = table.page
+    start_practice(table, 3, 13)
+    positions = positions_of_play(official_table, 3, 13)
+    card = positions[0].card
+    upper = sum(e or 0 for b, e in zip(card.rules.boxes, card.entries, strict=True)
+                if b.is_upper)
+    by_hand = sum(e or 0 for e in card.entries) + 35 * (upper >= 63) + 100 * card.yahtzee_bonuses
+    assert (by_hand, upper >= 63, card.yahtzee_bonuses) == (390, True, 1)
+    where = page.inner_text("#practice-where")
+    assert f" · total {by_hand} · " in where, where
+    shown = page.inner_text("#practice-card")
+    listed = re.fullmatch(r"Filled: (.*)\. Open: .*\.", shown).group(1).split(", ")
+    assert sum(int(item.rsplit(" ", 1)[1]) for item in listed) == by_hand, shown
+    assert listed[-2:] == ["Upper bonus 35", "Yahtzee bonus 100"]
+    page.locator("#practice-card").screenshot(path=str(screenshots / "web-390-practice-card.png"))
+    want = {}
+    for i, position in enumerate(positions):
+        assert advice_of(position, official_table).best.is_keep
+        if i < 2:
+            page.locator("#practice-boxes button").first.tap()
+        else:
+            page.locator("#practice-dice button").nth(0).tap()
+            page.locator("#practice-keep").tap()
+        page.wait_for_selector("#practice-grade:not([hidden])", timeout=120_000)
+        table.settle()
+        stored = json.loads(page.evaluate("() => localStorage.getItem('yahtzee-practice-v1')"))
+        answer = stored["answers"][i]
+        graded = grade(position, answer, official_table)
+        themes = set(kinds_by_the_docstring(position.card, graded.best)) - {"keep", "box"}
+        did = "keep" if answer.startswith(("keep", "reroll")) else "box"
+        for kind in themes | {did}:
+            decisions, errors = want.get(kind, (0, 0))
+            want[kind] = (decisions + 1, errors + graded.is_error)
+        page.locator("#practice-next").tap()
+        table.settle()
+    page.wait_for_selector("#practice-summary:not([hidden])")
+    labels = {"keep": "Keeps", "box": "Boxes", "upper": "Upper section",
+              "yahtzee": "Chasing a Yahtzee", "straights": "Straights",
+              "end_of_game": "End of game"}
+    rows = page.locator("#practice-kinds tbody tr").evaluate_all(
+        "trs => trs.map(tr => [...tr.cells].map(c => c.textContent))")
+    assert {r[0]: (int(r[1]), int(r[2])) for r in rows} == \
+        {labels[k]: v for k, v in want.items()}
+    assert want["keep"] == (1, 1) and want["box"][0] == 2
+    page.locator("#practice-summary").screenshot(
+        path=str(screenshots / "web-390-practice-kinds.png"))
+    assert table.errors == []
     context.close()
 
 

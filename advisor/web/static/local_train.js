@@ -141,10 +141,11 @@ const longestRun = (faces) => {
   return best;
 };
 
-/** The kinds of a decision (advisor/train.py's kinds_of). */
-function kindsOf(card, best, rules) {
+/** The kinds of a decision (advisor/train.py's kinds_of): keep or box by the answer, the
+ * themes by the best choice. */
+function kindsOf(card, best, answer, rules) {
   const open = new Set(card.entries.flatMap((e, b) => (e === null ? [b] : [])));
-  const found = new Set([best.action === "keep" ? "keep" : "box"]);
+  const found = new Set([answer.action === "keep" ? "keep" : "box"]);
   const straights = rules.boxes.flatMap((name, b) => (name.endsWith("straight") ? [b] : []));
   const entry = card.entries[rules.yahtzeeBox];
   const pays = entry === null || (entry === 50 && rules.nFlags === 2);
@@ -173,7 +174,7 @@ async function gradeOne(position, answer) {
   const best = options[0];
   const loss = Math.max(chosen.loss - best.loss, 0);
   return { ...positionJson(position), answer: chosen, best, loss, error: loss > ERROR_LOSS,
-    tied: loss <= ERROR_LOSS && chosen !== best, kinds: kindsOf(position.card, best, rules) };
+    tied: loss <= ERROR_LOSS && chosen !== best, kinds: kindsOf(position.card, best, chosen, rules) };
 }
 
 const DICE_RE = /^[1-6]{5}$/;

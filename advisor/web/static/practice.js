@@ -111,11 +111,17 @@ function drawPosition(i, position, graded) {
   const turn = rulesInfo.boxes.length - open.length + 1;
   $("practice-where").textContent = `Position ${i + 1} of ${session.count} · turn ${turn} of ` +
     `${rulesInfo.boxes.length} · total ${card.total} · ${open.length} ${open.length === 1 ? "box" : "boxes"} open`;
+  // every figure of the total listed, the bonuses too (they add up to the total above)
   const filled = rulesInfo.boxes.filter((b) => card.entries[b.name] !== undefined)
     .map((b) => `${b.label} ${card.entries[b.name]}`);
+  if (card.upper_bonus) filled.push(`Upper bonus ${card.upper_bonus}`);
+  if (card.yahtzee_bonus) {
+    filled.push(`Yahtzee ${card.yahtzee_bonus === 1 ? "bonus" : "bonuses"} ` +
+      `${card.yahtzee_bonus * rulesInfo.yahtzee_bonus}`);
+  }
   $("practice-card").textContent = (filled.length ? `Filled: ${filled.join(", ")}.` : "A new game.") +
     ` Open: ${open.map((b) => b.label).join(", ")}.` +
-    (card.upper_bonus ? " Upper bonus earned." : ` Upper ${card.upper_subtotal} of ${rulesInfo.upper_target}.`);
+    (card.upper_bonus ? "" : ` Upper ${card.upper_subtotal} of ${rulesInfo.upper_target}.`);
   const left = position.rolls_left;
   $("practice-rolls").textContent = `${left} ${left === 1 ? "roll" : "rolls"} left`;
   if (held.length !== 5) held = [false, false, false, false, false];
