@@ -25,7 +25,7 @@ from ..advise import Advice, TurnAdvisor, question_rolls_left, turn_advisor
 from ..analyze import analyze
 from ..model import Dice, Scorecard
 from ..objective import Objective
-from ..play_win import Judging, WinEachTurn, choose_judging
+from ..play_win import Judging, WinEachTurn, choose_judging, judging_of_record, objective_comment
 from ..record import GameRecord, parse_record
 from ..solved_turn import SolvedTurn, solve_turn, stored_vectors
 from ..train import (
@@ -280,10 +280,16 @@ class AnalyzeQuestion:
     @classmethod
     def parse(cls, record: GameRecord, *, objective_name: str | None = None,
               win_from: int | None = None, target: str | None = None,
-              beat: str | None = None, opponent: str | None = None) -> AnalyzeQuestion:
+              beat: str | None = None, opponent: str | None = None,
+              noted: Judging | None = None) -> AnalyzeQuestion:
+        """``noted``: what the record's first line says its game was played for, the
+        objective when no parameter names one (as ``yahtzee analyze`` reads it)."""
+        chosen = objective_name is not None or any(v is not None
+                                                    for v in (target, beat, opponent))
         return cls(record, choose_judging(objective_name=objective_name, win_from=win_from,
                                           target=target, beat=beat, opponent=opponent,
-                                          players=record.players, rules=record.rules))
+                                          players=record.players, rules=record.rules,
+                                          noted=None if chosen else noted))
 
     @property
     def key(self) -> tuple[str, ...]:
@@ -350,22 +356,28 @@ def place_json(card_text: str, dice_text: str | None, box_name: str,
     return describe_card(card.place(Dice.parse(dice_text), box_name))
 
 
-def read_record_body(body: bytes) -> GameRecord:
-    """The game record of a request body (text or JSON form), checked as ``yahtzee
-    analyze -`` checks it."""
+def read_noted_record(body: bytes) -> tuple[GameRecord, Judging | None]:
+    """The game record of a request body and what its first line says the game was
+    played for (``# objective: ...``; None when it does not say), both checked as
+    ``yahtzee analyze -`` checks them."""
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise RequestError(f"the record is not UTF-8 text (byte {exc.start})") from None
-    return parse_record(text)
+    record = parse_record(text)
+    return record, judging_of_record(text, record.rules)
 
 
-def record_json(record: GameRecord) -> dict[str, Any]:
+def record_json(record: GameRecord, noted: Judging | None = None) -> dict[str, Any]:
     """``POST /api/record``: ``record`` (JSON form), ``text``, every player's card (as
-    ``/api/card``) and whether the game is over."""
+    ``/api/card``), whether the game is over, and what it was played for: ``objective``
+    (the record's note as JSON, ``{"kind": "ev"}`` when it has none) and
+    ``objective_line`` (the note as ``play`` writes it, "" when none)."""
     return {"record": record.to_json(), "text": str(record),
             "cards": {name: describe_card(card) for name, card in record.cards().items()},
-            "finished": record.is_finished}
+            "finished": record.is_finished,
+            "objective": noted.to_json() if noted is not None else {"kind": "ev"},
+            "objective_line": objective_comment(noted).strip() if noted is not None else ""}
 
 
 def targets_stamp(rules_name: str) -> tuple[int, ...]:

@@ -247,8 +247,8 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
 
     async def post_analyze_job(request: Request) -> dict[str, Any]:
         params = query(request, AnalyzeQuestion.PARAMS)
-        record = await records.run(record_of, await request.body())
-        question = AnalyzeQuestion.parse(record, **params)
+        record, noted = await records.run(record_of, await request.body())
+        question = AnalyzeQuestion.parse(record, noted=noted, **params)
         await service.table(record.rules)
         return {"job": analyze_job_of(question, request).status()}
 
@@ -280,8 +280,8 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
 
     async def post_analyze(request: Request) -> dict[str, Any]:
         params = query(request, AnalyzeQuestion.PARAMS)
-        record = await records.run(record_of, await request.body())
-        question = AnalyzeQuestion.parse(record, **params)
+        record, noted = await records.run(record_of, await request.body())
+        question = AnalyzeQuestion.parse(record, noted=noted, **params)
         if question.judging.is_ev:
             return await records.run(analysis_answer, record)
         await service.table(record.rules)

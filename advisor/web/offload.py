@@ -25,8 +25,9 @@ from typing import Any, TypeVar
 from solver.table import get_table
 
 from ..analyze import analyze
+from ..play_win import Judging
 from ..record import GameRecord
-from ..request.answers import TurnQuestion, read_record_body, record_json, solve_turn_job
+from ..request.answers import TurnQuestion, read_noted_record, record_json, solve_turn_job
 from ..solved_turn import SolvedTurn, solve_is_slow
 
 T = TypeVar("T")
@@ -71,12 +72,13 @@ class RecordWork:
 
 def record_answer(body: bytes) -> dict[str, Any]:
     """``POST /api/record``: the checked record of a body, as the page needs it."""
-    return record_json(read_record_body(body))
+    return record_json(*read_noted_record(body))
 
 
-def record_of(body: bytes) -> GameRecord:
-    """The checked record of a posted body (parsed in the worker, sent back pickled)."""
-    return read_record_body(body)
+def record_of(body: bytes) -> tuple[GameRecord, Judging | None]:
+    """The checked record of a posted body and its noted objective (parsed in the worker,
+    sent back pickled)."""
+    return read_noted_record(body)
 
 
 def analysis_answer(record: GameRecord) -> dict[str, Any]:

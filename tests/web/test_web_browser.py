@@ -407,8 +407,8 @@ def test_playing_for_a_target(server, browser, official_table, tmp_path, screens
     page.fill("#target-input", "230")
     page.click("#start")
     table.settle()
-    record = tmp_path / "late.txt"
-    record.write_text(LATE_RECORD)
+    record = tmp_path / "late.txt"  # the game noted as played for 230 (as play writes it)
+    record.write_text('# objective: {"kind": "target", "target": 230}\n' + LATE_RECORD)
     page.set_input_files("#upload-file", str(record))
     table.settle()
     assert table.state()["cards"]["Solo"] == str(parse_record(LATE_RECORD).cards()["Solo"])

@@ -181,8 +181,9 @@ def test_an_analysis_in_two_units_says_the_unit_of_every_figure(server, browser,
 
     from advisor.cli import cli
 
-    record = tmp_path / "game.txt"
-    record.write_text(_finished_record())
+    record = tmp_path / "game.txt"  # noted as played to win from 2 open boxes on
+    record.write_text("# objective: win (each player against the best of the others, "
+                      "from 2 open boxes on)\n" + _finished_record())
     result = CliRunner().invoke(cli, ["analyze", str(record), "--objective", "win",
                                       "--win-from", "2", "--json"])
     assert result.exit_code == 0, result.output

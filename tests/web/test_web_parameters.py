@@ -291,8 +291,9 @@ def test_a_parameter_given_twice_counts_its_last_value_as_the_cli_does(server):
 def test_a_record_of_every_rule_set_is_described_turn_by_turn(server, rules):
     """POST /api/record of a two-player game of ``rules`` after every turn and in the
     middle of the last one, in both forms: the record, its text, each player's card as
-    /api/card shows it (from the entries alone) and ``finished`` only once every box of
-    both cards is filled."""
+    /api/card shows it (from the entries alone), ``finished`` only once every box of
+    both cards is filled, and the expected score as its objective (no first line says
+    another)."""
     from advisor.record import GameRecord
     from solver.game.move import Move
 
@@ -303,7 +304,8 @@ def test_a_record_of_every_rule_set_is_described_turn_by_turn(server, rules):
     def check(record: GameRecord, finished_turns: int) -> None:
         want = {"record": record.to_json(), "text": str(record),
                 "cards": {name: shown_card(card) for name, card in record.cards().items()},
-                "finished": finished_turns == len(players) * n_boxes}
+                "finished": finished_turns == len(players) * n_boxes,
+                "objective": {"kind": "ev"}, "objective_line": ""}  # no objective line
         for body in (str(record), json.dumps(record.to_json())):
             status, answer = server.request("POST", "/api/record", body.encode())
             assert (status, answer) == (200, want), (rules, finished_turns)

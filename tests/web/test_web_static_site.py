@@ -20,10 +20,10 @@ from advisor.advise import advise
 from advisor.analyze import analyze
 from advisor.model import Dice, Keep, Scorecard
 from advisor.record import parse_record
-from advisor.request.answers import record_json
+from advisor.request.answers import read_noted_record, record_json
 from advisor.site import build_site
 from advisor.train import Position, grade
-from solver.errors import InvalidRecordError
+from solver.errors import InvalidRecordError, ObjectiveError
 from solver.game.rules import get_rules
 
 PLAYERS = ("Ann", "Bob")
@@ -260,6 +260,48 @@ BAD_RECORDS = (
 )
 
 
+NOTED = (  # first lines naming what the game was played for, as play writes them
+    "# objective: win (each player against the best of the others, from the first turn)",
+    "# objective: win (each player against the best of the others, from 4 open boxes on)",
+    '# objective: {"kind": "target", "target": 230}',
+    '# objective: {"kind": "win", "opponent": "twos=6,yahtzee=50"}',
+    '# objective: {"kind": "win", "opponents": ["twos=6", "chance=20"]}',
+    '# objective: {"kind": "ev"}',
+    "# a comment, not an objective",
+)
+BAD_NOTES = (
+    "# objective: win (each player against the best of the others, from 16 open boxes on)",
+    "# objective: win (from everyone)",
+    "# objective: target 300",
+    '# objective: {"kind": "target"}',
+    '# objective: {"kind": "win", "opponent": "twos=7"}',
+    '# objective: {"kind": "ev", "target": 3}',
+)
+
+
+def test_a_record_played_to_win_or_for_a_target_is_not_reviewed_by_expected_score(
+        site_url, browser, tmp_path):
+    """The site cannot work out a chance: a record noted so is opened under its own
+    objective, and its review says what it needs instead of judging it by expected
+    score."""
+    page = browser.new_page()
+    table = Table(page, site_url)
+    for i, line in enumerate(NOTED[:3]):
+        path = tmp_path / f"noted{i}.txt"
+        path.write_text(f"{line}\nplayers Ann,Bob\nAnn: 22256 twos\nBob: 12345 ls\n")
+        page.set_input_files("#upload-file", str(path))
+        table.settle()
+        assert table.state()["objectiveLine"] == line
+        page.click("#analyze")
+        table.settle()
+        assert table.phase != "analysis"
+        message = page.inner_text("#page-error")
+        assert message.startswith("Analysis: ") and "yahtzee serve" in message, message
+        assert ("to win" if "win" in line else "for a target") in message, message
+    assert table.errors == []
+    page.close()
+
+
 def test_records_are_read_as_the_python_reader_reads_them(site_url, browser):
     """Random records of every rule set in the site (text and JSON form, names and short
     names, comments): the page's answer equals POST /api/record's (record_json); every
@@ -281,9 +323,12 @@ def test_records_are_read_as_the_python_reader_reads_them(site_url, browser):
     texts += [random_record(rng, "official", ("Solo",)) for _ in range(5)]
     texts += [json.dumps(parse_record(t).to_json()) for t in texts[:5]]
     texts.append("\ufeffAnn: 22256 222 22234 2s\r\nAnn: 12345 ls\r\n")
+    texts += [f"{line}\n{texts[i]}" for i, line in enumerate(NOTED)]
     answers = page.evaluate(read, texts)
     for text, mine in zip(texts, answers, strict=True):
-        want = record_json(parse_record(text))
+        want = record_json(*read_noted_record(text.encode()))
+        assert (mine["objective"], mine["objective_line"]) == (
+            want["objective"], want["objective_line"]), text
         assert mine.get("refused") is None, (text, mine)
         assert mine["record"] == want["record"], text
         assert mine["cards"] == want["cards"], text
@@ -295,4 +340,11 @@ def test_records_are_read_as_the_python_reader_reads_them(site_url, browser):
             parse_record(text)
         assert "refused" in mine, text
         assert mine["refused"].startswith(("line ", "turn ")), mine["refused"]
+    bad_notes = [f"{line}\nAnn: 22256 twos\n" for line in BAD_NOTES]
+    for text, mine in zip(bad_notes, page.evaluate(read, bad_notes), strict=True):
+        with pytest.raises(ObjectiveError) as refused:
+            read_noted_record(text.encode())
+        named = str(refused.value)[:str(refused.value).index("'", 26) + 1]  # the line
+        assert named.startswith("the record's first line '# objective:")
+        assert mine.get("refused", "").startswith(named), text
     page.close()

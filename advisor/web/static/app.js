@@ -83,6 +83,8 @@ function freshTurnView() {
 function objectiveParams() {
   const objective = state.objective || { kind: "ev" };
   if (objective.kind === "target") return { target: String(objective.target) };
+  if (objective.kind === "win" && objective.opponent !== undefined) return { opponent: objective.opponent };
+  if (objective.kind === "win" && objective.opponents !== undefined) return { opponents: objective.opponents.join(";") };
   if (objective.kind === "win") {
     const others = state.players.filter((p) => p !== player());
     if (!others.length || openBoxes(player()) > winFrom()) return null;
@@ -1265,8 +1267,11 @@ function recordJson() {
            turns: recordTurns().map((t) => ({ ...t, keeps: t.keeps.map((k) => k || "-") })) };
 }
 
+// A game opened from a record keeps its objective line (`# objective: ...`), so the
+// record saved reads back, and `yahtzee analyze` judges it, by what it was played for.
 function recordText() {
-  const lines = [`rules ${state.rules}`, `players ${state.players.join(",")}`];
+  const lines = [...(state.objectiveLine ? [state.objectiveLine] : []),
+    `rules ${state.rules}`, `players ${state.players.join(",")}`];
   for (const t of recordTurns()) {
     const parts = [t.rolls[0]];
     t.keeps.forEach((k, i) => parts.push(k || "-", ...(t.rolls[i + 1] ? [t.rolls[i + 1]] : [])));
@@ -1284,7 +1289,18 @@ async function post(path, body) {
   return answer;
 }
 
-// A checked record (POST /api/record) becomes the page's game.
+// What a record says its game was played for (POST /api/record's `objective`), as the
+// page's game keeps it (see objectiveParams).
+function objectiveOfRecord(noted) {
+  if (noted && noted.kind === "target") return { kind: "target", target: noted.target };
+  if (noted && noted.kind === "win" && noted.each_turn) return { kind: "win", from: noted.win_from };
+  if (noted && noted.kind === "win" && noted.opponent !== undefined) return { kind: "win", opponent: noted.opponent };
+  if (noted && noted.kind === "win" && noted.opponents !== undefined) return { kind: "win", opponents: noted.opponents };
+  return { kind: "ev" };
+}
+
+// A checked record (POST /api/record) becomes the page's game, under the record's own
+// objective (its first line, as `yahtzee analyze` reads it).
 function gameFromRecord(answer) {
   const r = answer.record;
   const keeps = (list) => list.map((k) => (k === "-" ? "" : k));
@@ -1294,6 +1310,7 @@ function gameFromRecord(answer) {
     turns: r.turns.filter((t) => t.box).map((t) => ({ player: t.player, rolls: t.rolls, keeps: keeps(t.keeps), box: t.box })),
     cards: Object.fromEntries(Object.entries(answer.cards).map(([name, card]) => [name, card.text])),
     current: open ? { rolls: open.rolls, keeps: keeps(open.keeps) } : { rolls: [], keeps: [] },
+    objective: objectiveOfRecord(answer.objective), objectiveLine: answer.objective_line || "",
   };
 }
 
@@ -1307,9 +1324,8 @@ async function upload(file) {
   pageError("");
   try {
     const answer = await post("/api/record", await file.text());
-    const objective = state ? state.objective : undefined;
     if (state) undoStack.push(JSON.stringify(state));
-    state = { ...gameFromRecord(answer), objective: objective || { kind: "ev" }, note: null };
+    state = { ...gameFromRecord(answer), note: null };
     freshTurnView();
     save();
     $("analysis").hidden = true;
@@ -1322,9 +1338,10 @@ async function upload(file) {
 // The saved game is checked by the server (the same record checks as the CLI).
 async function checkSaved() {
   try {
-    const answer = await post("/api/record", JSON.stringify(recordJson()));
-    state = { ...gameFromRecord(answer), objective: state.objective || { kind: "ev" },
-              note: state.note || null };
+    const answer = await post("/api/record", recordText());
+    // a game opened from a record: its objective line, checked again; else the page's own
+    const own = state.objectiveLine ? {} : { objective: state.objective || { kind: "ev" } };
+    state = { ...gameFromRecord(answer), ...own, note: state.note || null };
   } catch (e) {
     pageError(`The saved game was refused (${e.message}); start a new one or open a record.`);
     state = null;
@@ -1340,15 +1357,18 @@ const signedIn = (x, unit) => (unit === "probability" ? `${signed(100 * x)} pp` 
 
 // The review judges the game by what it is played for (as `yahtzee analyze` judges a
 // record by its objective line): a target, or each turn's chance to win from N open boxes
-// on; those take one solve per turn, followed as a background job.
+// on; those take one solve per turn, followed as a background job. A game opened from a
+// record is sent with its objective line, which the server reads as `analyze` does.
 async function analysisOf() {
-  const body = JSON.stringify(recordJson());
   const objective = state.objective || { kind: "ev" };
-  const params = objective.kind === "target" ? { target: String(objective.target) }
+  const noted = Boolean(state.objectiveLine);
+  const body = noted ? recordText() : JSON.stringify(recordJson());
+  const params = noted ? {} : objective.kind === "target" ? { target: String(objective.target) }
     : objective.kind === "win" && state.players.length > 1 ? { objective: "win", win_from: String(winFrom()) }
       : null;
-  if (!params) return post("/api/analyze", body);
-  let job = (await post(`/api/jobs/analyze?${new URLSearchParams(params)}`, body)).job;
+  if (!params || (noted && objective.kind === "ev")) return post("/api/analyze", body);
+  const query = Object.keys(params).length ? `?${new URLSearchParams(params)}` : "";
+  let job = (await post(`/api/jobs/analyze${query}`, body)).job;
   try {
     for (;;) {
       const status = job.state === "queued" ? `waiting for the server${queuePlace(job)}`

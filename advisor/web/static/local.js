@@ -210,6 +210,7 @@ const GETS = {
 const POSTS = {
   "/api/record": (body) => recordAnswer(readRecord(body)),
   "/api/analyze": analyze,
+  "/api/jobs/analyze": analyze,  // a record played to win or for a target: refused, saying so
 };
 
 const NEEDS = {

@@ -20,6 +20,52 @@ function checkNames(names, where) {
   return names;
 }
 
+// What a game was played for: a text record's first line `# objective: ...`, as
+// advisor/play_win.py writes and reads it (judging_of_record).
+const OBJECTIVE_PREFIX = "# objective:";
+const WIN_FROM = 15;
+const winNote = (n) => `win (each player against the best of the others, ${n >= WIN_FROM ? "from the first turn" : `from ${n} open boxes on`})`;
+const sameKeys = (data, keys) => Object.keys(data).sort().join(",") === [...keys].sort().join(",");
+
+// A string quoted as Python's repr() quotes it (the server's messages name the line so).
+function pythonRepr(text) {
+  const escaped = text.replace(/\\/g, "\\\\");
+  if (escaped.includes("'") && !escaped.includes('"')) return `"${escaped}"`;
+  return `'${escaped.replace(/'/g, "\\'")}'`;
+}
+
+function notedObjective(text, rules) {
+  const first = text.split("\n", 1)[0].trim();
+  if (!first.startsWith(OBJECTIVE_PREFIX)) return { objective: { kind: "ev" }, line: "" };
+  const note = first.slice(OBJECTIVE_PREFIX.length).trim();
+  const shownLine = pythonRepr(first.slice(0, 80));
+  if (note.startsWith("win (")) {
+    for (let n = 1; n <= WIN_FROM; n += 1) {
+      if (note === winNote(n)) return { objective: { kind: "win", each_turn: true, win_from: n }, line: first };
+    }
+  } else {
+    let data = null;
+    try { data = JSON.parse(note); } catch { data = null; }
+    if (data && typeof data === "object" && !Array.isArray(data)) {
+      const kind = data.kind;
+      if (kind === "ev" && sameKeys(data, ["kind"])) return { objective: { kind: "ev" }, line: "" };
+      if (kind === "target" && sameKeys(data, ["kind", "target"]) && Number.isInteger(data.target) && data.target >= 1) {
+        return { objective: data, line: first };
+      }
+      const cards = kind === "win" && sameKeys(data, ["kind", "opponent"]) ? [data.opponent]
+        : kind === "win" && sameKeys(data, ["kind", "opponents"]) && Array.isArray(data.opponents) ? data.opponents : null;
+      if (cards && cards.length && cards.every((c) => typeof c === "string")) {
+        try { cards.forEach((c) => parseCard(c, rules)); } catch (e) {
+          throw new LocalError(`the record's first line ${shownLine}: ${e.message}`);
+        }
+        return { objective: data, line: first };
+      }
+      throw new LocalError(`the record's first line ${shownLine}: give {"kind": "ev"}, {"kind": "target", "target": X} or {"kind": "win", "opponent": CARD}`);
+    }
+  }
+  throw new LocalError(`the record's first line ${shownLine} names no objective this version reads; give --objective, --target, --beat or --opponent`);
+}
+
 const sortedText = (faces) => [...faces].sort().join("");
 
 function keepOf(token, where) {
@@ -134,7 +180,8 @@ const contains = (roll, keep) => {
   return true;
 };
 
-/** A record (text or JSON form) read and checked: { rules, players, turns, cards }. */
+/** A record (text or JSON form) read and checked: { rules, players, turns, cards,
+ * objective, line } (objective: what its first line says the game was played for). */
 export function readRecord(body) {
   const text = String(body).replace(/^\ufeff/, "");
   const record = text.trimStart().startsWith("{") ? readJson(text) : readText(text);
@@ -161,12 +208,13 @@ export function readRecord(body) {
       } catch (e) { throw new LocalError(`${t.where}, token '${t.box}': ${e.message}`); }
     }
   });
-  return { ...record, cards };
+  return { ...record, cards, ...notedObjective(text, rules) };
 }
 
-/** `POST /api/record`'s answer: record (JSON form), text, cards, finished. */
+/** `POST /api/record`'s answer: record (JSON form), text, cards, finished, objective
+ * (the record's note, {"kind": "ev"} when none) and objective_line. */
 export function recordAnswer(record) {
-  const { rules, players, turns, cards } = record;
+  const { rules, players, turns, cards, objective, line } = record;
   const json = { rules, players, turns: turns.map((t) => ({ player: t.player, rolls: t.rolls,
     keeps: t.keeps.map((k) => k || "-"), box: t.box })) };
   const lines = [`rules ${rules}`, `players ${players.join(",")}`];
@@ -176,7 +224,7 @@ export function recordAnswer(record) {
     lines.push(`${t.player}: ${parts.join(" ")}${t.box ? ` ${t.box}` : ""}`);
   }
   const full = (c) => c.entries.every((e) => e !== null);
-  return { record: json, text: `${lines.join("\n")}\n`,
+  return { record: json, text: `${lines.join("\n")}\n`, objective, objective_line: line,
     cards: Object.fromEntries(players.map((p) => [p, describeCard(cards[p])])),
     finished: players.every((p) => full(cards[p])) };
 }

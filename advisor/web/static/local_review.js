@@ -31,6 +31,10 @@ export async function analyze(body, query = {}) {
     throw new LocalError(`a review by the chance of a target or of winning ${NEEDS_SERVE}`);
   }
   const record = readRecord(body);
+  if (record.objective.kind !== "ev") {  // the record's own objective, as `yahtzee analyze`
+    throw new LocalError(`this game was played ${record.objective.kind === "target" ? "for a target" : "to win"}: `
+      + `a review by its chance ${NEEDS_SERVE}`);
+  }
   const table = await tableOf(record.rules);
   const rules = table.rules;
   const cards = Object.fromEntries(record.players.map((p) => [p, parseCard("", record.rules)]));
