@@ -504,7 +504,8 @@ def test_hold_dice_by_tapping_shows_that_keeps_value_as_advise_ranks_it(
         assert shown["what"] == f"Keep {' '.join(map(str, keep))}"
         assert shown["value"] == option.expected_final          # exactly advise's figure
         assert shown["ev"] == f"{option.expected_final:.2f}"
-        assert shown["loss"] == ("best" if rank == 0 else f"−{option.loss:.2f}")
+        # a positive loss, as `advise` prints it under "loss"
+        assert shown["loss"] == ("best" if rank == 0 else f"{option.loss:.2f}")
         place = "best" if rank == 0 else ordinal(rank + 1)
         assert shown["rank"] == f"Held: the {place} of {len(advice.options)} choices."
         n = 5 - len(keep)

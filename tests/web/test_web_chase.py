@@ -30,6 +30,7 @@ def start_win_game(table: Table, names: tuple[str, ...], win_from: int | None = 
     page.select_option("#objective-select", "win")
     assert page.is_visible("#win-from-field")
     if win_from is not None:
+        page.select_option("#win-from-when", "late")
         page.fill("#win-from-input", str(win_from))
     page.click("#start")
     table.settle()
@@ -57,7 +58,7 @@ def test_playing_to_win_from_turn_one_never_blocks(server, browser, screenshots)
     page = context.new_page()
     table = Table(page, server.url)
     start_win_game(table, ("Ann", "Bob"))
-    assert page.input_value("#win-from-input") == "15"  # from the first turn
+    assert page.input_value("#win-from-when") == "first"  # from the first turn
     # turn 1: the choices at once, by expected score, while the chance to win is worked out
     assert timed_roll(table, [2, 2, 2, 5, 6]) <= QUICK
     assert page.inner_text("#advice-title") == "Your choices, by expected final score"

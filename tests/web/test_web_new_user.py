@@ -215,6 +215,13 @@ def test_an_analysis_in_two_units_says_the_unit_of_every_figure(server, browser,
     for row, p in zip(rows[1::2], want["players"], strict=True):
         assert row[5].endswith(" points") and row[5].replace("−", "-").lstrip("+")[:-7] == \
             f"{p['by_expected_score']['luck']:.2f}"
+    # the largest losses: positive figures in their unit, as the terminal prints them
+    worst = [d for p in want["players"]
+             for d in [*p["worst"], *(p["by_expected_score"] or {}).get("worst", [])]]
+    costs = [f"costs {100 * d['loss']:.2f} pp" if d["unit"] == "probability"
+             else f"costs {d['loss']:.2f} points" for d in worst]
+    assert sorted(page.locator("#analysis-worst .loss").all_inner_texts()) == sorted(costs)
+    assert costs
     # the decisions: every luck (and every loss but 0) in its row's unit
     cells = page.locator("#analysis-decisions tbody tr").evaluate_all(
         "trs => trs.map(tr => [...tr.cells].map(c => c.textContent))")
@@ -251,4 +258,140 @@ def test_the_totals_bar_never_covers_the_objective_note(server, browser, screens
         note.evaluate(f"e => e.scrollIntoView({{block: '{block}'}})")
         page.wait_for_timeout(100)
         assert not covered(), block
+    context.close()
+
+
+def _label_columns(page, selector: str) -> list[str]:
+    """The texts in the visible labels of ``selector`` broken into narrow columns: a run
+    of words over several lines narrower than half the label (a flex item squeezed)."""
+    return page.locator(f"{selector} label").evaluate_all(
+        """labels => labels.filter(l => l.offsetParent !== null).flatMap(l => {
+             const width = l.getBoundingClientRect().width;
+             return [...l.childNodes].filter(n => n.nodeType === 3 && n.textContent.trim())
+               .filter(n => {
+                 const range = document.createRange();
+                 range.selectNodeContents(n);
+                 const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+                 return tops.size > 1 && range.getBoundingClientRect().width < width / 2;
+               }).map(n => n.textContent.trim());
+           })""")
+
+
+def test_playing_to_win_is_set_up_in_plain_words_on_a_phone(server, browser, screenshots):
+    """The setup asks "work out the chance to win: from the first turn, or in the last
+    turns only", then (only then) a number of open boxes; no text squeezed into narrow
+    columns at 390 px (it read "from [15] open boxes on (15: from the first turn)" in
+    three columns). The game started from it is played to win from that many boxes."""
+    table, context = phone(browser, server.url)
+    page = table.page
+    page.evaluate("() => localStorage.clear()")
+    page.reload()
+    table.settle()
+    page.click("#add-player")
+    page.select_option("#objective-select", "win")
+    assert page.is_visible("#win-from-field")
+    assert page.input_value("#win-from-when") == "first"
+    assert page.locator("#win-from-when option").all_inner_texts() == [
+        "from the first turn", "in the last turns only"]
+    assert not page.is_visible("#win-from-input")
+    page.locator("#setup").screenshot(path=str(screenshots / "web-390-setup-win.png"))
+    assert _label_columns(page, "#setup-form") == []
+    page.select_option("#win-from-when", "late")
+    assert page.is_visible("#win-from-input")
+    page.fill("#win-from-input", "3")
+    page.locator("#setup").screenshot(path=str(screenshots / "web-390-setup-win-late.png"))
+    assert _label_columns(page, "#setup-form") == []
+    page.click("#start")
+    table.settle()
+    assert table.state()["objective"] == {"kind": "win", "from": 3}
+    table.tap_dice([2, 2, 2, 5, 6])
+    assert page.inner_text("#chase-status").startswith(
+        "Ranked by expected score: the chance to win is worked out from 3 open boxes on")
+    assert table.errors == []
+    context.close()
+
+
+def _two_boxes_left_record() -> str:
+    """Ann and Bob played to win from 2 open boxes on, eleven turns each, the same (each
+    one roll scored at once): level, two boxes open each (Yahtzee and Chance)."""
+    boxes = ("aces twos threes fours fives sixes three_of_a_kind four_of_a_kind full_house "
+             "small_straight large_straight yahtzee chance").split()
+    lines = ["# objective: win (each player against the best of the others, from 2 open "
+             "boxes on)", "rules official", "players Ann,Bob"]
+    for i in range(11):
+        lines += [f"Ann: 12346 {boxes[i]}", f"Bob: 12346 {boxes[i]}"]
+    return "\n".join(lines) + "\n"
+
+
+def test_losses_on_one_line_as_positive_figures_and_the_next_turn_in_view(
+        server, browser, official_table, tmp_path, screenshots):
+    """At 390 px: the losses of the list are the terminal's figures (`advise 22256 --top 0`
+    prints 3.24 where the page said -3.24); ranked by the chance to win, each "1.35 pp" on
+    one line and equal to the server's p_loss; and after a box is tapped at the bottom of
+    the list, the next player's turn heading and dice are in view below the totals bar."""
+    from click.testing import CliRunner
+    from test_web_chase import start_win_game
+
+    from advisor.cli import cli
+
+    table, context = phone(browser, server.url)
+    page = table.page
+    start_game(table)
+    table.tap_dice([2, 2, 2, 5, 6])
+    page.locator("#more-options").tap()
+    table.settle()
+    shown = page.locator("#options li .loss").all_inner_texts()
+    printed = CliRunner().invoke(cli, ["advise", "22256", "--top", "0"]).stdout.splitlines()
+    rows = [line.split() for line in printed if line[:3].strip().isdigit()]
+    assert len(rows) == len(shown) == 28
+    assert shown == ["best" if r[-1] == "0.00" else r[-1] for r in rows]
+    # a box tapped at the bottom of the list: Bob's turn, its heading and dice in view
+    last = page.locator("#options li button.take").last
+    assert table.options()[-1].startswith("Score ")
+    last.scroll_into_view_if_needed()
+    last.tap()
+    table.settle()
+    assert page.inner_text("#turn-title").startswith("Bob")
+    bar = page.locator("#scores").bounding_box()
+    title = page.locator("#turn-title").bounding_box()
+    dice = page.locator("#dice").bounding_box()
+    assert title["y"] >= bar["y"] + bar["height"] - 0.5, (bar, title)
+    assert dice["y"] + dice["height"] <= 844, dice
+    page.screenshot(path=str(screenshots / "web-390-after-a-box.png"))
+    # played to win, two boxes left each: the ranking by the chance to win
+    start_win_game(table, ("Ann", "Bob"), win_from=2)
+    record = tmp_path / "late.txt"
+    record.write_text(_two_boxes_left_record())
+    page.set_input_files("#upload-file", str(record))
+    table.settle()
+    table.tap_dice([1, 1, 1, 5, 6])
+    page.wait_for_selector("body[data-chase='ready']", state="attached", timeout=300_000)
+    page.wait_for_selector("#advice.with-chance")
+    if page.is_visible("#more-options"):
+        page.locator("#more-options").tap()
+        table.settle()
+    cards = table.state()["cards"]
+    status, advice = server.get("/api/advise", {"card": cards["Ann"], "dice": "11156",
+                                                "rolls_left": "2", "top": "0",
+                                                "opponent": cards["Bob"]})
+    assert status == 200
+    shown = page.locator("#options li .loss").all_inner_texts()
+    want = ["best" if o["p_loss"] <= 0 else f"{100 * o['p_loss']:.2f} pp"
+            for o in advice["options"]]
+    assert shown == want[:len(shown)] and len(shown) > 10
+    assert any(s.endswith(" pp") for s in shown)
+    assert _one_line(page, "#options li .loss") == []
+    page.locator("#options").screenshot(path=str(screenshots / "web-390-win-losses.png"))
+    # and inside its row: nothing runs under the row's "?" button (it showed "10.68 p")
+    spilt = page.locator("#options li").evaluate_all(
+        """lis => lis.filter(li => {
+             const take = li.querySelector("button.take");
+             const edge = Math.min(take.getBoundingClientRect().right,
+                                   li.querySelector(".why-button").getBoundingClientRect().left);
+             return [...take.children].some(c => c.getBoundingClientRect().right > edge + 0.5
+                                                 || c.scrollWidth > c.clientWidth);
+           }).map(li => li.innerText)""")
+    assert spilt == []
+    page.locator("#options").screenshot(path=str(screenshots / "web-390-win-losses.png"))
+    assert table.errors == []
     context.close()

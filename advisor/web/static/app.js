@@ -102,8 +102,12 @@ function objectiveFromForm() {
     return { kind, target };
   }
   if (kind === "win") {
-    const from = Number($("win-from-input").value);
-    if (!Number.isInteger(from) || from < 1 || from > 15) throw new Error("work out the chance to win from 1 to 15 open boxes on");
+    const input = $("win-from-input");
+    if ($("win-from-when").value === "first") return { kind, from: Number(input.max) };
+    const from = Number(input.value);
+    if (!Number.isInteger(from) || from < 1 || from > Number(input.max)) {
+      throw new Error(`the number of boxes open when the chance to win is worked out is 1 to ${input.max}`);
+    }
     return { kind, from };
   }
   return { kind };
@@ -487,9 +491,22 @@ async function choose(option) {
     });
     freshTurnView();
     await show();
+    showEntry();
     return;
   }
   await scoreBox(option.box);
+}
+
+// After a choice the page may be scrolled down to the list of choices: the turn's heading
+// and its dice come back into view, below the sticky totals (html's scroll-padding-top).
+function showEntry() {
+  if ($("game").hidden || isOver() || phase() !== "roll") return;
+  const bar = $("scores").getBoundingClientRect();
+  const head = $("turn-title").getBoundingClientRect();
+  const dice = $("dice").getBoundingClientRect();
+  if (head.top < bar.bottom || dice.bottom > window.innerHeight) {
+    $("turn-title").closest(".turn-head").scrollIntoView({ block: "start" });
+  }
 }
 
 async function scoreBox(box) {
@@ -517,6 +534,7 @@ async function scoreBox(box) {
     busy = false;
   }
   await show();
+  showEntry();
 }
 
 // ------------------------------------------------------------------ drawing
@@ -719,7 +737,8 @@ function optionCells(option) {
   // ranked by a chance, the loss is in percentage points of it (the expected final beside)
   const lost = p === undefined ? option.loss : 100 * (option.p_loss ?? 0);
   const unit = p === undefined ? "" : " pp";
-  loss.textContent = lost > 0 ? `−${lost.toFixed(2)}${unit}` : "best";
+  // a loss is a positive figure under the "loss" heading, as `advise` prints it
+  loss.textContent = lost > 0 ? `${lost.toFixed(2)}${unit}` : "best";
   const label = `${what.textContent}: ` + (p === undefined ? "" : `chance ${chance.textContent}, `) +
     `expected final ${ev.textContent}, ` + (lost > 0 ? `loses ${lost.toFixed(2)}` +
     (p === undefined ? "" : " percentage points") : "the best choice");
@@ -1438,7 +1457,7 @@ async function analyzeGame() {
       `${d.rolls_left === 1 ? "roll" : "rolls"} left — chose ${describe(d.chosen)}, best was ${describe(d.best)}`;
     const loss = document.createElement("span");
     loss.className = "loss";
-    loss.textContent = `−${lossText(d.loss, d.unit)}${d.unit === "probability" ? "" : " points"}`;
+    loss.textContent = `costs ${lossText(d.loss, d.unit)}${d.unit === "probability" ? "" : " points"}`;
     const meta = document.createElement("div");
     meta.className = "meta";
     meta.append(loss, ` (expected final ${d.chosen.expected_final.toFixed(2)} instead of ${d.best.expected_final.toFixed(2)})`);
@@ -1606,7 +1625,14 @@ async function init() {
     $("target-field").hidden = $("objective-select").value !== "target";
     $("win-from-field").hidden = $("objective-select").value !== "win";
   });
-  $("win-from-input").value = String(info.win_from || 15);
+  // the chance to win from the first turn (the default), or from N open boxes on
+  const first = (info.win_from || 15) >= Number($("win-from-input").max);
+  $("win-from-when").value = first ? "first" : "late";
+  $("win-from-count").hidden = first;
+  $("win-from-input").value = String(first ? 4 : info.win_from);
+  $("win-from-when").addEventListener("change", () => {
+    $("win-from-count").hidden = $("win-from-when").value === "first";
+  });
   $("chase-stop").addEventListener("click", stopChase);
   if (state) await checkSaved();
   select.value = state ? state.rules : info.name;
