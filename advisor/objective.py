@@ -21,6 +21,7 @@ An :class:`Objective` is a small value (docs/objectives.md):
 from __future__ import annotations
 
 import operator
+import reprlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -170,13 +171,18 @@ class Objective:
         if kind == "ev" and keys == {"kind"}:
             return cls.ev()
         if kind == "target" and keys == {"kind", "target"}:
+            target = data["target"]
+            if type(target) is not int:  # (JSON's number, never its text "300")
+                raise ObjectiveError(f"the objective's target is {_json_kind(target)}: give "
+                                     f"a whole number of points as a JSON number (e.g. 300)")
             return cls.for_target(data["target"])
         if kind == "win" and keys == {"kind", "opponent"}:
             return cls.win(data["opponent"], get_rules(rules))
         if kind == "win" and keys == {"kind", "opponents"} and isinstance(data["opponents"],
                                                                         list):
             return cls.win_against(data["opponents"], get_rules(rules))
-        raise ObjectiveError(f"objective {shown(str(data), 60)}: give {{\"kind\": \"ev\"}}, "
+        raise ObjectiveError(f"objective {shown(reprlib.repr(data), 60)}: give "
+                             f"{{\"kind\": \"ev\"}}, "
                              f"{{\"kind\": \"target\", \"target\": X}} or {{\"kind\": \"win\", "
                              f"\"opponent\": CARD}}")
 
@@ -277,6 +283,14 @@ EV = Objective()
 def _too_many(count: int) -> ObjectiveError:
     return ObjectiveError(f"{count:,} opponents: a win objective takes 2 to {MAX_OPPONENTS} "
                           f"opponents' cards (the others at a table of eight)")
+
+
+def _json_kind(value: object) -> str:
+    """What ``value`` (read from JSON) is, in JSON's words: ``text``, ``a fraction``..."""
+    if isinstance(value, bool):
+        return "true or false"
+    return {str: "text", float: "a fraction", list: "a list", dict: "an object",
+            type(None): "null"}.get(type(value), type(value).__name__)
 
 
 def _as_opponent(card: Scorecard | str, rules: str | RuleSet) -> Scorecard:

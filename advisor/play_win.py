@@ -135,13 +135,14 @@ def judging_of_record(text: str, rules: str) -> Judging | None:
     else:
         try:
             data = json.loads(note)
-        except ValueError:
+        except (ValueError, RecursionError):  # (brackets nested past Python's stack)
             data = None
         if isinstance(data, dict):
             try:
                 return Objective.from_json(data, rules)
-            except ObjectiveError as exc:
-                raise ObjectiveError(f"the record's first line {first[:80]!r}: {exc}") from None
+            except (ObjectiveError, RecursionError) as exc:
+                why = exc if isinstance(exc, ObjectiveError) else "nested too deep"
+                raise ObjectiveError(f"the record's first line {first[:80]!r}: {why}") from None
     raise ObjectiveError(f"the record's first line {first[:80]!r} names no objective this "
                          f"version reads; give --objective, --target, --beat or --opponent")
 

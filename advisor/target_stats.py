@@ -63,7 +63,8 @@ class TargetStats:
     p_target: float
     p_target_ev: float
     rows: tuple[tuple[int, float, float], ...]
-    """(target, p_target, p_target_ev) for each row target."""
+    """(target, p_target, p_target_ev) for each row target (none for a target out of
+    reach: :meth:`Objective.is_out_of_reach`)."""
     seconds: float
 
     def to_json(self) -> dict[str, Any]:
@@ -101,9 +102,13 @@ def target_stats(table: Table, card: Scorecard, target: int,
     """Exact P(final >= x) from ``card`` for ``target`` and every row target ``x``, under
     the best strategy for ``x`` and under the expected-score strategy. The targets the
     rules' target table holds are read there; one solve from the card answers the rest
-    (a vector per state answers every lower target too)."""
+    (a vector per state answers every lower target too). A ``target`` out of reach is 0
+    for both at once, without the rows (:meth:`Objective.is_out_of_reach`)."""
     began = time.perf_counter()
     card.check_not_full()
+    if Objective.for_target(target).is_out_of_reach(card):  # 0 for every strategy: no
+        # solve, no table of targets
+        return TargetStats(card, target, 0.0, 0.0, (), time.perf_counter() - began)
     rows = target_rows(card.rules_name) if rows is None else rows
     total = card.total
     state = (card.mask, card.upper, card.flag)

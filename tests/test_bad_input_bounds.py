@@ -156,6 +156,8 @@ def test_stats_out_of_reach_targets_are_zero(official_table) -> None:
     card = Scorecard.parse(LATE_CARD)
     result = target_stats(official_table, card, 10**20, rows=(250, 263, 264, 10**25))
     assert result.p_target == 0.0 and result.p_target_ev == 0.0
+    assert result.rows == ()  # (answered at once: no table of other targets)
+    result = target_stats(official_table, card, 263, rows=(250, 263, 264, 10**25))
     rows = {x: (p, q) for x, p, q in result.rows}
     assert rows[264] == rows[10**25] == (0.0, 0.0)
     assert 0 < rows[263][0] < 1 and rows[250][0] > 0

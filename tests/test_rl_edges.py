@@ -68,3 +68,28 @@ def test_the_other_seats_games_follow_the_seed_not_only_the_episode(official_tab
     fresh = _final_opponent_totals(YahtzeeEnv("official", opponents=("greedy",)), 2)
     assert second == fresh
     assert first != second  # the two seeds' first games differ (else the test shows nothing)
+
+
+@pytest.mark.parametrize(("options", "words"), [
+    (5, "not int 5"), (0, "not int 0"), ("card", "not str 'card'"), ("", "not str ''"),
+    ([], "not list []"), ([("card", 1)], "not list"), ((), "not tuple ()"),
+    (True, "not bool True"), (1.5, "not float 1.5"), (b"", "not bytes b''"),
+    (object(), "not object <object"),
+    ({"card": "twos=6"}, "reset takes no options, not 'card'"),
+    ({1: 2, "a": 3}, "reset takes no options, not '1', 'a'"),
+    ({i: i for i in range(9)}, "not '0', '1', '2', '3', '4' ..."),
+])
+def test_reset_refuses_every_option_with_a_clear_value_error(lone, options, words):
+    """The environment takes no options: anything but None or an empty dict is a
+    ValueError naming what was given (the game in play goes on unchanged)."""
+    lone.reset(seed=5)
+    before = lone.card, lone.dice
+    with pytest.raises(YahtzeeError) as caught:
+        lone.reset(options=options)
+    message = str(caught.value)
+    assert isinstance(caught.value, ValueError) and words in message, message
+    assert message.startswith("reset") and len(message) < 200
+    assert (lone.card, lone.dice) == before
+    for none in (None, {}):
+        lone.reset(seed=5, options=none)
+        assert (lone.card, lone.dice) == before

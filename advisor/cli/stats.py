@@ -14,7 +14,7 @@ import numpy as np
 from tqdm import tqdm
 
 from solver.errors import shown, shown_path
-from solver.stats import PERCENTILES, THRESHOLDS
+from solver.stats import PERCENTILES, THRESHOLDS, most_points_to_come
 
 from ..model import box_label
 from ..objective import Objective
@@ -59,9 +59,10 @@ def stats(card_text: str, target: str | None, rules_name: str, table_path: str |
     question = StatsQuestion.parse(card_text=card_text, rules_name=rules_name, target=target)
     table = load_table(rules_name, table_path)
     goal = question.target
-    if question.card.mask == 0:  # a new game: its figures are cached beside the table
+    beyond = goal is not None and Objective.for_target(goal).is_out_of_reach(question.card)
+    if question.card.mask == 0 and not beyond:  # a new game: its figures are cached
         load_new_game_stats(table)
-    if goal is not None:
+    if goal is not None and not beyond:
         # here: advisor.target_stats loads numba (half a second) that `stats --help` skips
         from advisor.target_stats import asked_targets, stored_top
 
@@ -116,11 +117,15 @@ def _stats_lines(card: Any, result: Any) -> list[str]:
 def _target_lines(card: Any, target: int, result: Any) -> list[str]:
     """The figures of :func:`advisor.target_stats.target_stats` as text."""
     where = f"card {card} (total {card.total})" if card.turn > 1 else "a new game"
-    return [f"Target {target}, rules {card.rules_name}, from {where}: exact "
-            f"(computed in {result.seconds:.1f} s)",
-            f"  p_target     {100 * result.p_target:9.4f} %   best strategy for {target}",
-            f"  p_target_ev  {100 * result.p_target_ev:9.4f} %   expected-score strategy",
-            "", f"  {'target':>6}  {'p_target':>10}  {'p_target_ev':>11}",
+    lines = [f"Target {target}, rules {card.rules_name}, from {where}: exact "
+             f"(computed in {result.seconds:.1f} s)",
+             f"  p_target     {100 * result.p_target:9.4f} %   best strategy for {target}",
+             f"  p_target_ev  {100 * result.p_target_ev:9.4f} %   expected-score strategy"]
+    if Objective.for_target(target).is_out_of_reach(card):  # (0 at once, no rows)
+        most = card.total + most_points_to_come(card.rules, (card.mask, card.upper, card.flag))
+        return [*lines, "", f"  out of reach: a game from here scores at most {most} "
+                f"(0 % for every strategy)"]
+    return [*lines, "", f"  {'target':>6}  {'p_target':>10}  {'p_target_ev':>11}",
             *(f"  {x:>6}  {100 * p:9.4f}%  {100 * q:10.4f}%" for x, p, q in result.rows)]
 
 

@@ -34,7 +34,8 @@ Seeding is the simulator's: ``reset(seed=s)`` plays game 0 of seed ``s``, and ea
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
+import reprlib
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -127,8 +128,7 @@ class YahtzeeEnv(gym.Env[dict[str, Any], np.int64]):
         """A new game: game 0 of ``seed`` when given, else the next game of the seed."""
         if seed is not None:
             seed = _checked_seed(seed)
-        if options:
-            raise YahtzeeError(f"reset takes no options, not {shown(sorted(options), 40)}")
+        _check_no_options(options)
         super().reset(seed=seed)
         if seed is not None:
             self._seed, self._game = seed, 0
@@ -290,3 +290,17 @@ def _checked_seed(seed: Any) -> int:
     if whole is None or not 0 <= whole <= MASK64:
         raise YahtzeeError(f"the seed must be an integer in 0..2**64-1, not {shown(seed, 40)}")
     return whole
+
+
+def _check_no_options(options: object) -> None:
+    """``reset``'s ``options``: None or an empty dict (the environment takes none), else
+    :class:`~solver.errors.YahtzeeError` (a ValueError) naming what was given."""
+    if options is None:
+        return
+    if not isinstance(options, Mapping):
+        raise YahtzeeError(f"reset's options are a dict (the environment takes none) or "
+                           f"None, not {type(options).__name__} {reprlib.repr(options)}")
+    if options:
+        names = ", ".join(shown(key, 30) for key in list(options)[:5])
+        raise YahtzeeError(f"reset takes no options, not {names}"
+                           f"{' ...' if len(options) > 5 else ''}")
