@@ -35,6 +35,11 @@ JobFunc = Callable[[Any, Callable[[int, int], None]], Any]
 """``func(arg, progress)``: a picklable module-level function of the worker."""
 
 
+class WorkerFailed(RuntimeError):
+    """A worker process could not be started, or ended while it worked (out of memory?):
+    the server's fault, not the input's; asked again, the work is tried in a new one."""
+
+
 class Reporter:
     """The progress callback of a job in the worker: each change goes to the client."""
 

@@ -41,6 +41,10 @@ JOB_STATES = "tests/web/test_web_job_states.py"
 JOB_QUEUE = "tests/web/test_web_fair.py::test_heavy_jobs_queue_in_order_per_client_and_in_all"
 JOB_ABANDON = "tests/web/test_web_fair.py::test_jobs_nobody_asks_about_are_cancelled"
 SIM_KEYS = "tests/test_simulate_json_keys.py::test_every_summary_key_counted_from_the_games"
+JOB_ENDINGS = ("tests/web/test_web_job_endings.py",)
+SOLVE_ENDINGS = ("tests/test_background_endings.py",)
+CONNECTIONS = "tests/web/test_web_connections.py"
+WORKER_ENDINGS = "tests/web/test_web_worker_endings.py"
 
 MUTATIONS: tuple[Mutation, ...] = (
     # ------------------------------------------------------------ scoring (boxes.py)
@@ -922,4 +926,103 @@ MUTATIONS: tuple[Mutation, ...] = (
              "with a good header is still refused, by the extra bytes after its body)",
              ("tests/test_table_checks.py::"
               "test_huge_file_is_refused_after_reading_only_its_header",)),
+    # ------------------------------------ every queue after every ending (issue 46)
+    Mutation("jobs-cancel-running-starts-no-next", "python", "advisor/web/jobs.py",
+             '            self._end(job, "cancelled")\n        self._next()\n'
+             '        self._number()',
+             '            self._end(job, "cancelled")\n        self._number()',
+             "cancelling the running heavy job while others wait leaves them queued forever",
+             JOB_ENDINGS),
+    Mutation("jobs-cancel-queued-not-renumbered", "python", "advisor/web/jobs.py",
+             "        self._next()\n        self._number()\n        return job",
+             "        self._next()\n        return job",
+             "a queued job cancelled: the jobs behind it keep their old queue positions",
+             JOB_ENDINGS),
+    Mutation("jobs-progress-done-total-swapped", "python", "advisor/web/jobs.py",
+             "job.done, job.total = message[2], message[3]",
+             "job.total, job.done = message[2], message[3]",
+             "a heavy job's progress says done and total swapped (3/1)",
+             JOB_ENDINGS),
+    Mutation("jobs-spawn-failure-leaves-job-queued", "python", "advisor/web/jobs.py",
+             "            try:\n                if self._process is None or not "
+             "self._process.is_alive():\n                    self._spawn()\n"
+             "                self._conn.send(",
+             "            if self._process is None or not self._process.is_alive():\n"
+             "                self._spawn()\n            try:\n                self._conn.send(",
+             "a worker that cannot be started raises out of the queue: the job it was for stays "
+             "'queued' in no queue, and later cancels fail (every heavy question 500)",
+             JOB_ENDINGS),
+    Mutation("jobs-spawn-failure-stops-the-queue", "python", "advisor/web/jobs.py",
+             '                self._end(job, "failed")\n                continue',
+             '                self._end(job, "failed")\n                break',
+             "after a worker could not be started for one job, the jobs behind it never run",
+             JOB_ENDINGS),
+    Mutation("jobs-worker-died-starts-no-next", "python", "advisor/web/jobs.py",
+             '                self._end(running, "failed")\n            self._next()\n'
+             '            return',
+             '                self._end(running, "failed")\n            return',
+             "a heavy job whose worker died fails, and the queued ones behind it never run",
+             JOB_ENDINGS),
+    Mutation("solves-spawn-failure-raises-into-play", "python", "advisor/background.py",
+             "            try:\n                if self._process is None or not "
+             "self._process.is_alive():\n                    self._spawn()\n",
+             "            if self._process is None or not self._process.is_alive():\n"
+             "                self._spawn()\n            try:\n",
+             "play's background solve raises into the game when its worker cannot be started",
+             SOLVE_ENDINGS),
+    Mutation("solves-progress-done-total-swapped", "python", "advisor/background.py",
+             "solve.done, solve.total = message[2], message[3]",
+             "solve.total, solve.done = message[2], message[3]",
+             "play's background solve's progress has done and total swapped",
+             SOLVE_ENDINGS),
+    Mutation("solves-worker-died-is-cancelled", "python", "advisor/background.py",
+             'solve.state, solve.error = "failed", "the worker process ended (out of memory?)"',
+             'solve.state, solve.error = "cancelled", "the worker process ended (out of '
+             'memory?)"',
+             "a background solve whose worker died is said cancelled, not failed",
+             SOLVE_ENDINGS),
+    # ------------------------------------------------ connections of yahtzee serve
+    Mutation("connections-cap-one-over", "python", "advisor/web/connections.py",
+             "self.held[key] >= self.per_client",
+             "self.held[key] > self.per_client",
+             "a client may hold one connection more than its cap",
+             (f"{CONNECTIONS}::test_a_client_over_its_cap_is_refused_while_another_is_answered",)),
+    Mutation("connections-header-timer-not-rearmed", "python", "advisor/web/connections.py",
+             "            self._arm_header_timer()  # the next request's headers",
+             "            pass  # the next request's headers",
+             "after an answer, a half-sent next request holds its connection forever",
+             (f"{CONNECTIONS}::"
+              "test_requests_that_do_not_come_are_closed_after_the_header_timeout",)),
+    Mutation("connections-proxy-headers-always", "python", "advisor/web/connections.py",
+             "proxy_headers=bool(networks),",
+             "proxy_headers=True,",
+             "X-Forwarded-For is believed from 127.0.0.1 without --proxy (a new header per "
+             "request passes for a new client)",
+             (f"{CONNECTIONS}::test_forwarded_for_is_believed_only_from_the_proxy_named",)),
+    Mutation("connections-ipv6-client-per-address", "python", "advisor/web/connections.py",
+             'ipaddress.ip_network(f"{address}/64", strict=False)',
+             'ipaddress.ip_network(f"{address}/128", strict=False)',
+             "an IPv6 client is one address, not its /64: one machine passes for many",
+             (f"{CONNECTIONS}::test_a_client_is_an_ipv4_address_or_an_ipv6_64_network",)),
+    Mutation("connections-every-loop-error-logged", "python", "advisor/web/connections.py",
+             "            self._unsaid[kind] += 1\n            return",
+             "            self._unsaid[kind] += 1",
+             "every failed accept is logged (one line each, thousands a second)",
+             (f"{CONNECTIONS}::test_loop_errors_are_logged_one_line_per_kind_and_interval",)),
+    Mutation("record-lane-broken-pool-kept", "python", "advisor/web/offload.py",
+             "            self._pool = None\n            pool.shutdown(wait=False, "
+             "cancel_futures=True)\n\n    def close",
+             "            pool.shutdown(wait=False, cancel_futures=True)\n\n    def close",
+             "a record-lane worker that died leaves its pool broken: every later record or "
+             "light question fails until the server restarts",
+             (f"{WORKER_ENDINGS}::test_the_record_lane_after_a_worker_died_or_could_not_start",)),
+    Mutation("figures-unstarted-worker-leaves-its-question-waiting", "python",
+             "advisor/web/charts.py",
+             "        loop = asyncio.get_running_loop()\n        if self._pool is None:\n",
+             "        loop = asyncio.get_running_loop()\n"
+             "        self._running[key] = loop.create_future()\n        if self._pool is None:\n",
+             "the figures' worker that cannot be started leaves its question registered: the "
+             "same question asked again waits forever",
+             (f"{WORKER_ENDINGS}::"
+              "test_the_figures_worker_that_could_not_start_fails_one_question",)),
 )

@@ -32,6 +32,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from solver.errors import YahtzeeError
 from solver.game.rules import DEFAULT_RULES
 
+from ..background import WorkerFailed
 from ..request.answers import (
     CARD_PARAMS,
     PLACE_PARAMS,
@@ -159,7 +160,7 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
                 return _bad(str(exc), 429)
             except JobCancelled as exc:
                 return _bad(str(exc), 409)
-            except JobFailed as exc:  # the server's fault, said as it is (the job says it too)
+            except (JobFailed, WorkerFailed) as exc:  # the server's fault, said as it is
                 return _bad(str(exc), 500)
             except YahtzeeError as exc:
                 return _bad(str(exc))

@@ -22,6 +22,8 @@ from solver.stats import optimal_stats
 from solver.stats_file import new_game_stats
 from solver.table import default_table_path, get_table
 
+from ..background import WorkerFailed
+
 State = tuple[str, int, int, int]
 """(rules name, filled mask, upper subtotal capped at 63, Yahtzee flag)."""
 
@@ -88,10 +90,14 @@ class StatsService:
 
     def _start(self, key: Key, func: Any, arg: Any) -> asyncio.Future[Any]:
         loop = asyncio.get_running_loop()
+        if self._pool is None:
+            try:
+                self._pool = multiprocessing.get_context("spawn").Pool(1, _ignore_interrupt)
+            except OSError as exc:  # no file descriptor or memory left: this question fails
+                raise WorkerFailed(f"the server could not start a worker process: "
+                                   f"{exc}") from None
         future: asyncio.Future[Any] = loop.create_future()
         self._running[key] = future
-        if self._pool is None:
-            self._pool = multiprocessing.get_context("spawn").Pool(1, _ignore_interrupt)
 
         def finish(result: Any, failed: bool) -> None:
             self._running.pop(key, None)

@@ -20,11 +20,13 @@ import multiprocessing
 import signal
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from solver.table import get_table
 
 from ..analyze import analyze
+from ..background import WorkerFailed
 from ..play_win import Judging
 from ..record import GameRecord
 from ..request.answers import TurnQuestion, read_noted_record, record_json, solve_turn_job
@@ -53,15 +55,35 @@ class RecordWork:
 
     async def run(self, func: Callable[..., T], *args: Any) -> T:
         """``func(*args)`` in a worker (a module-level function and picklable arguments),
-        once a worker is free; its exception is raised here."""
+        once a worker is free; its exception is raised here. A worker that cannot be
+        started or that ends while it works raises :class:`WorkerFailed` for this
+        question, and the next one starts new workers."""
         if self._slots is None:  # made in the loop that uses it
             self._slots = asyncio.Semaphore(self.workers)
         async with self._slots:
-            if self._pool is None:
-                self._pool = ProcessPoolExecutor(
-                    self.workers, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_ignore_interrupt)
-            return await asyncio.get_running_loop().run_in_executor(self._pool, func, *args)
+            try:
+                if self._pool is None:
+                    self._pool = ProcessPoolExecutor(
+                        self.workers, mp_context=multiprocessing.get_context("spawn"),
+                        initializer=_ignore_interrupt)
+                pool = self._pool
+                work = pool.submit(func, *args)  # (a worker is started here when none runs)
+            except (OSError, BrokenProcessPool) as exc:  # no descriptor or memory left
+                self._drop(self._pool)
+                raise WorkerFailed(f"the server could not start a worker process: "
+                                   f"{exc}") from None
+            try:
+                return await asyncio.wrap_future(work)
+            except BrokenProcessPool:
+                self._drop(pool)
+                raise WorkerFailed("the worker process ended while it worked (out of "
+                                   "memory?); ask again") from None
+
+    def _drop(self, pool: ProcessPoolExecutor | None) -> None:
+        """Let a broken pool go (the next question starts a new one)."""
+        if pool is not None and pool is self._pool:
+            self._pool = None
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
         """End the workers (a record under way is abandoned)."""

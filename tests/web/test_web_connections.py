@@ -94,6 +94,14 @@ def ask(port: int, path: str = "/api/rules", source: str = "127.0.0.1",
         return answer(read_all(sock))
 
 
+def ask_raw(port: int, method: str, path: str) -> tuple[int, dict | str]:
+    """``method path`` (no body) on a new connection from 127.0.0.1, read whole."""
+    with connect(port) as sock:
+        sock.sendall(f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0"
+                     f"\r\nConnection: close\r\n\r\n".encode())
+        return answer(read_all(sock))
+
+
 def until(condition, what: str) -> None:
     deadline = time.monotonic() + PATIENCE
     while not condition():
