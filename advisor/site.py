@@ -2,7 +2,8 @@
 
 The folder holds the page (``index.html``, its scripts and styles under ``static/``),
 ``site.json`` (the marker that tells the page it is a static site, with each rule set's
-table file, new-game expected score and ``/api/rules`` answer), the expected-score table
+table file, the unpacked table's size and SHA-256, which the page checks before it reads
+a value, the new-game expected score and ``/api/rules`` answer), the expected-score table
 of each chosen rule set (``tables/NAME.f64planes.gz``: :mod:`solver.formats.webtable`,
 gzipped), a
 web-app manifest and a service worker (``sw.js``) that keeps every file for offline use.
@@ -212,6 +213,7 @@ def build_site(out: str | os.PathLike[str], rules_names: Sequence[str], *,
         info["rule_sets"] = [r for r in info["rule_sets"] if r["name"] in names]
         info["objectives"] = ["ev"]
         rules_info[name] = {"table": stored, "bytes": len(plain),
+                            "sha256": hashlib.sha256(plain).hexdigest(),
                             "expected_score": table.expected_score, "info": info}
     digest = hashlib.sha256()
     for key in sorted(files):

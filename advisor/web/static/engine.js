@@ -225,6 +225,11 @@ export class Table {
       const at = little ? i : 7 - i;
       for (let s = 0; s < n; s += 1) out[8 * s + at] = plane[s];
     }
+    const bad = values.findIndex((v) => !Number.isFinite(v));  // every stored state occurs
+    if (bad >= 0) {
+      throw new TableError(`the ${rules.name} table file holds ${values[bad]} at value ${bad}, not an expected score: `
+        + "build the site again with yahtzee site");
+    }
     this.values = values;
   }
 

@@ -7,6 +7,7 @@ import * as engine from "./engine.js";
 import { readRecord, recordAnswer } from "./local_record.js";
 import { analyze } from "./local_review.js";
 import { grade, session, train } from "./local_train.js";
+import { sha256 } from "./sha256.js";
 
 export const NEEDS_SERVE = "needs the Python program on a computer (yahtzee serve): "
   + "this copy of the page works without a server and ranks by expected score only";
@@ -46,19 +47,38 @@ async function gunzip(bytes) {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-/** The engine.Table of a rule set (its file fetched once; the service worker keeps it). */
+/** The engine.Table of a rule set (its file fetched once; the service worker keeps it),
+ * checked before any value is read: it unpacks, has the size of the rule set's states,
+ * the SHA-256 site.json gives it (sha256.js) and the new game's expected score. */
 export function tableOf(name) {
   const key = ruleSet(name);
   if (!tables.has(key)) {
     const made = (async () => {
-      const res = await fetch(site.rules[key].table);
-      if (!res.ok) throw new LocalError(`the ${key} table could not be loaded (${res.status})`);
-      let bytes = new Uint8Array(await res.arrayBuffer());
-      if (bytes.length !== site.rules[key].bytes && bytes[0] === 0x1f && bytes[1] === 0x8b) {
-        bytes = await gunzip(bytes);  // (unless the host sent it with Content-Encoding gzip)
+      const want = site.rules[key];
+      const damaged = (why) => new LocalError(`the ${key} table file (${want.table}) is damaged: ${why}; `
+        + "build the site again with yahtzee site");
+      let res;
+      try {
+        res = await fetch(want.table);
+      } catch {
+        throw new LocalError(`the ${key} table could not be loaded (${want.table}): no answer from the site`);
       }
+      if (!res.ok) throw new LocalError(`the ${key} table could not be loaded (${res.status})`);
+      let bytes;
+      try {
+        bytes = new Uint8Array(await res.arrayBuffer());
+        if (bytes.length !== want.bytes && bytes[0] === 0x1f && bytes[1] === 0x8b) {
+          bytes = await gunzip(bytes);  // (unless the host sent it with Content-Encoding gzip)
+        }
+      } catch (e) {
+        if (e instanceof LocalError) throw e;
+        throw damaged("it does not unpack (cut short or altered)");
+      }
+      if (typeof want.sha256 !== "string") throw damaged("site.json gives no SHA-256 of it (an older site)");
+      if (bytes.length !== want.bytes) throw damaged(`it holds ${bytes.length} bytes, not ${want.bytes}`);
+      if (await sha256(bytes) !== want.sha256) throw damaged("its SHA-256 is not the one site.json gives");
       const table = new engine.Table(engine.getRules(key), bytes);
-      if (table.value(0, 0, 0) !== site.rules[key].expected_score) {
+      if (table.value(0, 0, 0) !== want.expected_score) {
         throw new LocalError(`the ${key} table does not give the new game's expected score: build the site again`);
       }
       return table;
