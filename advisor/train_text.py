@@ -17,9 +17,13 @@ def position_lines(number: int, count: int, position: Position) -> list[str]:
     """The header of a practice position: where the card stands and the dice."""
     card = position.card
     rules = card.rules
-    filled = ", ".join(f"{box_label(name)} {points}" for name, points in card.filled().items())
+    # every figure of the total, the bonuses too (they add up to the total above)
+    figures = [f"{box_label(name)} {points}" for name, points in card.filled().items()]
+    if card.upper_bonus:
+        figures.append(f"Upper bonus {card.upper_bonus}")
     if card.yahtzee_bonuses:
-        filled += f", Yahtzee bonus {card.yahtzee_bonuses * rules.yahtzee_bonus}"
+        figures.append(f"Yahtzee bonus {card.yahtzee_bonuses * rules.yahtzee_bonus}")
+    filled = ", ".join(figures)
     open_names = ", ".join(box_label(rules.boxes[b].name) for b in card.open_boxes())
     return ["", f"== position {number} of {count}: turn {card.turn} of {rules.n_boxes} | "
                 f"{card_summary(card)}",

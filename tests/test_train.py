@@ -319,6 +319,26 @@ def test_keeps_and_boxes_are_counted_by_what_each_answer_did():
     assert session["kinds"]["box"]["decisions"] == actions.count("score")
 
 
+def test_a_positions_filled_figures_add_up_to_its_total():
+    """`train --seed 13`, position 1: total 390 with the upper bonus (35) and a Yahtzee
+    bonus (100); the figures of the "filled:" line add up to the header's total (the
+    upper bonus was missing: they added up to 355)."""
+    import re
+
+    from advisor.train_text import position_lines
+
+    card = Scorecard.parse("twos=6,threes=9,fours=12,fives=20,sixes=18,3k=19,4k=26,fh=25,"
+                           "ss=30,ls=40,yahtzee=50,yahtzee_bonus=1")
+    lines = position_lines(1, 3, Position(card, Dice("45666"), 1))
+    total = int(re.search(r"\| total (\d+) \|", lines[1]).group(1))
+    upper = 6 + 9 + 12 + 20 + 18
+    assert total == 6 + 9 + 12 + 20 + 18 + 19 + 26 + 25 + 30 + 40 + 50 + 35 + 100 == 390
+    assert upper >= 63
+    filled = lines[2].removeprefix("  filled: ").split(", ")
+    assert filled[-2:] == ["Upper bonus 35", "Yahtzee bonus 100"]
+    assert sum(int(item.rsplit(" ", 1)[1]) for item in filled) == total
+
+
 def test_grade_takes_options_and_refuses_others():
     position = Position(Scorecard.new(), Dice("22256"), 2)
     advice = advice_of(position)
