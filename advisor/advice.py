@@ -159,17 +159,17 @@ def advice_table(advice: Advice, top: int | None = None, *,
     the loss in percentage points of it (0.40: 0.4 % less chance), then the expected
     final score. ``more_hint`` says how to see the hidden ones."""
     options = advice.top(top)
-    kind = advice.objective.kind
+    by_points = advice.objective.is_ev
     width = max(24, *(len(o.describe()) for o in options))
-    if kind == "ev":
+    if by_points:
         lines = [f"  #  {'choice':<{width}}  {'expected final':>14}  {'loss':>8}"]
     else:
-        header = {"target": "P(target)", "win": "chance to win"}[kind]
+        header = advice.objective.header
         cell = max(len(header), 11) + 2
         lines = [f"  #  {'choice':<{width}}{header:>{cell}}  {'loss (pp)':>9}"
                  f"  {'expected final':>14}"]
     for rank, option in enumerate(options, start=1):
-        if kind == "ev":
+        if by_points:
             lines.append(f"{rank:>3}  {option.describe():<{width}}"
                          f"  {option.expected_final:>14.2f}  {option.loss:>8.2f}")
         else:

@@ -296,15 +296,15 @@ class TurnAdvisor:
                 outcome: Outcome | None = None) -> Option:
         """Choice ``i`` of ``priced`` as an :class:`Option` (its box by name), given the
         best expected final score and the best probability of the roll."""
-        kind = self.objective.kind
+        key = self.objective.key
         expected_final, keep, p = (priced.expected_finals[i], priced.keeps[i],
                                    priced.probabilities[i])
         box = None if keep is not None else self.rules.boxes[priced.boxes[i]].name
         return Option("keep" if keep is not None else "score", expected_final,
                       best - expected_final, keep, box, priced.points[i], priced.bonuses[i],
-                      p_target=_unit(p) if kind == "target" else None,
-                      win_share=_unit(p) if kind == "win" else None,
-                      p_loss=max(best_p - _unit(p), 0.0) if kind != "ev" else None,
+                      p_target=_unit(p) if key == "p_target" else None,
+                      win_share=_unit(p) if key == "win_share" else None,
+                      p_loss=max(best_p - _unit(p), 0.0) if key is not None else None,
                       outcome=outcome)
 
 

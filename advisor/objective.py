@@ -12,7 +12,13 @@ An :class:`Objective` is a small value (docs/objectives.md):
 - ``Objective.win_against(cards)``: the chance to win against several opponents, each
   playing on independently from their card, a tie of ``k`` players at the top counting
   ``1/k`` (:meth:`solver.target.Utility.win_share`); one card is exactly
-  ``Objective.win(card)``.
+  ``Objective.win(card)``;
+- ``Objective.tournament(n, field)``: the expected share of first place among ``n``
+  players in all who each play alone, the others' final scores independent draws from
+  the field's distribution (:mod:`solver.field`: expected-score play by default), a tie
+  of ``k`` at the top shared ``1/k`` (:meth:`solver.target.Utility.tournament`). Nobody
+  sees anybody: the utility never changes during a game, so one solve from a new game
+  answers every turn of every game (:attr:`Objective.solves_from_new_game`).
 
 :meth:`Objective.parse_options` builds one from the command-line options and raises
 :class:`~solver.errors.ObjectiveError` for two objectives at once or a bad value.
@@ -30,7 +36,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from solver.errors import ObjectiveError, YahtzeeError, shown
+from solver.errors import FieldError, ObjectiveError, YahtzeeError, shown
+from solver.field import MAX_PLAYERS, Field, check_players, read_scores
 from solver.game.rules import DEFAULT_RULES, RuleSet, get_rules
 from solver.numbers import MAX_DIGITS, whole_number
 from solver.stats import most_points_to_come, optimal_stats
@@ -42,7 +49,7 @@ if TYPE_CHECKING:
     from solver.table import Table
     from solver.target import Utility
 
-KINDS = ("ev", "target", "win")
+KINDS = ("ev", "target", "win", "tournament")
 MAX_OPPONENTS = 7
 """Most opponents of a win objective: the others at a table of eight, as many as
 ``yahtzee play`` seats (an empty card among them is a new game's, as for --card)."""
@@ -73,12 +80,15 @@ def _whole_points(value: Any, what: str) -> int:
 @dataclass(frozen=True)
 class Objective:
     """One objective; ``target`` is set for kind ``target``; for ``win`` either
-    ``opponent`` (one opponent) or ``opponents`` (two or more: beat the best of them)."""
+    ``opponent`` (one opponent) or ``opponents`` (two or more: beat the best of them);
+    for ``tournament`` ``players`` (in all) and ``field``."""
 
     kind: str = "ev"
     target: int | None = None
     opponent: Scorecard | None = None
     opponents: tuple[Scorecard, ...] = ()
+    players: int | None = None
+    field: Field | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -90,6 +100,12 @@ class Objective:
                                  "opponent=... or two or more opponents=...")
         if len(self.opponents) > MAX_OPPONENTS:
             raise _too_many(len(self.opponents))
+        if (self.kind == "tournament") != (self.players is not None) or \
+                (self.players is None) != (self.field is None):
+            raise ObjectiveError("a tournament objective needs players=... and field=... "
+                                 "(and no other objective does)")
+        if self.players is not None:
+            check_players(self.players)
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -133,19 +149,47 @@ class Objective:
         return cls("win", opponents=cards)
 
     @classmethod
+    def tournament(cls, players: int | str, field: Field | None = None) -> Objective:
+        """The expected share of first place among ``players`` players in all (2 to
+        100,000; an int or its text in ASCII digits), the others' final scores drawn
+        from ``field`` (default: expected-score play)."""
+        number = whole_number(players) if isinstance(players, str) else players
+        if number is None:
+            raise FieldError(f"players {shown(players, 40)}: give a whole number of "
+                             f"players in all, 2 to {MAX_PLAYERS:,} (e.g. --tournament 100)")
+        if field is not None and not isinstance(field, Field):
+            raise FieldError(f"field must be a solver.field.Field, not "
+                             f"{type(field).__name__}")
+        return cls("tournament", players=check_players(number), field=field or Field())
+
+    @classmethod
     def parse_options(cls, *, target: int | str | None = None, beat: int | str | None = None,
                       opponent: str | Scorecard | None = None,
                       rules: str | RuleSet = DEFAULT_RULES,
-                      opponents: str | None = None) -> Objective:
-        """The objective of ``--target X``, ``--beat N``, ``--opponent CARD`` or
-        ``opponents`` (two or more cards separated by ``;``: beat the best of them) (at
+                      opponents: str | None = None, tournament: int | str | None = None,
+                      field: str | None = None,
+                      field_scores: str | None = None) -> Objective:
+        """The objective of ``--target X``, ``--beat N``, ``--opponent CARD``,
+        ``opponents`` (two or more cards separated by ``;``: beat the best of them) or
+        ``--tournament N`` (with ``--field STRATEGY`` or ``--field-scores FILE``) (at
         most one); none of them: the expected score."""
         given = [name for name, v in (("--target", target), ("--beat", beat),
-                                      ("--opponent", opponent), ("opponents", opponents))
+                                      ("--opponent", opponent), ("opponents", opponents),
+                                      ("--tournament", tournament))
                  if v is not None]
         if len(given) > 1:
             raise ObjectiveError(f"{' and '.join(given)} given: choose one objective "
-                                 "(--target X, --beat N or --opponent CARD)")
+                                 "(--target X, --beat N, --opponent CARD or --tournament N)")
+        if (field is not None or field_scores is not None) and tournament is None:
+            raise FieldError("--field and --field-scores describe a tournament's other "
+                             "players: give them with --tournament N")
+        if field is not None and field_scores is not None:
+            raise FieldError("--field and --field-scores given: choose one field")
+        if tournament is not None:
+            if field_scores is not None:
+                return cls.tournament(tournament, read_scores(field_scores, get_rules(rules)))
+            return cls.tournament(tournament, None if field is None
+                                  else Field.of_strategy(field))
         if opponents is not None:
             cards = opponents.split(";", MAX_OPPONENTS)
             if len(cards) > MAX_OPPONENTS:
@@ -181,10 +225,17 @@ class Objective:
         if kind == "win" and keys == {"kind", "opponents"} and isinstance(data["opponents"],
                                                                         list):
             return cls.win_against(data["opponents"], get_rules(rules))
+        if kind == "tournament" and keys == {"kind", "players", "field"}:
+            players = data["players"]
+            if type(players) is not int:  # (JSON's number, never its text "10")
+                raise FieldError(f"the objective's players is {_json_kind(players)}: give a "
+                                 f"whole number of players as a JSON number (e.g. 10)")
+            return cls.tournament(players, Field.from_json(data["field"], get_rules(rules)))
         raise ObjectiveError(f"objective {shown(reprlib.repr(data), 60)}: give "
                              f"{{\"kind\": \"ev\"}}, "
                              f"{{\"kind\": \"target\", \"target\": X}} or {{\"kind\": \"win\", "
-                             f"\"opponent\": CARD}}")
+                             f"\"opponent\": CARD}} or {{\"kind\": \"tournament\", \"players\": "
+                             f"N, \"field\": \"optimal\"}}")
 
     # ------------------------------------------------------------------ meaning
     @property
@@ -199,7 +250,29 @@ class Objective:
     @property
     def key(self) -> str | None:
         """The per-option key: ``p_target``, ``win_share`` or None (expected score)."""
-        return {"ev": None, "target": "p_target", "win": "win_share"}[self.kind]
+        return {"ev": None, "target": "p_target", "win": "win_share",
+                "tournament": "win_share"}[self.kind]
+
+    @property
+    def header(self) -> str:
+        """The heading of the objective's column in a table of options."""
+        return {"ev": "expected final", "target": "P(target)", "win": "chance to win",
+                "tournament": "share of 1st"}[self.kind]
+
+    @property
+    def solves_from_new_game(self) -> bool:
+        """True when one solve from a new game answers every turn of every game (the
+        utility never changes: a tournament's field is blind), so a card with
+        :attr:`slow_open_boxes` or more open boxes is solved from a new game, once; a
+        later card alone is solved from itself (the same figures, at once). False: a
+        turn is solved from its own card (a target, opponents' cards as they stand)."""
+        return self.kind == "tournament"
+
+    @property
+    def slow_open_boxes(self) -> int:
+        """From this many open boxes a solve from the card takes more than about a
+        second (measured: ``benchmarks/bench_play_win.py``, ``bench_target.py``)."""
+        return {"ev": 14, "target": 7, "win": 6, "tournament": 6}[self.kind]
 
     def describe(self) -> str:
         """``the expected final score``, ``P(final score >= 300)`` or ``the chance to win
@@ -216,6 +289,11 @@ class Objective:
             return (f"the chance to win against {len(self.opponents)} opponents (a tie "
                     f"counts as a share: half a win between two, a third among three), "
                     f"opponents at {'; '.join(standing(c) for c in self.opponents)}")
+        if self.kind == "tournament":
+            assert self.field is not None and self.players is not None
+            return (f"the expected share of first place among {self.players:,} players "
+                    f"(a tie at the top shared), the others' final scores from "
+                    f"{self.field.describe()}")
         return "the expected final score"
 
     def __str__(self) -> str:
@@ -223,6 +301,8 @@ class Objective:
             return f"target {self.target}"
         if self.kind == "win":
             return f"win against {' and '.join(str(c) for c in self.against)}"
+        if self.kind == "tournament":
+            return f"tournament of {self.players} (field {self.field})"
         return "ev"
 
     def to_json(self) -> dict[str, Any]:
@@ -232,6 +312,10 @@ class Objective:
             return {"kind": "win", "opponent": str(self.opponent)}
         if self.kind == "win":
             return {"kind": "win", "opponents": [str(c) for c in self.opponents]}
+        if self.kind == "tournament":
+            assert self.field is not None
+            return {"kind": "tournament", "players": self.players,
+                    "field": self.field.to_json()}
         return {"kind": "ev"}
 
     # ------------------------------------------------------------------ solving
@@ -273,6 +357,9 @@ class Objective:
             return Utility.target(self.target, table.rules)
         if self.kind == "win":
             return Utility.win_share(self.opponent_distributions(table, phase=phase))
+        if self.kind == "tournament":
+            assert self.field is not None and self.players is not None
+            return Utility.tournament(self.field.distribution(table), self.players)
         raise ObjectiveError("the expected score needs no utility")
 
 

@@ -90,11 +90,15 @@ def solve_turn(card: Scorecard, table: Table, objective: Objective, *,
     stored = stored_vectors(table, objective, card)
     if stored is not None:  # the target table answers it: read, not solved
         return turn_of(stored, card, time.perf_counter() - began)
+    start = card
+    if objective.solves_from_new_game and len(card.open_boxes()) >= objective.slow_open_boxes:
+        start = Scorecard.new(card.rules_name)  # one solve for every later turn and game
     steps = _Steps(progress, [*_opponent_work(objective, table),
-                              dp_work(len(card.open_boxes()))])
+                              dp_work(len(start.open_boxes()))])
     utility = objective.utility(table, phase=steps.phase)
-    if whole_game:
-        vectors = vectors_for(card, table, objective, steps.phase(), utility=utility)
+    if whole_game or start is not card:
+        vectors = vectors_for(start, table, objective, steps.phase(), utility=utility,
+                              turn=card)
     else:
         vectors = solve_vectors(table, utility, start=(card.mask, card.upper, card.flag),
                                 total=card.total, progress=steps.phase())
@@ -147,8 +151,6 @@ def targets_note(card: Scorecard, table: Table, objective: Objective,
             f"for this one")
 
 
-SLOW_OPEN = {"target": 7, "win": 6}
-"""From this many open boxes the DP from a card takes more than about a second."""
 SLOW_OPPONENT_OPEN = 8
 """From this many open boxes an opponent's final-score distribution takes over a second."""
 
@@ -164,7 +166,9 @@ def solve_is_slow(card: Scorecard, table: Table, objective: Objective) -> bool:
     if objective.kind == "target" and (is_kept(card, table, objective)
                                        or stored_vectors(table, objective, card) is not None):
         return False
-    if len(card.open_boxes()) >= SLOW_OPEN[objective.kind]:
+    if objective.solves_from_new_game and is_kept(card, table, objective):
+        return False
+    if len(card.open_boxes()) >= objective.slow_open_boxes:
         return True
     return any(len(c.open_boxes()) >= SLOW_OPPONENT_OPEN and not is_distribution_known(c, table)
                for c in objective.against)

@@ -81,15 +81,17 @@ def is_kept(card: Scorecard, table: Table, objective: Objective) -> bool:
 
 def vectors_for(card: Scorecard, table: Table, objective: Objective,
                 progress: Callable[[int, int], None] | None = None, *,
-                utility: Utility | None = None) -> Vectors:
-    """The objective's vectors for a turn of ``card``: the kept ones when they answer it,
-    else solved from ``card`` (every level kept for the turns to come). ``utility``: the
-    objective's, when already computed."""
+                utility: Utility | None = None, turn: Scorecard | None = None) -> Vectors:
+    """The objective's vectors for a turn of ``turn`` (default ``card``): the kept ones
+    when they answer it, else solved from ``card`` (every level kept for the turns to
+    come; a new card for an objective that :attr:`~Objective.solves_from_new_game`).
+    ``utility``: the objective's, when already computed."""
     key = _key(objective)
+    asked = card if turn is None else turn
     with _lock:
         for i, solved in enumerate(_kept):
             if (solved.table is table and solved.objective == key
-                    and answers(solved.vectors, solved.start, solved.total, card)):
+                    and answers(solved.vectors, solved.start, solved.total, asked)):
                 _kept.insert(0, _kept.pop(i))
                 return solved.vectors
         del _kept[KEPT - 1:]  # let the oldest go before new vectors are built

@@ -86,6 +86,11 @@ class ObjectiveError(YahtzeeError):
     """An objective that cannot be used: two at once, a bad target, a bad opponent card."""
 
 
+class FieldError(ObjectiveError):
+    """A tournament that cannot be played for: a number of players out of range, a field
+    strategy whose final scores are not computed exactly, a bad file of observed scores."""
+
+
 class WriteError(YahtzeeError):
     """A file that cannot or must not be written at a path (see :mod:`solver.files`)."""
 

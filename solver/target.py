@@ -21,6 +21,7 @@ that share values in the expected-score solver share one vector here too.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from functools import cache
@@ -29,7 +30,8 @@ from numbers import Integral
 import numpy as np
 
 from . import _jit_cache
-from .errors import LimitError, shown
+from .errors import FieldError, LimitError, shown
+from .field import check_players
 from .game.dice import FIRST_ROLL_KEEP, KEEP_SUB_COUNT, N_KEEPS, N_ROLLS
 from .game.rules import N_UPPER, RULE_NAMES, UPPER_TARGET, RuleSet, get_rules
 from .game.states import reachable_upper_totals, upper_classes
@@ -119,6 +121,48 @@ class Utility:
         share = (coef / np.arange(1, coef.shape[0] + 1)[:, None]).sum(axis=0)
         share = np.minimum(share, 1.0)
         last = max(int(np.flatnonzero(d > 0)[-1]) for d in dists)  # above: surely 1
+        top = min(int(np.flatnonzero(share < 1.0 - TAIL)[-1]) + 1, last + 1)
+        zero_below = int(np.flatnonzero(share > TAIL)[0])
+        values = share[:top].copy()
+        values[:zero_below] = 0.0
+        return cls(values, 1.0, zero_below)
+
+    @classmethod
+    def tournament(cls, distribution: np.ndarray, players: int) -> Utility:
+        """The expected share of first place of a final score ``a`` among ``players``
+        players in all (2 to :data:`MAX_PLAYERS`), the ``players - 1`` others' final
+        scores independent draws from ``distribution`` (``distribution[x]`` = P(x),
+        normalised to sum 1: a computed one's rounding does not make the top uncertain), a
+        tie of ``k`` at the top shared ``1/k``. With ``F = P(other < a)``, ``p = P(other
+        = a)`` and ``G = F + p``, the sum over ``j`` others level with ``a`` is
+
+            U(a) = sum_j C(N-1, j) p^j F^(N-1-j) / (j + 1) = (G^N - F^N) / (N p)
+
+        (``G^(N-1)`` where ``p = 0``), computed as ``G^N (1 - (1 - p/G)^N) / (N p)``
+        with ``log1p``/``expm1``, ``G`` as 1 less the tail above ``a``: no difference of
+        two nearly equal powers, so every value is good to about 1e-15 for any ``N``.
+        Scores where it is within :data:`TAIL` of 0 or 1 are given 0 or 1."""
+        n = check_players(players)
+        d = np.asarray(distribution, dtype=np.float64)
+        if d.ndim != 1 or d.shape[0] == 0 or not np.all(np.isfinite(d)) or np.any(d < 0) \
+                or not np.any(d > 0):
+            raise FieldError("a field's distribution is a list of probabilities, 0 or "
+                             "more, not all 0")
+        d = d / math.fsum(d.tolist())  # a probability distribution (rounding aside)
+        size = d.shape[0] + 1
+        p = np.zeros(size)
+        p[:d.shape[0]] = d
+        tail = np.concatenate((np.cumsum(p[::-1])[::-1][1:], [0.0]))  # P(other > a)
+        at_most = np.cumsum(p)  # G = P(other <= a)
+        log_g = np.where(tail < 0.5, np.log1p(-np.minimum(tail, 0.5)),
+                         np.log(np.maximum(at_most, np.finfo(float).tiny)))
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            ratio = np.where(at_most > 0, p / np.maximum(at_most, np.finfo(float).tiny), 0.0)
+            ties = -np.expm1(n * np.log1p(-np.minimum(ratio, 1.0)))  # 1 - (F/G)^N
+            share = np.where(p > 0, np.exp(n * log_g) * ties / (n * np.where(p > 0, p, 1.0)),
+                             np.exp((n - 1) * log_g))
+        share = np.where(at_most > 0, np.minimum(share, 1.0), 0.0)
+        last = int(np.flatnonzero(d > 0)[-1])  # above: surely first
         top = min(int(np.flatnonzero(share < 1.0 - TAIL)[-1]) + 1, last + 1)
         zero_below = int(np.flatnonzero(share > TAIL)[0])
         values = share[:top].copy()

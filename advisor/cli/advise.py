@@ -20,7 +20,7 @@ from ..play_win import objective_comment
 from ..record import GameRecord
 from ..record_file import RecordFile, check_record_path, read_record
 from ..request.answers import AdviseQuestion
-from ..request.params import OBJECTIVE_PARAMS, options
+from ..request.params import OBJECTIVE_PARAMS, TOURNAMENT_PARAMS, options
 from ._base import emit_json
 from ._progress import load_moments, load_table, note_targets, progress_bar
 
@@ -28,15 +28,15 @@ from ._progress import load_moments, load_table, note_targets, progress_bar
 @click.command()
 @click.argument("dice_arg", required=False, metavar="[DICE]")
 @options("dice", "rolls_left", "card", "game", "append", "top", "why", *OBJECTIVE_PARAMS,
-         "opponents", "json", "rules", "table")
+         "opponents", *TOURNAMENT_PARAMS, "json", "rules", "table")
 def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
            card_text: str, game_path: str | None, append_text: str | None, top: int,
-           why: bool, target: str | None, beat: str | None, opponent: str | None,
-           opponents: str | None, as_json: bool, rules_name: str,
-           table_path: str | None) -> None:
+           why: bool, as_json: bool, rules_name: str, table_path: str | None,
+           **objective: str | None) -> None:
     """Rank every choice for these dice: each keep (reroll the rest) and each box, by
-    expected final score or, with --target/--beat/--opponent, by the chance of reaching
-    the target or the chance to win against the opponent (a tie counts as half).
+    expected final score or, with --target/--beat/--opponent/--tournament, by the chance
+    of reaching the target, the chance to win against the opponent (a tie counts as half)
+    or the expected share of first place in a tournament.
 
     Boxes by name or short name: 1s-6s, 3k, 4k, fh, ss, ls, yz, ch (`yahtzee help boxes`).
 
@@ -47,15 +47,18 @@ def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
     dice_text = dice_arg if dice_arg is not None else dice_text
     dice = AdviseQuestion.parse_dice(dice_text)
     if game_path is not None:
+        if any(objective[name] is not None for name in TOURNAMENT_PARAMS):
+            raise click.UsageError("--tournament is not read with --game yet: give the "
+                                   "card with --card")
         _advise_game(game_path, dice, append_text, top, as_json, rolls_left, card_text,
-                     table_path, rules_name, (target, beat, opponent), why)
+                     table_path, rules_name,
+                     (objective["target"], objective["beat"], objective["opponent"]), why)
         return
     if append_text is not None:
         raise click.UsageError("--append adds to a record: give it with --game FILE")
     question = AdviseQuestion.parse(dice_text=dice_text, card_text=card_text,
                                     rules_name=rules_name, rolls_left=rolls_left, top=top,
-                                    target=target, beat=beat, opponent=opponent,
-                                    opponents=opponents, why=why)
+                                    why=why, **objective)
     table = load_table(rules_name, table_path)  # after the checks: no build for bad input
     if why:
         load_moments(table)

@@ -55,6 +55,8 @@ class AdviseQuestion:
 
     PARAMS: ClassVar = ("dice", "rolls_left", "card", "top", "target", "beat", "opponent",
                         "opponents", "why", "rules")
+    """The server's query keys (a tournament is asked on the command line only, for now:
+    its field may be a file)."""
     card: Scorecard
     dice: Dice
     rolls_left: int
@@ -66,14 +68,18 @@ class AdviseQuestion:
     def parse(cls, *, dice_text: str | None, card_text: str, rules_name: str,
               rolls_left: int | None = None, top: int = 10, target: str | None = None,
               beat: str | None = None, opponent: str | None = None,
-              opponents: str | None = None, why: bool = False) -> AdviseQuestion:
+              opponents: str | None = None, why: bool = False,
+              tournament: str | None = None, field: str | None = None,
+              field_scores: str | None = None) -> AdviseQuestion:
         """The question checked in the order the CLI reports errors: dice, card, rolls
         left, objective."""
         dice = cls.parse_dice(dice_text)
         card = parsed_card(card_text, rules_name)
         rolls_left = question_rolls_left(card, rolls_left)
         objective = Objective.parse_options(target=target, beat=beat, opponent=opponent,
-                                            rules=rules_name, opponents=opponents)
+                                            rules=rules_name, opponents=opponents,
+                                            tournament=tournament, field=field,
+                                            field_scores=field_scores)
         return cls(card, dice, rolls_left, objective, top, bool(why))
 
     @property

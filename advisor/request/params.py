@@ -172,6 +172,16 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("opponents", "Maximise the chance to win against two or more opponents (a tie of "
           "k players at the top counts 1/k): their cards, separated by ';'.",
           metavar="CARDS"),
+    Param("tournament", "Maximise the expected share of first place among N players in all "
+          "(2 to 100,000; you included) who each play a game alone, the highest final score "
+          "winning, a tie shared (`yahtzee help objectives`). A card with 6 or more boxes open "
+          "first solves a whole game (minutes).", metavar="N"),
+    Param("field", "With --tournament: the strategy the others play, whose exact final-score "
+          "distribution is computed: optimal (expected-score play, the default).",
+          metavar="STRATEGY"),
+    Param("field_scores", "With --tournament: the others' final scores drawn from these "
+          "observed ones (a text file of whole numbers separated by spaces, commas or lines; "
+          "# starts a comment).", metavar="FILE"),
     Param("game", "A game record (`yahtzee help records`): card, player and rolls left come from "
           "it; the dice are the next roll of the game.", metavar="FILE", dest="game_path"),
     Param("append", "With --game: add these dice and MOVE (keep 222, score twos, 1 = the "
@@ -259,6 +269,8 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
 )}
 OBJECTIVE_PARAMS = ("target", "beat", "opponent")
 """What to maximise instead of the expected score (at most one of them)."""
+TOURNAMENT_PARAMS = ("tournament", "field", "field_scores")
+"""A tournament objective and its field (instead of the objectives above)."""
 
 
 def options(*names: str, **changes: Mapping[str, Any]) -> Callable[[F], F]:
