@@ -107,7 +107,7 @@ const rulesCache = new Map();
 /** The rule set called `name`, with its score and Joker tables (built once). */
 export function getRules(name) {
   if (rulesCache.has(name)) return rulesCache.get(name);
-  const book = RULE_BOOK[name];
+  const book = Object.hasOwn(RULE_BOOK, name) ? RULE_BOOK[name] : null;  // never Object's own
   if (!book) throw new Error(`unknown rule set '${name}'; valid rule sets: ${Object.keys(RULE_BOOK).join(", ")}`);
   const boxes = [book.card.first, ...UPPER_NAMES, ...Object.keys(book.card.lower)];
   const scorers = [1, 2, 3, 4, 5, 6].map(UPPER).concat(Object.values(book.card.lower));
@@ -157,6 +157,63 @@ export function placements(rules, r, m, holds50) {
     found.push({ box: b, points, bonus });
   }
   return found;
+}
+
+/** The Yahtzee-bonus counts some game reaches with these entries (one per box, null
+ * while open), as a bit set (bit n set: n bonuses possible; 0 when no game fills the boxes
+ * so): solver/game/states.py's bonus_counts, a search over the orders of filling the
+ * boxes. A box takes its entry from a roll that is not five alike, or from five alike of
+ * some face; once the Yahtzee box is filled, five alike follow the Joker of the rules
+ * and, if the box holds 50, earn a bonus. */
+export function bonusCounts(rules, entries) {
+  const n = rules.nBoxes;
+  let full = 0;
+  for (let b = 0; b < n; b += 1) if (entries[b] !== null && entries[b] !== undefined) full |= 1 << b;
+  const yz = rules.yahtzeeBox;
+  const pays = rules.nFlags === 2 && entries[yz] === 50;
+  const fits = (points) => {  // the filled boxes b whose entry is points[b]
+    let found = 0;
+    for (let b = 0; b < n; b += 1) if ((full >> b & 1) && points[b] === entries[b]) found |= 1 << b;
+    return found;
+  };
+  let plain = 0;
+  for (let b = 0; b < n; b += 1) {
+    if ((full >> b & 1) && rules.scores[b].some((p, r) => ROLL_FIVE_FACE[r] < 0 && p === entries[b])) plain |= 1 << b;
+  }
+  const fiveRoll = [0, 1, 2, 3, 4, 5].map((f) => ROLL_FIVE_FACE.indexOf(f));
+  const five = fiveRoll.map((r) => fits(rules.scores.map((row) => row[r])));
+  const topTier = Math.max(...rules.jokerTier.flat());
+  const tiers = rules.jokerTier.map((row) => Array.from({ length: topTier + 1 },
+    (_, t) => row.reduce((bits, tier, b) => (tier === t ? bits | 1 << b : bits), 0)));
+  const jokerFit = [0, 1].map((g) => rules.jokerPoints[g].map(fits));
+  const subsets = [];
+  for (let sub = full; ; sub = (sub - 1) & full) { subsets.push(sub); if (sub === 0) break; }
+  subsets.sort((a, b) => a - b);
+  const reach = new Map([[0, 1]]);
+  for (const mask of subsets) {
+    const counts = reach.get(mask) || 0;
+    if (!counts || mask === full) continue;
+    const todo = full & ~mask;
+    let same = plain;
+    let bumped = 0;
+    if (rules.hasJoker && (mask >> yz & 1)) {
+      const open = ~mask & ((1 << n) - 1);
+      for (let f = 0; f < FACES; f += 1) {
+        const tier = tiers[f].find((t) => t & open);
+        const fit = (tier === undefined ? 0 : tier & open) & jokerFit[mask >> f & 1][f];
+        if (pays) bumped |= fit; else same |= fit;
+      }
+    } else {
+      for (let f = 0; f < FACES; f += 1) same |= five[f];
+    }
+    for (const [targets, added] of [[same & todo, counts], [bumped & todo, counts << 1]]) {
+      for (let left = targets; left; left &= left - 1) {
+        const bit = left & -left;
+        reach.set(mask | bit, (reach.get(mask | bit) || 0) | added);
+      }
+    }
+  }
+  return reach.get(full) || 0;
 }
 
 /** The state after `points` in open box b of state (m, u, y): [m, u, y, upper bonus now]. */

@@ -31,8 +31,8 @@ export async function detectSite() {
 
 function ruleSet(name) {
   const key = String(name || site.default).trim().toLowerCase().replace(/_/g, "-");
-  if (!site.rules[key]) {
-    throw new LocalError(`unknown rule set '${name}'; this site has: ${Object.keys(site.rules).join(", ")}`);
+  if (!Object.hasOwn(site.rules, key)) {  // a name, never one of Object's own (constructor...)
+    throw new LocalError(`unknown rule set '${String(name).slice(0, 40)}'; this site has: ${Object.keys(site.rules).join(", ")}`);
   }
   return key;
 }
@@ -107,28 +107,61 @@ function possiblePoints(rules, b) {
   return found;
 }
 
-/** A card from its text (`twos=6,yahtzee=50,yahtzee_bonus=1`): { key, entries, bonuses }. */
+/** A card from its text (`twos=6,yahtzee=50,yahtzee_bonus=1`): { key, entries, bonuses },
+ * checked as solver/game/card.py's Scorecard.parse checks it. */
 export function parseCard(text, name) {
   const key = ruleSet(name);
   const rules = engine.getRules(key);
   const entries = rules.boxes.map(() => null);
-  let bonuses = 0;
-  const pairs = String(text || "").trim() ? String(text).split(",") : [];
+  let bonuses = null;
+  const hint = "write box=points pairs separated by commas, e.g. twos=6,fours=12,yahtzee=50";
+  const strip = (t) => t.replace(/^[ \t]+|[ \t]+$/g, "");
+  const pairs = strip(String(text || "")) ? String(text).split(",").map(strip) : [];
   for (const pair of pairs) {
-    const [box, value, extra] = pair.split("=").map((s) => s.trim());
-    if (!box || value === undefined || extra !== undefined || !/^-?[0-9]{1,4}$/.test(value)) {
-      throw new LocalError(`bad scorecard entry '${pair}': write box=points pairs separated by commas, e.g. twos=6,fours=12`);
+    if (!pair) throw new LocalError(`scorecard '${String(text).slice(0, 40)}': an empty entry (a comma too many); ${hint}`);
+    const at = pair.indexOf("=");
+    const box = at < 0 ? "" : strip(pair.slice(0, at));
+    const value = at < 0 ? "" : strip(pair.slice(at + 1));
+    if (!box || !/^-?[0-9]{1,4}$/.test(value)) {
+      throw new LocalError(`bad scorecard entry '${pair.slice(0, 40)}': ${hint} (points are whole numbers 0 to 9999)`);
     }
-    if (box.toLowerCase().replace(/-/g, "_") === "yahtzee_bonus") { bonuses = Number(value); continue; }
+    if (box.toLowerCase().replace(/-/g, "_") === "yahtzee_bonus") {
+      if (bonuses !== null) throw new LocalError("yahtzee_bonus is given twice");
+      bonuses = Number(value);
+      continue;
+    }
     const b = boxIndex(key, box);
     if (entries[b] !== null) throw new LocalError(`box ${rules.boxes[b]} is given twice`);
-    if (!possiblePoints(rules, b).has(Number(value))) throw new LocalError(`${rules.boxes[b]}=${value} cannot occur`);
     entries[b] = Number(value);
   }
-  if (bonuses && (rules.nFlags === 1 || entries[rules.yahtzeeBox] !== 50)) {
-    throw new LocalError(`yahtzee_bonus=${bonuses} needs 50 in the ${rules.boxes[rules.yahtzeeBox]} box`);
+  entries.forEach((e, b) => {
+    if (e !== null && !possiblePoints(rules, b).has(e)) {
+      throw new LocalError(`${rules.boxes[b]}=${e} cannot occur; ${rules.boxes[b]} holds one of: ${[...possiblePoints(rules, b)].sort((x, y) => x - y).join(", ")}`);
+    }
+  });
+  checkBonuses(rules, entries, bonuses || 0);
+  return { key, entries, bonuses: bonuses || 0 };
+}
+
+/** A card's Yahtzee bonus count checked as Scorecard._check_bonuses does: none without
+ * a bonus in the rules or 50 in the Yahtzee box, one per other filled box at most, and a
+ * count some game reaches with these boxes (engine.bonusCounts). */
+function checkBonuses(rules, entries, n) {
+  if (n < 0) throw new LocalError(`yahtzee_bonus=${n}: give a count 0 or more`);
+  if (n === 0) return;
+  if (rules.nFlags === 1) throw new LocalError(`rules '${rules.name}' have no Yahtzee bonus; remove yahtzee_bonus=${n}`);
+  if (entries[rules.yahtzeeBox] !== 50) {
+    throw new LocalError(`yahtzee_bonus=${n} needs 50 in the ${rules.boxes[rules.yahtzeeBox]} box`);
   }
-  return { key, entries, bonuses };
+  const others = entries.filter((e) => e !== null).length - 1;
+  if (n > others) {
+    throw new LocalError(`yahtzee_bonus=${n}: each bonus fills another box, but only ${others} other boxes are filled`);
+  }
+  const counts = engine.bonusCounts(rules, entries);
+  if (!(n < 31 && (counts >> n & 1))) {
+    const most = Math.max(31 - Math.clz32(counts), 0);
+    throw new LocalError(`yahtzee_bonus=${n} cannot occur with these boxes; at most ${most} bonuses fit this card`);
+  }
 }
 
 export function cardText(card) {
