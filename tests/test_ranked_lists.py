@@ -1,0 +1,75 @@
+"""Ranked and labelled lists checked for their order and their labels, not as a set or a
+sum: ``simulate``'s loss by turn and by box (each game replayed through ``analyze``),
+the "(largest)" boxes it prints, and ``analyze``'s worst decisions."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+import pytest
+from click.testing import CliRunner
+
+from advisor.analyze import analyze
+from advisor.cli import cli
+from advisor.record_file import records_from_traces
+from solver.simulate import simulate
+
+
+@pytest.fixture(scope="module")
+def judged_games(official_table):
+    """(run, per-game analyses) of a few recorded games of two imperfect strategies."""
+    out = []
+    for strategy, seed in (("heuristic", 3), ("greedy", 5)):
+        run = simulate(official_table, strategy, 10, seed=seed, record=True)
+        players = [analyze(record, table=official_table).players[0]
+                   for record in records_from_traces("official", run.traces)]
+        out.append((run, players))
+    return out
+
+
+def test_loss_by_turn_and_by_box_are_the_losses_where_they_were_made(official_table,
+                                                                        judged_games):
+    """Each decision's loss (analyze, game by game) added to its turn and to the box that
+    turn filled: simulate's loss_by_turn and loss_by_box, entry by entry (the totals alone
+    would not tell a loss put in the wrong turn or box)."""
+    names = [box.name for box in official_table.rules.boxes]
+    for run, players in judged_games:
+        by_turn = [0.0] * 13
+        by_box: dict[str, float] = defaultdict(float)
+        for player in players:
+            filled = {d.turn: d.chosen.box for d in player.decisions if d.chosen.box}
+            assert sorted(filled) == list(range(1, 14))
+            for d in player.decisions:
+                by_turn[d.turn - 1] += d.loss / run.games
+                by_box[filled[d.turn]] += d.loss / run.games
+        assert run.loss_by_turn.tolist() == pytest.approx(by_turn, abs=1e-9)
+        assert list(run.loss_by_box) == names  # in card order, every box
+        assert run.loss_by_box == pytest.approx({n: by_box[n] for n in names}, abs=1e-9)
+        # the turns and the boxes spread the losses differently (else the test tells nothing)
+        assert sorted(by_turn) != pytest.approx(sorted(by_box.values()), abs=1e-6)
+        assert run.to_json()["loss_by_box"] == run.loss_by_box
+
+
+def test_loss_by_box_prints_the_four_largest_largest_first(official_table):
+    args = ["simulate", "--games", "60", "--strategy", "heuristic", "--seed", "11"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.stdout.splitlines() if x.startswith("  loss by box"))
+    assert line.endswith(" (largest)")
+    shown = re.findall(r"([a-z_]+) (\d+\.\d{3})", line)
+    run = simulate(official_table, "heuristic", 60, seed=11)
+    want = sorted(((loss, name) for name, loss in run.loss_by_box.items() if loss > 0),
+                  reverse=True)[:4]
+    assert len(shown) == len(want) == 4
+    assert [name for name, _ in shown] == [name for _, name in want]
+    assert [float(x) for _, x in shown] == [round(loss, 3) for loss, _ in want]
+
+
+def test_analyze_lists_the_three_largest_errors_largest_first(judged_games):
+    for _, players in judged_games:
+        for player in players:
+            errors = sorted((d.loss for d in player.decisions if d.loss > 1e-9), reverse=True)
+            assert len(errors) > 3  # more errors than the list holds
+            assert [d.loss for d in player.main.worst] == errors[:3]
+            assert [d["loss"] for d in player.main.to_json()["worst"]] == errors[:3]

@@ -1,0 +1,66 @@
+"""The readout's arrays (``solver/readout.py``) read whole, every row and every column,
+against plain-Python references: the sub-keeps of each roll counted from its faces
+(``tests/oracles/reference.py``) and the tie order written out from its rule (the
+higher value, within its tolerance; then the higher expected score within 1e-9 points;
+then the keep with the lower index)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from oracles.reference import roll_sub_keeps
+
+from solver.game.dice import N_KEEPS, N_ROLLS
+from solver.game.ties import EV_TIE, P_TIE
+from solver.readout import best_keeps
+
+EV_EQUAL = 1e-9
+
+
+def reference_best(values: np.ndarray, evs: np.ndarray, tie: float, roll: int) -> int:
+    """The best sub-keep of ``roll`` by the tie order, one keep at a time."""
+    subs = roll_sub_keeps()[roll]
+    top = max(values[k] for k in subs)
+    near = [k for k in subs if top - values[k] <= tie]
+    top_ev = max(evs[k] for k in near)
+    return min(k for k in near if top_ev - evs[k] <= EV_EQUAL)
+
+
+def tied_values(rng: np.random.Generator, rows: int, levels: int, step: float) -> np.ndarray:
+    """(rows, 462) values on few levels (most rolls then tie between keeps), each nudged
+    by less than ``step`` (equal within the tolerance, unequal in their last bits)."""
+    base = rng.integers(0, levels, size=(rows, N_KEEPS)).astype(np.float64)
+    return base + rng.uniform(0.0, step, size=(rows, N_KEEPS))
+
+
+@pytest.mark.parametrize("rows", [3, 4])  # three rolls a turn, and four
+def test_best_keeps_every_roll_every_row_by_the_expected_score(rows):
+    rng = np.random.default_rng(rows)
+    evs = tied_values(rng, rows, 4, 0.5 * EV_TIE)
+    got = best_keeps(evs, evs, EV_TIE)
+    assert got.shape == (rows, N_ROLLS) and got.dtype == np.int64
+    assert (got[0] == -1).all()  # no keep with no roll left
+    want = np.array([[reference_best(evs[j], evs[j], EV_TIE, r) for r in range(N_ROLLS)]
+                     for j in range(1, rows)])
+    for j in range(1, rows):
+        assert got[j].tolist() == want[j - 1].tolist(), f"{j} rolls left"
+    # the rows differ (each row is its own), and ties were met (not only strict maxima)
+    assert len({tuple(row) for row in want}) == rows - 1
+    assert sum(len(roll_sub_keeps()[r]) > 1 and reference_best(evs[1], evs[1], EV_TIE, r)
+               != max(roll_sub_keeps()[r], key=lambda k: evs[1][k]) for r in range(N_ROLLS))
+
+
+def test_best_keeps_every_roll_every_row_by_a_probability_then_the_expected_score():
+    rng = np.random.default_rng(7)
+    values = tied_values(rng, 3, 3, 0.5 * P_TIE)  # probabilities tie often...
+    evs = tied_values(rng, 3, 3, 0.5 * EV_TIE)    # ...and so do the expected scores then
+    got = best_keeps(values, evs, P_TIE)
+    assert (got[0] == -1).all()
+    for j in (1, 2):
+        want = [reference_best(values[j], evs[j], P_TIE, r) for r in range(N_ROLLS)]
+        assert got[j].tolist() == want, f"{j} rolls left"
+    # the expected score decides between equal probabilities somewhere
+    by_value_only = [min(k for k in roll_sub_keeps()[r]
+                         if max(values[1][s] for s in roll_sub_keeps()[r]) - values[1][k]
+                         <= P_TIE) for r in range(N_ROLLS)]
+    assert got[1].tolist() != by_value_only
