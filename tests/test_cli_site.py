@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 import re
 import shlex
+import shutil
 import socket
 import struct
 import subprocess
@@ -184,3 +186,57 @@ def test_site_index_changes_only_what_it_names():
     for line in served.splitlines():
         if "/static/" not in line and "/api/" not in line and "<link rel=\"icon\"" not in line:
             assert line in changed
+
+
+def _site_version(out: Path) -> str:
+    """The version in site.json, checked to be the one the service worker caches under."""
+    version = json.loads((out / "site.json").read_text())["version"]
+    sw = (out / "sw.js").read_text()
+    assert re.search(r"^const VERSION = (\".*\");$", sw, re.M).group(1) == json.dumps(version)
+    return version
+
+
+def test_site_version_changes_when_and_only_when_a_file_of_it_does(table_of, tmp_path,
+                                                                  monkeypatch):
+    """The service worker's cache key: the same for the same files (another folder, a
+    rebuild), a new one when any byte of a page file, of the index or of a table changes,
+    or a file is renamed: a returning visitor offline never keeps an old page."""
+    import advisor.site as site
+
+    official = table_of("official")
+    tables = {"official": official}
+
+    def build(name: str) -> str:
+        site.build_site(tmp_path / name, ["official"], table_of=tables.__getitem__)
+        return _site_version(tmp_path / name)
+
+    first = build("a")
+    assert build("b") == first  # the same content: the same version, wherever it is built
+    static = tmp_path / "static"
+    shutil.copytree(STATIC, static)
+    monkeypatch.setattr(site, "STATIC", static)
+    assert build("c") == first
+    seen = {first}
+
+    def changed(name: str) -> None:
+        version = build(name)
+        assert version not in seen, name
+        seen.add(version)
+
+    app = (static / "app.js").read_bytes()
+    (static / "app.js").write_bytes(app.replace(b"worked out", b"worked-out", 1))  # same size
+    changed("d")
+    (static / "app.js").write_bytes(app)
+    assert build("e") == first  # back as it was: the version it had
+    index = (static / "index.html").read_bytes()
+    (static / "index.html").write_bytes(index.replace(b"<title>", b"<title> ", 1))
+    changed("f")
+    (static / "index.html").write_bytes(index)
+    (static / "charts.js").rename(static / "charts2.js")  # the same bytes under a new name
+    changed("g")
+    (static / "charts2.js").rename(static / "charts.js")
+    values = official.values.copy()
+    assert np.isfinite(values[1, 0, 0])
+    values[1, 0, 0] += 1e-9  # one state of the table, by its last bits
+    tables["official"] = dataclasses.replace(official, values=values)
+    changed("h")
