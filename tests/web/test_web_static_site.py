@@ -99,6 +99,19 @@ def check_review(table: Table, record, official_table) -> None:
         assert got["best"].get("keep") == exp["best"].get("keep")
         assert got["loss"] == pytest.approx(exp["loss"], abs=1e-9)
         assert got["luck"] == pytest.approx(exp["luck"], abs=1e-9)
+    for got, exp in zip(mine["players"], want["players"], strict=True):
+        assert got["name"] == exp["name"]
+        for key in ("decisions", "errors", "keep_decisions", "box_decisions"):
+            assert got[key] == exp[key], key
+        for key in ("total_loss", "keep_loss", "box_loss", "luck"):
+            assert got[key] == pytest.approx(exp[key], abs=1e-9), key
+        # the worst: the three largest errors of the player's decisions, largest first
+        errors = sorted((d["loss"] for d in want["decisions"]
+                         if d["player"] == exp["name"] and d["loss"] > 1e-9), reverse=True)
+        assert len(errors) > 3
+        assert [d["loss"] for d in got["worst"]] == pytest.approx(errors[:3], abs=1e-9)
+        assert [(d["turn"], d["rolls_left"]) for d in got["worst"]] == \
+            [(d["turn"], d["rolls_left"]) for d in exp["worst"]]
     rows = page.locator("#analysis-players tr").all_inner_texts()
     for p in want["players"]:
         row = next(r for r in rows if r.startswith(p["name"]))
