@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from advisor.analyze import analyze
 from advisor.cli import cli
 from advisor.record_file import records_from_traces
+from advisor.train import positions_of_records
 from solver.simulate import simulate
 
 
@@ -73,3 +74,24 @@ def test_analyze_lists_the_three_largest_errors_largest_first(judged_games):
             assert len(errors) > 3  # more errors than the list holds
             assert [d.loss for d in player.main.worst] == errors[:3]
             assert [d["loss"] for d in player.main.to_json()["worst"]] == errors[:3]
+
+
+def test_practice_from_records_takes_the_largest_losses_largest_first(official_table,
+                                                                      judged_games, tmp_path):
+    """``train --from``'s positions: the n largest errors of the records, largest first
+    (a tie by the order met), each the position of the decision that lost it."""
+    run, players = judged_games[0]
+    paths = []
+    for g, record in enumerate(list(records_from_traces("official", run.traces))[:3]):
+        path = tmp_path / f"game{g}.txt"
+        path.write_text(str(record))
+        paths.append(str(path))
+    met = [(d.loss, str(path), d) for path, player in zip(paths, players[:3], strict=True)
+           for d in player.decisions if d.loss > 1e-9]
+    want = sorted(met, key=lambda item: -item[0])[:7]  # (a stable sort: ties as met)
+    got = positions_of_records(paths, 7, table=official_table)
+    assert len(got) == 7 < len(met)
+    for position, (_, path, d) in zip(got, want, strict=True):
+        assert (position.card, position.dice, position.rolls_left) == \
+            (d.card, d.dice, d.rolls_left)
+        assert dict(position.source) == {"file": path, "player": d.player, "turn": d.turn}

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from oracles.reference import roll_sub_keeps
+from oracles.independent_scorer import RULE_BOOKS, placements, upper_after
+from oracles.reference import roll_faces, roll_sub_keeps
 
+from advisor.model import Dice, Scorecard
 from solver.game.dice import N_KEEPS, N_ROLLS
 from solver.game.ties import EV_TIE, P_TIE
-from solver.readout import best_keeps
+from solver.readout import best_keeps, turn_choices
 
 EV_EQUAL = 1e-9
 
@@ -64,3 +66,45 @@ def test_best_keeps_every_roll_every_row_by_a_probability_then_the_expected_scor
                          if max(values[1][s] for s in roll_sub_keeps()[r]) - values[1][k]
                          <= P_TIE) for r in range(N_ROLLS)]
     assert got[1].tolist() != by_value_only
+
+
+def reference_box(card, faces: tuple[int, ...], values: np.ndarray) -> tuple[int, int, int]:
+    """(box, entry, Yahtzee bonus) of the best placement of final ``faces`` on ``card``:
+    the independent scorer's placements, each worth its points, bonuses and the value
+    of the state after it; within 1e-9 points the box first on the card."""
+    book = RULE_BOOKS[card.rules.name]
+    names = [box.name for box in card.rules.boxes]
+    filled = {names[b] for b, entry in enumerate(card.entries) if entry is not None}
+    holds_50 = card.entries[card.rules.yahtzee_box] == 50
+    worth = []
+    for box, points, bonus in placements(book, faces, filled, holds_50):
+        b = names.index(box)
+        upper, upper_bonus = upper_after(book, card.upper, box, points)
+        flag = 1 if holds_50 or (b == card.rules.yahtzee_box and points == 50) else 0
+        after = values[card.mask | (1 << b), upper, flag]
+        worth.append((points + bonus + upper_bonus + after, b, points, bonus))
+    top = max(w[0] for w in worth)
+    return min((b, points, bonus) for value, b, points, bonus in worth
+               if top - value <= EV_EQUAL)
+
+
+@pytest.mark.parametrize("filled", [
+    "",                                                         # a new game
+    "aces:11134,fives:55555,chance:12346",                        # Yahtzee box open: no Joker
+    "yahtzee:66666,sixes:66612,three_of_a_kind:44456,full_house:22333",  # Joker, bonus
+    "yahtzee:12345,aces:11123,twos:22256,small_straight:12345",  # Yahtzee scratched: no bonus
+])
+def test_turn_choices_every_final_roll_against_the_scorer(official_table, filled):
+    card = Scorecard.new("official")
+    names = [box.name for box in card.rules.boxes]
+    for part in filter(None, filled.split(",")):
+        box, faces = part.split(":")
+        card = card.place(Dice(faces), names.index(box))
+    got = turn_choices(official_table, card.mask, card.upper, card.flag)
+    assert got.shape == (3, N_ROLLS) and got.dtype == np.int64
+    want = np.array([reference_box(card, faces, official_table.values)
+                     for faces in roll_faces()]).T
+    bonuses = int((want[2] > 0).sum())
+    assert bonuses == (6 if filled.startswith("yahtzee:66666") else 0)  # five alike, 50 in
+    for row, what in enumerate(("box", "entry", "Yahtzee bonus")):
+        assert got[row].tolist() == want[row].tolist(), what
