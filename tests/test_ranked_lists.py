@@ -9,10 +9,13 @@ from collections import defaultdict
 
 import pytest
 from click.testing import CliRunner
+from test_why_shares import POSITIONS, _bounds
 
+from advisor import Dice, Scorecard, advise
 from advisor.analyze import analyze
 from advisor.cli import cli
 from advisor.record_file import records_from_traces
+from advisor.text import box_label
 from advisor.train import positions_of_records
 from solver.simulate import simulate
 
@@ -95,3 +98,37 @@ def test_practice_from_records_takes_the_largest_losses_largest_first(official_t
         assert (position.card, position.dice, position.rolls_left) == \
             (d.card, d.dice, d.rolls_left)
         assert dict(position.source) == {"file": path, "player": d.player, "turn": d.turn}
+
+
+@pytest.mark.parametrize("card, dice, rolls_left", POSITIONS[::2])
+def test_why_lists_the_three_likeliest_fills_likeliest_first_each_with_its_label(
+        official_table, card, dice, rolls_left):
+    """"this turn: Threes 41 %, 0 in Aces 9.0 %, ...": the three likeliest ways the turn
+    ends (a box filled with points, or with 0: "0 in" it), likeliest first, each share
+    that of its own label, then the rest as "other boxes"."""
+    advice = advise(Scorecard.parse(card), Dice(dice), rolls_left=rolls_left, why=True)
+    for option in advice.options:
+        outcome = option.outcome
+        zero = dict(outcome.zeros)
+        ends = {}
+        for box, p in outcome.boxes:
+            ends[box_label(box)] = p - zero.get(box, 0.0)
+            ends[f"0 in {box_label(box)}"] = zero.get(box, 0.0)
+        likely = sorted(((p, label) for label, p in ends.items() if p > 5e-5), reverse=True)
+        this_turn = outcome.line().split(" | ")[0].removeprefix("this turn: ")
+        parts = [part.rsplit(" ", 2) for part in this_turn.split(", ")]
+        listed = [(label, " ".join(share)) for label, *share in parts]
+        rest = sum(p for p, _ in likely[3:])
+        if listed[-1][0] == "other boxes":
+            low, high = _bounds(listed.pop()[1])
+            assert low - 1e-9 <= 100 * rest <= high + 1e-9
+        assert len(listed) == min(3, len(likely)), this_turn
+        shown = {label for label, _ in listed}
+        assert min(ends[label] for label in shown) >= \
+            max((p for p, label in likely if label not in shown), default=0.0) - 1e-12, \
+            (option.move, this_turn)  # the likeliest (equal shares in either order)
+        for label, share in listed:
+            low, high = _bounds(share)
+            assert low - 1e-9 <= 100 * ends[label] <= high + 1e-9, (label, share)
+        shares = [ends[label] for label, _ in listed]
+        assert shares == sorted(shares, reverse=True), this_turn

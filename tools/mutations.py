@@ -56,6 +56,8 @@ PROGRESS = "tests/test_progress_values.py"
 PLAY_PROGRESS = (f"{PROGRESS}::test_play_says_the_share_worked_out_and_the_time_left_at_the_"
                  "measured_rate")
 IDENTITY = "tests/test_identity_by_content.py"
+WHY_FILLS = (f"{RANKED}::test_why_lists_the_three_likeliest_fills_likeliest_first_each_with_"
+             "its_label")
 
 MUTATIONS: tuple[Mutation, ...] = (
     # ------------------------------------------------------------ scoring (boxes.py)
@@ -1171,4 +1173,14 @@ MUTATIONS: tuple[Mutation, ...] = (
              "        bars[0].n = total\n        bars[0].refresh()\n\n    def close()",
              "a command's progress bar shows the whole work done from its first step",
              (f"{PROGRESS}::test_a_cli_bar_shows_each_step_of_the_work_reported",)),
+    Mutation("why-fills-least-likely-first", "python", "advisor/why.py",
+             "key=lambda x: -x[0])",
+             "key=lambda x: x[0])",
+             "advise --why's 'this turn' lists the least likely boxes first",
+             (WHY_FILLS,)),
+    Mutation("why-fills-zero-label-swapped", "python", "advisor/why.py",
+             'found += [(p - z, box_label(b)), (z, f"0 in {box_label(b)}")]',
+             'found += [(z, box_label(b)), (p - z, f"0 in {box_label(b)}")]',
+             "advise --why's 'this turn' gives a box's share with points to '0 in' it",
+             (WHY_FILLS,)),
 )
