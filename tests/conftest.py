@@ -260,7 +260,7 @@ short tests fill in after. A stale entry changes only the order."""
 
 TOGETHER = ("tests/test_install.py", "tests/test_simulate_target.py",
             "tests/test_target_table_simulate.py", "tests/test_docs.py", "tests/test_why.py",
-            "tests/web/test_engine.py")
+            "tests/web/test_engine.py", "tests/test_ranked_lists.py")
 """Modules whose tests share an expensive module-scoped fixture: each is one unit of work
 (one worker runs all its tests, so the fixture is made once)."""
 
