@@ -387,7 +387,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "/api/distribution's p_reach is P(final > x), not P(final >= x)",
              (f"{WEB_PARAMS}::test_every_parameter_of_every_endpoint_is_answered_as_the_"
               "library_answers",)),
-    Mutation("page-rules-one-alias", "python", "advisor/request/answers.py",
+    Mutation("page-rules-one-alias", "python", "advisor/rules_info.py",
              '"aliases": list(b.aliases)}', '"aliases": list(b.aliases[:1])}',
              "/api/rules gives each box one short name",
              (f"{WEB_PARAMS}::test_the_rules_parameter_of_every_endpoint_is_not_the_default",)),
@@ -618,7 +618,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "    first = Scorecard.new(record.rules)", "    first = Scorecard.new()",
              "a review's new-game figure is of a new card of the default rules",
              ("tests/test_analyze.py::test_a_record_of_every_rule_set_is_judged_under_its_rules",)),
-    Mutation("rules-json-one-summary", "python", "advisor/request/answers.py",
+    Mutation("rules-json-one-summary", "python", "advisor/rules_info.py",
              '"rule_sets": [{"name": n, "summary": RULE_SUMMARIES[n]} for n in RULE_NAMES],',
              '"rule_sets": [{"name": n, "summary": ruleset.summary} for n in RULE_NAMES],',
              "/api/rules lists every rule set with the summary of the one asked",
