@@ -1183,4 +1183,15 @@ MUTATIONS: tuple[Mutation, ...] = (
              'found += [(z, box_label(b)), (p - z, f"0 in {box_label(b)}")]',
              "advise --why's 'this turn' gives a box's share with points to '0 in' it",
              (WHY_FILLS,)),
+    Mutation("newuser45-practice-keep-kind-by-best", "python", "advisor/train.py",
+             'found = {"keep" if (answer or best).is_keep else "box"}',
+             'found = {"keep" if best.is_keep else "box"}',
+             "practice counts a box scored where the best choice keeps dice as a keep",
+             ("tests/test_train.py::test_keeps_and_boxes_are_counted_by_what_each_answer_did",)),
+    Mutation("newuser45-page-loss-negative", "python", "advisor/web/static/app.js",
+             'loss.textContent = lost > 0 ? `${lost.toFixed(2)}${unit}` : "best";',
+             'loss.textContent = lost > 0 ? `-${lost.toFixed(2)}${unit}` : "best";',
+             "the page's list of choices shows a loss as -3.24 where advise prints 3.24",
+             ("tests/web/test_web_new_user.py::"
+              "test_losses_on_one_line_as_positive_figures_and_the_next_turn_in_view",)),
 )
