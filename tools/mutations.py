@@ -1194,4 +1194,28 @@ MUTATIONS: tuple[Mutation, ...] = (
              "the page's list of choices shows a loss as -3.24 where advise prints 3.24",
              ("tests/web/test_web_new_user.py::"
               "test_losses_on_one_line_as_positive_figures_and_the_next_turn_in_view",)),
+    Mutation("target-table-sizes-after-the-index", "python", "solver/target_table.py",
+             "    if tuple(counts) != known:  # (before the index",
+             "    if tuple(counts) != known and sum(counts) <= sum(known):  # (before the index",
+             "a target table declaring more states than the rules have is allocated and read "
+             "before it is refused (a sparse 9.6 GB file: minutes and gigabytes)",
+             ("tests/test_target_table_sizes.py::"
+              "test_a_sparse_file_declaring_other_sizes_is_refused_from_its_header",)),
+    Mutation("site-drops-what-it-did-not-write", "python", "advisor/site_folder.py",
+             "            _move_kept(target, fresh)\n"
+             "            aside = Path(tempfile.mkdtemp(prefix=f\".{target.name}.old.\", "
+             "dir=parent))\n"
+             "            os.rename(target, aside / \"site\")\n",
+             "            aside = Path(tempfile.mkdtemp(prefix=f\".{target.name}.old.\", "
+             "dir=parent))\n"
+             "            os.rename(target, aside / \"site\")\n"
+             "            shutil.rmtree(aside)\n",
+             "yahtzee site rebuilds a folder without the CNAME, .nojekyll or .git/ it held",
+             ("tests/test_site_folder.py::test_a_rebuild_keeps_what_the_site_did_not_write",)),
+    Mutation("stats-solves-an-unreachable-target", "python", "advisor/target_stats.py",
+             "    if Objective.for_target(target).is_out_of_reach(card):  # 0 for",
+             "    if False and Objective.for_target(target).is_out_of_reach(card):  # 0 for",
+             "stats --target 3000 solves the table of targets up to 500 (a minute) for an "
+             "answer known at once",
+             ("tests/test_stats_out_of_reach.py::test_a_target_out_of_reach_is_zero_at_once",)),
 )
