@@ -1,25 +1,27 @@
 """What a hostile client's connections cost the others, on ``yahtzee serve`` at 127.0.0.1.
 
 Starts the server as a user does (``yahtzee serve --port 0``, its own process, its
-stderr counted). An *other* client (source address 127.0.0.2) asks ``/api/card`` one
-request after another, each on a new connection, and its latency and answers are
-printed for each phase:
+stderr counted, its file limit ``--nofile``). An *other* client (source address
+127.0.0.2) asks ``/api/card`` one request after another, each on a new connection, and
+its latency and answers are printed for each phase:
 
 - ``quiet``: nobody else;
-- ``one address, silent``: a hostile client at 127.0.0.1 opens connections that send
-  nothing, as many as it can (reopening each one the server closes), for PHASE seconds;
-- ``one address, half-sent``: the same with half a request on each;
-- ``ADDRESSES addresses, silent``: the hostile client from 127.0.0.1 to
-  127.0.0.ADDRESSES, to fill the server's bound in all.
+- ``one address holds N silent``: a hostile client at 127.0.0.1 opens ``--connections``
+  connections that send nothing and keeps those the server leaves open (the attack of
+  issue 42: thousands of idle connections);
+- ``one address holds N half-sent``: the same, each with half a request;
+- ``M addresses hold N silent``: the same from 127.0.0.1 to 127.0.0.M (not .2);
+- ``one address floods``: the hostile client opens a new connection whenever the server
+  closes one, as fast as it can, for the phase (ATTEMPTS at most).
 
 For each phase: the other client's p50, p99 and max latency, its answers by status (or
-``error`` when the connection failed), the hostile client's connections held at the end
-and refused (answered 503 or closed unread), and the bytes the server wrote to stderr.
-``--old REPO`` runs the same against the code of another checkout (e.g. a worktree of
-an earlier commit), for a ratio in the same run.
+``error`` when the connection failed), the hostile client's connections opened, held at
+the end and closed by the server, and at the end the bytes the server wrote to stderr.
+``--old REPO`` runs the same against the code of another checkout (e.g. ``git archive``
+of an earlier commit), for a ratio in the same run.
 
 Traffic goes to 127.0.0.x only; every loop is bounded in count (ATTEMPTS connections per
-phase) and time (PHASE seconds per phase, TIMEOUT per request).
+phase) and time (``--seconds`` per phase, TIMEOUT per request).
 """
 
 from __future__ import annotations
@@ -77,17 +79,17 @@ def other_client(port: int, stop: threading.Event, out: list) -> None:
 
 
 class Hostile:
-    """Opens connections from ``sources`` round robin, keeps them (sending ``opening`` on
-    each), reopens each the server closes; bounded by ATTEMPTS and the stop event."""
+    """Opens ``count`` connections from ``sources`` round robin (sending ``opening`` on
+    each) and keeps those the server leaves open; bounded by the stop event."""
 
-    def __init__(self, port: int, sources: list[str], opening: bytes) -> None:
-        self.port, self.sources, self.opening = port, sources, opening
+    def __init__(self, port: int, sources: list[str], opening: bytes, count: int) -> None:
+        self.port, self.sources, self.opening, self.count = port, sources, opening, count
         self.held: dict[int, socket.socket] = {}
         self.opened = self.refused = self.failed = 0
         self.selector = selectors.DefaultSelector()
 
     def run(self, stop: threading.Event) -> None:
-        while not stop.is_set() and self.opened < ATTEMPTS:
+        while not stop.is_set() and self.opened < self.count:
             source = self.sources[self.opened % len(self.sources)]
             self.opened += 1
             try:
@@ -133,10 +135,11 @@ def percentiles(times: list[float]) -> str:
             f"max {max(times) * 1e3:7.1f} ms")
 
 
-def phase(port: int, sources: list[str] | None, opening: bytes, seconds: float) -> str:
+def phase(port: int, sources: list[str] | None, opening: bytes, seconds: float,
+          count: int = ATTEMPTS) -> str:
     stop = threading.Event()
     answers: list[tuple[str, float]] = []
-    hostile = Hostile(port, sources, opening) if sources else None
+    hostile = Hostile(port, sources, opening, count) if sources else None
     threads = [threading.Thread(target=other_client, args=(port, stop, answers))]
     if hostile is not None:
         threads.append(threading.Thread(target=hostile.run, args=(stop,)))
@@ -179,23 +182,25 @@ def start_server(old: str | None, stderr, nofile: int | None) -> tuple[subproces
     return server, port
 
 
-def run(old: str | None, seconds: float, nofile: int | None) -> None:
+def run(old: str | None, seconds: float, nofile: int | None, count: int) -> None:
     with tempfile.TemporaryFile() as stderr:
         server, port = start_server(old, stderr, nofile)
-        kill = threading.Timer(6 * (seconds + TIMEOUT + 15), server.kill)
+        kill = threading.Timer(8 * (seconds + TIMEOUT + 15), server.kill)
         kill.start()
+        sources = [f"127.0.0.{n}" for n in range(1, ADDRESSES + 1) if n != 2]
+        phases = [
+            ("quiet", None, b"", count),
+            (f"one address holds {count} silent", ["127.0.0.1"], b"", count),
+            (f"one address holds {count} half-sent", ["127.0.0.1"], HALF, count),
+            (f"{len(sources)} addresses hold {count} silent", sources, b"", count),
+            ("one address floods", ["127.0.0.1"], b"", ATTEMPTS),
+        ]
         try:
             other_request(port)  # warm
-            print(f"  quiet                        {phase(port, None, b'', seconds / 3)}")
-            print(f"  one address, silent          "
-                  f"{phase(port, ['127.0.0.1'], b'', seconds)}")
-            print(f"  one address, half-sent       "
-                  f"{phase(port, ['127.0.0.1'], HALF, seconds)}")
-            sources = [f"127.0.0.{n}" for n in range(1, ADDRESSES + 1) if n != 2]
-            print(f"  {len(sources)} addresses, silent         "
-                  f"{phase(port, sources, b'', seconds)}")
-            time.sleep(2)
-            print(f"  quiet again                  {phase(port, None, b'', seconds / 3)}")
+            for name, who, opening, many in phases:
+                print(f"  {name:34} {phase(port, who, opening, seconds, many)}", flush=True)
+                time.sleep(2)
+            print(f"  {'quiet again':34} {phase(port, None, b'', seconds)}")
         finally:
             kill.cancel()
             server.send_signal(signal.SIGINT)
@@ -214,6 +219,8 @@ def main() -> int:
                         help="seconds of each phase under attack")
     parser.add_argument("--nofile", type=int, metavar="N",
                         help="the server's file limit (as prlimit --nofile=N:N)")
+    parser.add_argument("--connections", type=int, default=2000, metavar="N",
+                        help="connections the hostile client holds (default 2000)")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the hostile client's own
@@ -221,12 +228,13 @@ def main() -> int:
 
     open_table("official", build=True)
     print(f"yahtzee serve on 127.0.0.1 (file limit {args.nofile or soft}); phases of "
-          f"{args.seconds:.0f} s, at most {ATTEMPTS} hostile connections each")
+          f"{args.seconds:.0f} s, {args.connections} connections held, at most {ATTEMPTS} "
+          f"opened in a flood")
     for name, old in (("this code", None), ("--old " + str(args.old), args.old)):
         if name != "this code" and old is None:
             continue
         print(f"{name}:")
-        run(old, args.seconds, args.nofile)
+        run(old, args.seconds, args.nofile, args.connections)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (at the end)")
     return 0
 

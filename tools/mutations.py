@@ -1001,7 +1001,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "a client may hold one connection more than its cap",
              (f"{CONNECTIONS}::test_a_client_over_its_cap_is_refused_while_another_is_answered",)),
     Mutation("connections-header-timer-not-rearmed", "python", "advisor/web/connections.py",
-             "            self._arm_header_timer()  # the next request's headers",
+             "            self._idle()  # the next request's headers",
              "            pass  # the next request's headers",
              "after an answer, a half-sent next request holds its connection forever",
              (f"{CONNECTIONS}::"
@@ -1218,4 +1218,10 @@ MUTATIONS: tuple[Mutation, ...] = (
              "stats --target 3000 solves the table of targets up to 500 (a minute) for an "
              "answer known at once",
              ("tests/test_stats_out_of_reach.py::test_a_target_out_of_reach_is_zero_at_once",)),
+    Mutation("connections-no-idle-gives-way", "python", "advisor/web/connections.py",
+             "elif sum(self.held.values()) >= self.total and not self._evict():",
+             "elif sum(self.held.values()) >= self.total:",
+             "past the bound in all a new client is refused while idle connections hold every "
+             "place (many addresses' silent connections lock everyone out)",
+             (f"{CONNECTIONS}::test_a_client_over_its_cap_is_refused_while_another_is_answered",)),
 )

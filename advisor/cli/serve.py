@@ -124,8 +124,9 @@ def serve(host: str, port: int, rules_name: str, proxy: str | None) -> None:
     """Serve the web page and the JSON API until Ctrl-C.
 
     A client (one address) may hold 32 connections at once, all clients together 512
-    (at most half of `ulimit -n`); a connection that has not sent a request's headers
-    10 s after it opened (or after the previous answer) is closed.
+    (at most half of `ulimit -n`; past that an idle one gives way); a connection that has
+    not sent a request's headers 10 s after it opened (or after the previous answer) is
+    closed.
 
     Example: yahtzee serve --host 0.0.0.0   (then open the printed address on a phone)
     """

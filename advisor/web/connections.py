@@ -10,10 +10,12 @@ and each refused ``accept`` wrote a traceback. Here:
 - a connection whose request headers have not all arrived within :data:`HEADER_TIMEOUT`
   seconds, from its start or from the previous answer, is closed (:class:`GuardedProtocol`);
 - a client (an IPv4 address, or an IPv6 /64 network: one machine's addresses) holds at
-  most :data:`PER_CLIENT` connections, and all clients together :func:`total_cap`;
-  a connection past either is answered ``503 {"error": ...}`` and closed before any of
-  its bytes are read (:class:`ConnectionGuard`). A named proxy's own address is held
-  only to the total, as every client behind it shares it;
+  most :data:`PER_CLIENT` connections, and all clients together :func:`total_cap`: past
+  that, a new connection takes the place of the longest-waiting idle one of the client
+  holding the most, and only when every one has a request under way is it refused; a
+  refused connection is answered ``503 {"error": ...}`` and closed before any of its
+  bytes are read (:class:`ConnectionGuard`). A named proxy's own address is held only
+  to the total, as every client behind it shares it;
 - errors the event loop cannot hand to anyone (``accept`` out of file descriptors, ...)
   are logged as one line per kind and :data:`LOG_EVERY` seconds, with the count of the
   ones not logged (:class:`BoundedErrorLog`).
@@ -97,7 +99,12 @@ def proxy_networks(proxy: str | None) -> list[ipaddress.IPv4Network | ipaddress.
 
 class ConnectionGuard:
     """Counts the connections held by each client and in all; :meth:`admit` says whether
-    one more may be held (the reason when not), :meth:`release` gives its place back."""
+    one more may be held (the reason when not), :meth:`release` gives its place back.
+
+    Past the bound in all, a new connection takes the place of the longest-waiting idle
+    one (no request under way: its headers not in yet, or between two requests) of the
+    client holding the most, which is closed: idle connections cannot keep others out.
+    Only when every connection has a request under way is the new one refused."""
 
     def __init__(self, per_client: int = PER_CLIENT, total: int | None = None,
                  header_timeout: float = HEADER_TIMEOUT, proxy: str | None = None) -> None:
@@ -106,8 +113,12 @@ class ConnectionGuard:
         self.header_timeout = header_timeout
         self.proxies = proxy_networks(proxy)
         self.held: Counter[str] = Counter()
+        self.idle: dict[str, dict[Any, None]] = {}
+        """Each client's idle connections, the longest-waiting first."""
         self.refused = 0
         """Connections refused so far (over a cap)."""
+        self.evicted = 0
+        """Idle connections closed so far to make room for a new one."""
 
     def _is_proxy(self, host: str) -> bool:
         try:
@@ -119,20 +130,46 @@ class ConnectionGuard:
     def admit(self, host: str) -> str | None:
         """None when a connection of ``host`` may be held (it is counted), else why not."""
         key = client_key(host)
-        if sum(self.held.values()) >= self.total:
-            reason = (f"the server holds {self.total} connections, the most it holds; "
-                      f"try again in a few seconds")
-        elif self.held[key] >= self.per_client and not self._is_proxy(host):
+        if self.held[key] >= self.per_client and not self._is_proxy(host):
             reason = (f"{self.per_client} connections from your address are open, the most "
                       f"one client may hold; close one")
+        elif sum(self.held.values()) >= self.total and not self._evict():
+            reason = (f"the server holds {self.total} connections, each with a request "
+                      f"under way, the most it holds; try again in a few seconds")
         else:
             self.held[key] += 1
             return None
         self.refused += 1
         return reason
 
-    def release(self, host: str) -> None:
-        key = client_key(host)
+    def _evict(self) -> bool:
+        """Close the longest-waiting idle connection of the client holding the most
+        connections that has one; False when none is idle."""
+        for key, _ in self.held.most_common():
+            waiting = self.idle.get(key)
+            if waiting:
+                connection = next(iter(waiting))
+                self.release(key, connection)
+                connection.evict()
+                self.evicted += 1
+                return True
+        return False
+
+    def waiting(self, key: str, connection: Any) -> None:
+        """``connection`` (with an ``evict()`` method) of client ``key`` is idle."""
+        self.idle.setdefault(key, {})[connection] = None
+
+    def busy(self, key: str, connection: Any) -> None:
+        """``connection`` has a request under way."""
+        waiting = self.idle.get(key)
+        if waiting is not None:
+            waiting.pop(connection, None)
+            if not waiting:
+                del self.idle[key]
+
+    def release(self, key: str, connection: Any = None) -> None:
+        """A connection of client ``key`` ended: its place is free."""
+        self.busy(key, connection)
         self.held[key] -= 1
         if self.held[key] <= 0:
             del self.held[key]
@@ -154,8 +191,8 @@ class GuardedProtocol(JsonErrorProtocol):
     def __init__(self, *args: Any, guard: ConnectionGuard, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.guard = guard
-        self._host: str | None = None
-        """The client's address while the connection holds a place in the guard."""
+        self._key: str | None = None
+        """The client's key while the connection holds a place in the guard."""
         self._refused = False
         self._header_timer: asyncio.TimerHandle | None = None
 
@@ -168,8 +205,8 @@ class GuardedProtocol(JsonErrorProtocol):
             transport.write(_refusal(reason))
             transport.close()
             return
-        self._host = host
-        self._arm_header_timer()
+        self._key = client_key(host)
+        self._idle()
 
     def data_received(self, data: bytes) -> None:
         if self._refused:
@@ -178,22 +215,33 @@ class GuardedProtocol(JsonErrorProtocol):
 
     def handle_events(self) -> None:
         super().handle_events()
-        if self.conn.their_state is not h11.IDLE:  # a request's headers are in
-            self._disarm_header_timer()
+        if self.conn.their_state is not h11.IDLE and self._key is not None:
+            self._disarm_header_timer()  # a request's headers are in
+            self.guard.busy(self._key, self)
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
         if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
-            self._arm_header_timer()  # the next request's headers: as long again
+            self._idle()  # the next request's headers: as long again
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm_header_timer()
-        if self._host is not None:
-            self.guard.release(self._host)
-            self._host = None
+        if self._key is not None:
+            self.guard.release(self._key, self)
+            self._key = None
         super().connection_lost(exc)
 
-    def _arm_header_timer(self) -> None:
+    def evict(self) -> None:
+        """Closed to make room for a new connection (its place is given already)."""
+        self._key = None
+        self._disarm_header_timer()
+        self.transport.close()
+
+    def _idle(self) -> None:
+        """Waiting for a request's headers: timed, and open to eviction."""
+        if self._key is None:
+            return
+        self.guard.waiting(self._key, self)
         self._disarm_header_timer()
         self._header_timer = self.loop.call_later(self.guard.header_timeout,
                                                   self._headers_too_late)

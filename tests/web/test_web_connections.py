@@ -136,22 +136,43 @@ def test_a_client_over_its_cap_is_refused_while_another_is_answered(official_tab
         status, body = ask(port, source="127.0.0.2")
         assert status == 200 and body["rule_sets"], body
         assert guard.held == {"127.0.0.1": 3}
-        # the cap in all: 3 + 3 + 2 held, a fifth client refused with its reason
+        # the cap in all: 3 + 3 + 2 held, all idle; a fifth client takes the place of the
+        # longest-waiting idle connection of the client holding the most (127.0.0.1's
+        # first), and is answered
         others = [connect(port, "127.0.0.3") for _ in range(3)]
         others += [connect(port, "127.0.0.4") for _ in range(2)]
         until(lambda: sum(guard.held.values()) == 8, "eight connections held")
-        with connect(port, "127.0.0.5") as refused:  # (its answer is there before it asks)
-            status, body = answer(read_all(refused))
-        assert (status, body) == (503, {"error": "the server holds 8 connections, the most "
-                                                 "it holds; try again in a few seconds"})
-        assert guard.refused == 2
+        status, body = ask(port, source="127.0.0.5")
+        assert status == 200 and body["rule_sets"], body
+        assert held[0].recv(65536) == b""  # closed by the server, nothing answered
+        assert guard.evicted == 1 and guard.refused == 1
+        until(lambda: guard.held == {"127.0.0.1": 2, "127.0.0.3": 3, "127.0.0.4": 2},
+              "the evicted connection's place taken, the fifth client's given back")
         # closed connections give their places back: the first client is answered again
         for sock in held + others:
             sock.close()
-        until(lambda: not guard.held, "every place given back")
+        until(lambda: not guard.held and not guard.idle, "every place given back")
         status, body = ask(port)
         assert status == 200 and body["rule_sets"]
         assert not guard.held
+
+
+def test_the_cap_in_all_refuses_only_when_every_connection_is_busy():
+    guard = ConnectionGuard(per_client=2, total=3, header_timeout=600.0)
+    with running(echo_app, guard=guard, lifespan="off", timeout_graceful_shutdown=1) as port:
+        busy = [connect(port, f"127.0.0.{n}") for n in (1, 3, 4)]
+        for sock in busy:  # an answer that takes 30 s on each
+            sock.sendall(REQUEST % (b"/?sleep=30", b""))
+        until(lambda: sum(guard.held.values()) == 3 and not guard.idle,
+              "three connections held, each with a request under way")
+        with connect(port, "127.0.0.5") as refused:  # (its answer is there before it asks)
+            status, body = answer(read_all(refused))
+        assert (status, body) == (503, {"error": "the server holds 3 connections, each with "
+                                                 "a request under way, the most it holds; "
+                                                 "try again in a few seconds"})
+        assert guard.refused == 1 and guard.evicted == 0
+        for sock in busy:
+            sock.close()
 
 
 def test_requests_that_do_not_come_are_closed_after_the_header_timeout():
