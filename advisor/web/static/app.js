@@ -6,6 +6,7 @@ import { drawDistribution, drawReach, drawWinChances } from "./charts.js";
 import { fixed, pct } from "./percent.js";
 import { initPractice, showPractice } from "./practice.js";
 import { staticSite } from "./site.js";
+import { keep } from "./storage.js";
 
 const STORE = "yahtzee-game-v1";
 const MAX_UNDO = 400;
@@ -134,16 +135,37 @@ const keepBefore = () => {
 };
 const total = (p) => (cardInfo.get(`${state.rules}|${state.cards[p]}`) || { total: 0 }).total;
 
+// A full storage: the game goes on without saving, said once (storage.js).
 function save() {
-  localStorage.setItem(STORE, JSON.stringify({ state, undo: undoStack.slice(-MAX_UNDO) }));
+  keep(STORE, JSON.stringify({ state, undo: undoStack.slice(-MAX_UNDO) }));
 }
+
+// A game state as saved (an undo step): its shape checked before it is kept; what it
+// holds is checked by the record checks when it is shown again (checkedState).
+const DICE_TEXT = /^[1-6]{5}$/;
+const KEEP_TEXT = /^[1-6]{0,4}$/;
+const isText = (x) => typeof x === "string";
+const texts = (x, form) => Array.isArray(x) && x.every((t) => isText(t) && form.test(t));
+function isSavedState(x) {
+  if (!x || typeof x !== "object" || Array.isArray(x) || !isText(x.rules)) return false;
+  if (!Array.isArray(x.players) || !x.players.length || !x.players.every(isText)) return false;
+  if (!x.cards || typeof x.cards !== "object" || !x.players.every((p) => Object.hasOwn(x.cards, p) && isText(x.cards[p]))) return false;
+  if (!Array.isArray(x.turns) || !x.turns.every((t) => t && isText(t.player) && texts(t.rolls, DICE_TEXT)
+      && texts(t.keeps, KEEP_TEXT) && isText(t.box))) return false;
+  const c = x.current;
+  return Boolean(c) && texts(c.rolls, DICE_TEXT) && texts(c.keeps, KEEP_TEXT)
+    && (x.objective === undefined || (Boolean(x.objective) && typeof x.objective === "object"));
+}
+const isSavedStep = (text) => {
+  try { return isText(text) && isSavedState(JSON.parse(text)); } catch { return false; }
+};
 
 function load() {
   try {
     const saved = JSON.parse(localStorage.getItem(STORE) || "null");
     if (saved && saved.state && Array.isArray(saved.state.players)) {
       state = saved.state;
-      undoStack = Array.isArray(saved.undo) ? saved.undo : [];
+      undoStack = Array.isArray(saved.undo) ? saved.undo.filter(isSavedStep) : [];  // checked steps only
     }
   } catch { state = null; }
 }
@@ -156,8 +178,22 @@ function step(change) {
 
 async function undo() {
   if (busy || !undoStack.length) return;
-  state = JSON.parse(undoStack.pop());
-  freshTurnView();
+  const kept = undoStack.pop();
+  let earlier;
+  try {
+    earlier = await checkedState(JSON.parse(kept));
+  } catch (e) {
+    undoStack.push(kept);
+    pageError(`Undo: ${e.message}`);
+    return;
+  }
+  if (!earlier) {  // an undo step the record checks refuse (edited): the steps stop here
+    undoStack = [];
+    pageError("The earlier steps of this game kept in the browser were refused by the record checks: undo stops here.");
+  } else {
+    state = earlier;
+    freshTurnView();
+  }
   save();
   await show();
 }
@@ -1273,10 +1309,11 @@ function drawWinFigure(name) {
 
 // ------------------------------------------------------------------ game records
 // The game as a record (docs/records.md): finished turns, then the turn under way if any.
-function recordTurns() {
-  const turns = state.turns.map((t) => ({ player: t.player, rolls: t.rolls, keeps: t.keeps, box: t.box }));
-  if (state.current.rolls.length) {
-    turns.push({ player: player(), rolls: state.current.rolls, keeps: state.current.keeps, box: null });
+function recordTurns(of = state) {
+  const turns = of.turns.map((t) => ({ player: t.player, rolls: t.rolls, keeps: t.keeps, box: t.box }));
+  if (of.current.rolls.length) {
+    const due = of.players[of.turns.length % of.players.length];
+    turns.push({ player: due, rolls: of.current.rolls, keeps: of.current.keeps, box: null });
   }
   return turns;
 }
@@ -1288,10 +1325,10 @@ function recordJson() {
 
 // A game opened from a record keeps its objective line (`# objective: ...`), so the
 // record saved reads back, and `yahtzee analyze` judges it, by what it was played for.
-function recordText() {
-  const lines = [...(state.objectiveLine ? [state.objectiveLine] : []),
-    `rules ${state.rules}`, `players ${state.players.join(",")}`];
-  for (const t of recordTurns()) {
+function recordText(of = state) {
+  const lines = [...(of.objectiveLine ? [of.objectiveLine] : []),
+    `rules ${of.rules}`, `players ${of.players.join(",")}`];
+  for (const t of recordTurns(of)) {
     const parts = [t.rolls[0]];
     t.keeps.forEach((k, i) => parts.push(k || "-", ...(t.rolls[i + 1] ? [t.rolls[i + 1]] : [])));
     lines.push(`${t.player}: ${parts.join(" ")}${t.box ? ` ${t.box}` : ""}`);
@@ -1351,6 +1388,19 @@ async function upload(file) {
     await show();
   } catch (e) {
     pageError(`${file.name}: ${e.message}`);
+  }
+}
+
+// A saved state (an undo step) through the record checks, or null when they refuse it:
+// its cards from its turns, its objective line read again (else the page's objective).
+async function checkedState(saved) {
+  try {
+    const answer = await post("/api/record", recordText(saved));
+    const own = saved.objectiveLine ? {} : { objective: saved.objective || { kind: "ev" } };
+    return { ...saved, ...gameFromRecord(answer), ...own, note: saved.note || null };
+  } catch (e) {
+    if (e instanceof ApiError || (local && e instanceof local.LocalError)) return null;
+    throw e;  // no answer (the server away): not a refusal
   }
 }
 

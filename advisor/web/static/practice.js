@@ -3,6 +3,8 @@
 // as `yahtzee train --json`). A session and the past sessions' figures live in this
 // browser (localStorage).
 
+import { keep } from "./storage.js";
+
 const SESSION = "yahtzee-practice-v1";
 const HISTORY = "yahtzee-practice-history-v1";
 const KEPT_SESSIONS = 50;
@@ -17,7 +19,7 @@ let finished = null;    // /api/train/session answer once every position is answ
 
 const $ = (id) => document.getElementById(id);
 
-function store() { localStorage.setItem(SESSION, JSON.stringify(session)); }
+function store() { keep(SESSION, JSON.stringify(session)); }
 
 function restore() {
   try {
@@ -256,7 +258,7 @@ async function finish() {
     const past = history();
     past.push({ date: new Date().toISOString(), rules: session.rules, seed: session.seed,
                 decisions: finished.decisions, mean_loss: finished.mean_loss });
-    localStorage.setItem(HISTORY, JSON.stringify(past.slice(-KEPT_SESSIONS)));
+    keep(HISTORY, JSON.stringify(past.slice(-KEPT_SESSIONS)));
     session.kept = true;
     store();
   }
