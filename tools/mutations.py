@@ -1224,4 +1224,35 @@ MUTATIONS: tuple[Mutation, ...] = (
              "past the bound in all a new client is refused while idle connections hold every "
              "place (many addresses' silent connections lock everyone out)",
              (f"{CONNECTIONS}::test_a_client_over_its_cap_is_refused_while_another_is_answered",)),
+    Mutation("page-record-keeps-the-pages-objective", "python", "advisor/web/static/app.js",
+             "objective: objectiveOfRecord(answer.objective), objectiveLine:",
+             "objective: { kind: \"ev\" }, objectiveLine: \"\" && ",
+             "a record played to win or for a target, opened on the page, is played and "
+             "reviewed by the expected score",
+             ("tests/web/test_web_record_objective.py::"
+              "test_a_win_record_and_a_target_record_are_reviewed_by_their_own_objective",)),
+    Mutation("server-analyze-ignores-the-records-note", "python", "advisor/request/answers.py",
+             "noted=None if chosen else noted))",
+             "noted=None))",
+             "POST /api/analyze judges a record noted '# objective: ...' by expected score",
+             ("tests/web/test_web_record_objective.py::"
+              "test_the_server_reads_a_records_objective_as_analyze_does",)),
+    Mutation("site-table-sha256-unchecked", "python", "advisor/web/static/local.js",
+             "if (await sha256(bytes) !== want.sha256)",
+             "if (await sha256(bytes) !== want.sha256 && false)",
+             "a static site advises from a table with a value changed (plausible wrong advice)",
+             ("tests/web/test_web_site_tables.py::"
+              "test_a_damaged_table_is_refused_with_a_clear_message",)),
+    Mutation("page-card-bonus-count-unsearched", "python", "advisor/web/static/local.js",
+             "  if (!(n < 31 && (counts >> n & 1))) {",
+             "  if (false) {",
+             "the page takes a Yahtzee bonus count no game reaches with the card's boxes",
+             ("tests/web/test_web_engine_input.py::"
+              "test_the_pages_parsers_in_node_give_the_python_verdict",)),
+    Mutation("page-undo-step-unchecked", "python", "advisor/web/static/app.js",
+             "    earlier = await checkedState(JSON.parse(kept));",
+             "    earlier = JSON.parse(kept);",
+             "an undo step edited in the browser's storage is shown as the game",
+             ("tests/web/test_web_storage.py::"
+              "test_saved_undo_steps_are_checked_on_load_and_when_undone_to",)),
 )
