@@ -14,6 +14,7 @@ From a card (a new game by default) with total ``T``:
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -76,6 +77,46 @@ class TargetStats:
                 "targets": [{"target": x, "p_target": p, "p_target_ev": q}
                             for x, p, q in self.rows],
                 "seconds": self.seconds}
+
+
+@dataclass(frozen=True, eq=False)
+class TournamentStats:
+    """The expected share of first place of one card in a tournament: under tournament
+    play (the objective's best strategy) and under expected-score play."""
+
+    card: Scorecard
+    objective: Objective
+    win_share: float
+    win_share_ev: float
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rules": self.card.rules_name, "card": str(self.card),
+                "total": self.card.total, "objective": self.objective.to_json(),
+                "players": self.objective.players, "win_share": self.win_share,
+                "win_share_ev": self.win_share_ev, "seconds": self.seconds}
+
+
+def tournament_stats(table: Table, card: Scorecard, objective: Objective,
+                     progress: Progress | None = None) -> TournamentStats:
+    """The exact expected share of first place from ``card`` (a new game by default)
+    under ``objective`` (a tournament): ``win_share`` of tournament play (the objective's
+    solve, kept for the game's turns: :func:`advisor.solved_turn.solve_turn`), and
+    ``win_share_ev``, E[U(final)] over the exact final-score distribution of
+    expected-score play (exactly 1/N from a new game against an expected-score field)."""
+    from .advise import TurnAdvisor  # (advise imports this module's neighbours)
+
+    began = time.perf_counter()
+    card.check_not_full()
+    utility = objective.utility(table)
+    dist = card_stats(table, card).distribution
+    shares = np.full(dist.shape[0], utility.above)
+    k = min(dist.shape[0], utility.top)
+    shares[:k] = utility.values[:k]
+    ev = math.fsum((dist * shares).tolist())
+    best = TurnAdvisor(card, table, objective, progress=progress).probability()
+    return TournamentStats(card, objective, best, min(max(ev, 0.0), 1.0),
+                           time.perf_counter() - began)
 
 
 def asked_targets(card: Scorecard, target: int, rows: tuple[int, ...] | None = None

@@ -300,3 +300,55 @@ def test_advise_refuses_a_bad_file_of_scores_in_one_line(official_table, tmp_pat
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: ") and why in lines[0], lines
+
+
+def test_stats_gives_both_shares_from_a_late_card(official_table, field):
+    """``stats --tournament N --card C --json``: ``win_share`` is the twin's value of the
+    card with the tie-enumerating utility; ``win_share_ev`` the tie-enumerating utility
+    averaged over expected-score play's exact final-score distribution from the card;
+    tournament play's is never below it."""
+    import json
+
+    from solver.stats import optimal_stats
+
+    card = Scorecard.parse(LOW_CARD)
+    result = run_cli("stats", "--card", LOW_CARD, "--tournament", "3", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["objective"] == {"kind": "tournament", "players": 3, "field": "optimal"}
+    utility = np.array(tournament_utility(field.tolist(), 3))
+    twin = TwinDP(card.rules, utility, 1.0, utility.shape[0] + 1)
+    assert data["win_share"] == pytest.approx(twin.value(*start(card))[card.total],
+                                              abs=1e-12, rel=0)
+    to_come = optimal_stats(official_table, start=start(card)).distribution
+    want = math.fsum(p * utility[card.total + x] for x, p in enumerate(to_come.tolist()))
+    assert data["win_share_ev"] == pytest.approx(want, abs=1e-12, rel=0)
+    assert data["win_share"] >= data["win_share_ev"]
+
+
+@pytest.mark.slow
+def test_simulated_tournament_play_is_within_three_standard_errors_of_the_exact_share(
+        official_table):
+    """``simulate --strategy tournament:10``: each game's share of first place (its final
+    score against the field, exactly) averaged over the games is within 3 standard errors
+    of the exact share of tournament play from a new game, which beats the 1/10 of
+    expected-score play (the one new-game solve of this file)."""
+    import json
+
+    result = run_cli("simulate", "--strategy", "tournament:10", "--games", "4000", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["strategy"] == "tournament:10" and data["players"] == 10
+    exact, got, stderr = data["win_share_exact"], data["win_share"], data["win_share_stderr"]
+    assert 0 < stderr < 0.01
+    assert abs(got - exact) <= 3 * stderr, (got, exact, stderr)
+    assert exact > 0.1
+
+
+@pytest.mark.parametrize("name", ["tournament:1", "tournament:100001", "tournament:x",
+                                  "tournament:"])
+def test_simulate_refuses_a_bad_tournament_in_one_line(official_table, name):
+    result = run_cli("simulate", "--strategy", name, "--games", "10")
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "2 to 100,000" in lines[0], lines

@@ -45,10 +45,17 @@ def _histogram(distribution: Any) -> list[str]:
 
 
 @click.command()
-@options("card", "target", "rules", "table", "json", target={
+@options("card", "target", "tournament", "field", "field_scores", "rules", "table", "json",
+         target={
     "help": "Also P(final score >= X): for the best strategy for X (p_target) and for the "
-            "expected-score strategy (p_target_ev), with a table of targets."})
-def stats(card_text: str, target: str | None, rules_name: str, table_path: str | None,
+            "expected-score strategy (p_target_ev), with a table of targets."},
+         tournament={
+    "help": "The expected share of first place among N players in all who each play "
+            "alone (2 to 100,000): of tournament play (win_share) and of expected-score "
+            "play (win_share_ev; 1/N against an expected-score field). From a card with 6 "
+            "or more boxes open, a whole game is solved first (minutes)."})
+def stats(card_text: str, target: str | None, tournament: str | None, field: str | None,
+          field_scores: str | None, rules_name: str, table_path: str | None,
           as_json: bool) -> None:
     """Exact statistics of optimal play: the whole score distribution, computed, not
     sampled (ties between equally good choices: lowest box index; keeps in dice keep
@@ -56,8 +63,13 @@ def stats(card_text: str, target: str | None, rules_name: str, table_path: str |
 
     Example: yahtzee stats --rules two-rolls; yahtzee stats --target 300
     """
-    question = StatsQuestion.parse(card_text=card_text, rules_name=rules_name, target=target)
+    question = StatsQuestion.parse(card_text=card_text, rules_name=rules_name, target=target,
+                                   tournament=tournament, field=field,
+                                   field_scores=field_scores)
     table = load_table(rules_name, table_path)
+    if question.tournament is not None:
+        _tournament(question, table, as_json)
+        return
     goal = question.target
     beyond = goal is not None and Objective.for_target(goal).is_out_of_reach(question.card)
     if question.card.mask == 0 and not beyond:  # a new game: its figures are cached
@@ -85,6 +97,31 @@ def stats(card_text: str, target: str | None, rules_name: str, table_path: str |
     card = question.card
     lines = _stats_lines(card, result) if goal is None else _target_lines(card, goal, result)
     for line in lines:
+        click.echo(line)
+
+
+def _tournament(question: Any, table: Any, as_json: bool) -> None:
+    """``stats --tournament N``: the two shares of first place, as text or JSON."""
+    load_new_game_stats(table)
+    objective = question.tournament
+    update, close = progress_bar(objective.describe(), unit="step")
+    try:
+        result = question.solve(table, update)
+    finally:
+        close()
+    if as_json:
+        emit_json(result.to_json())
+        return
+    card = question.card
+    where = f"card {card} (total {card.total})" if card.turn > 1 else "a new game"
+    n = objective.players
+    for line in (f"Tournament of {n:,} players, rules {card.rules_name}, from {where}: "
+                 f"exact (computed in {result.seconds:.1f} s)",
+                 f"  the others' final scores from {objective.field.describe()}",
+                 f"  win_share     {100 * result.win_share:9.4f} %   tournament play "
+                 f"(the expected share of first place)",
+                 f"  win_share_ev  {100 * result.win_share_ev:9.4f} %   expected-score play",
+                 f"  ratio         {result.win_share / max(result.win_share_ev, 1e-300):9.4f}"):
         click.echo(line)
 
 
@@ -135,11 +172,24 @@ def _resolve_strategy(name: str, option: str) -> str | Callable[..., Any]:
     the option the name came from, for the error message."""
     # the simulator's modules here and below: they load numba (half a second), which
     # `yahtzee stats --help` and `simulate --help` skip
-    from solver.simulate.strategies import PREFIX, STRATEGIES, is_target_strategy, parse_target
+    from solver.simulate.strategies import (
+        PREFIX,
+        STRATEGIES,
+        TOURNAMENT_PREFIX,
+        is_target_strategy,
+        is_tournament_strategy,
+        parse_target,
+        parse_tournament,
+    )
 
     key = name.strip()
     if key.lower() in STRATEGIES:
         return key.lower()
+    if is_tournament_strategy(key):
+        try:
+            return f"{TOURNAMENT_PREFIX}{parse_tournament(key)}"
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint=option) from None
     if is_target_strategy(key):
         try:
             return f"{PREFIX}{parse_target(key)}"
@@ -172,7 +222,7 @@ def _resolve_strategy(name: str, option: str) -> str | Callable[..., Any]:
 def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
          seed: int, *, record: bool = False, workers: int = 1) -> Any:
     from solver.simulate import simulate
-    from solver.simulate.strategies import is_target_strategy
+    from solver.simulate.strategies import is_target_strategy, is_tournament_strategy
 
     solving = progress_bar(f"{label} vectors")
     playing = progress_bar(label, unit="game")
@@ -181,7 +231,8 @@ def _run(table: Any, strategy: str | Callable[..., Any], label: str, games: int,
         solving[1]()  # the solve's bar (if any) ends when the games' starts
         playing[0](done, total)
 
-    target = isinstance(strategy, str) and is_target_strategy(strategy)
+    target = isinstance(strategy, str) and (is_target_strategy(strategy)
+                                            or is_tournament_strategy(strategy))
     try:
         return simulate(table, strategy, games, seed, progress=played, name=label,
                         record=record, solve_progress=solving[0] if target else None,
@@ -254,7 +305,8 @@ def _write_records(folder: str, rules_name: str, result: Any) -> None:
 def _result_lines(result: Any) -> list[str]:
     """One strategy's figures as text."""
     data = result.to_json()
-    solving = f"vectors {result.solve_seconds:.1f} s, " if result.target is not None else ""
+    solving = (f"vectors {result.solve_seconds:.1f} s, "
+               if result.target is not None or result.players is not None else "")
     lines = [f"Strategy {result.strategy}, rules {result.rules.name}: {result.games:,} games, "
              f"seed {result.seed} ({result.seconds:.2f} s, {solving}"
              f"{data['games_per_second']:,.0f} games/s)",
@@ -267,6 +319,12 @@ def _result_lines(result: Any) -> list[str]:
              f"(at least one in {100 * data['any_yahtzee_rate']:.3f} % of games)",
              f"  Yahtzee bonuses  {data['yahtzee_bonuses_per_game']:.4f} per game",
              *_corrected_lines(result)]
+    if result.players is not None:
+        lines += [f"  share of 1st     {100 * data['win_share']:.4f} % +- "
+                  f"{100 * data['win_share_stderr']:.4f} (each game's final score against "
+                  f"the field of {result.players:,} players)",
+                  f"  exact win_share  {100 * result.win_share_exact:.4f} % (this strategy, "
+                  f"new game; 1/N = {100 / result.players:.4f} % for expected-score play)"]
     if result.target is not None:
         lines += [f"  reached {result.target:<8} {_reach_text(result, result.target)}",
                   f"  exact p_target   {100 * result.p_target:.4f} % (this strategy, new game)"]

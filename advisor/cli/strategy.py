@@ -12,18 +12,19 @@ from solver.formats.files import atomic_write, check_target
 from ..advise import check_rolls_left, turn_advisor
 from ..model import Scorecard
 from ..objective import Objective
-from ..request.params import OBJECTIVE_PARAMS, options
+from ..request.params import OBJECTIVE_PARAMS, TOURNAMENT_PARAMS, options
 from ..strategy import is_strategy_sheet, strategy_csv, strategy_json, strategy_markdown
 from ._progress import load_table, note_targets, progress_bar
 
 
 @click.command()
 @options("card", "rolls_left", "sheet_format", "json", "sheet_out", "force", *OBJECTIVE_PARAMS,
-         "rules", "table",
+         *TOURNAMENT_PARAMS, "rules", "table",
          rolls_left={"help": "Only this number of rolls left (default: every one)."})
 def strategy(card_text: str, rolls_left: int | None, fmt: str, as_json: bool,
              out_path: str | None, force: bool, target: str | None, beat: str | None,
-             opponent: str | None, rules_name: str, table_path: str | None) -> None:
+             opponent: str | None, tournament: str | None, field: str | None,
+             field_scores: str | None, rules_name: str, table_path: str | None) -> None:
     """The best action for each of the 252 rolls, at each number of rolls left, with the
     runner-up and what it costs.
 
@@ -36,7 +37,8 @@ def strategy(card_text: str, rolls_left: int | None, fmt: str, as_json: bool,
     if out_path is not None:  # before any work: a record or notes are never replaced unasked
         check_target(out_path, force=force, replaceable=is_strategy_sheet)
     objective = Objective.parse_options(target=target, beat=beat, opponent=opponent,
-                                        rules=rules_name)
+                                        tournament=tournament, field=field,
+                                        field_scores=field_scores, rules=rules_name)
     table = load_table(rules_name, table_path)
     if not objective.is_ev:  # solved here, with a progress bar; the sheet reuses the solve
         note_targets(card, table, objective)

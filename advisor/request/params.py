@@ -226,8 +226,10 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("games", "Number of games to play per strategy, 1 to 10,000,000.",
           Whole(1, 10_000_000, "1 to 10,000,000"), 10_000, show_default=True),
     Param("strategy", "optimal (default), greedy, greedy-turn, heuristic, target:X (every "
-          "move maximises P(final score >= X); solves the target vectors first), or "
-          "module:function (a Python strategy). Not together with --compare."),
+          "move maximises P(final score >= X); solves the target vectors first), "
+          "tournament:N (every move maximises the expected share of first place among N "
+          "players, the others playing for the expected score; solves a whole game first), "
+          "or module:function (a Python strategy). Not together with --compare."),
     Param("compare", "Comma-separated strategies to play side by side on the same dice, "
           "e.g. optimal,greedy or optimal,target:300."),
     Param("seed", "Seed of the dice (0..2**64-1): same seed, same games.",

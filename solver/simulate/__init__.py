@@ -70,6 +70,7 @@ from ..game.trace import new_traces, turn_moves
 from ..kernels import simulate as sim
 from ..numbers import check_count
 from ..stats import PERCENTILES
+from ..stats_file import new_game_stats
 from ..table import Table
 from . import target as stg
 from .batch import BATCH_GAMES, DecisionBatch, batch_strategy, is_batch, play_batch
@@ -79,8 +80,11 @@ from .python import PYTHON_JUDGE_BATCH, Decision, UserStrategy, play_python
 from .strategies import (
     PREFIX,
     STRATEGIES,
+    TOURNAMENT_PREFIX,
     is_target_strategy,
+    is_tournament_strategy,
     parse_target,
+    parse_tournament,
     strategy_name,
 )
 from .workers import check_workers, play_in_workers
@@ -124,6 +128,14 @@ class SimulationResult:
     """The exact new-game P(final >= target) of the ``target:X`` strategy."""
     solve_seconds: float = 0.0
     """Part of ``seconds`` spent solving the target vectors (before any game)."""
+    players: int | None = None
+    """N of a ``tournament:N`` strategy, else None."""
+    win_share_exact: float | None = None
+    """The exact new-game expected share of first place of ``tournament:N`` (against
+    an expected-score field)."""
+    shares: np.ndarray | None = None
+    """(games,) float64 of ``tournament:N``: each game's share of first place against the
+    field, U(its final score) (exact given the score: the others are not played)."""
     traces: np.ndarray | None = None
     """With ``record=True``: (games, n_boxes, 2 * rerolls + 2) int16, each game's turns in
     playing order as keep indices (``dice.KEEP_COUNTS``): roll, keep, roll, ..., box;
@@ -250,6 +262,13 @@ class SimulationResult:
             "target": self.target, "p_target": self.p_target,
             "reached_rate": self.reached_rate, "reached_stderr": self.reached_stderr,
             "solve_seconds": self.solve_seconds}
+        if self.shares is not None:
+            extra = {"players": self.players, "win_share": float(self.shares.mean()),
+                     "win_share_stderr": float(self.shares.std(ddof=1)
+                                               / np.sqrt(self.games))
+                     if self.games > 1 else 0.0,
+                     "win_share_exact": self.win_share_exact,
+                     "solve_seconds": self.solve_seconds}
         return {
             "games": self.games,
             "strategy": self.strategy,
@@ -330,19 +349,39 @@ def simulate(table: Table, strategy: str | UserStrategy = "optimal", games: int 
     games = check_games(games)
     seed = check_seed(seed)
     workers = check_workers(workers)
-    target = None
+    target = players = None
     if isinstance(strategy, str) and is_target_strategy(strategy):
         target = parse_target(strategy)
+    if isinstance(strategy, str) and is_tournament_strategy(strategy):
+        players = parse_tournament(strategy)
     start = time.perf_counter()
     rules = table.rules
     traces = new_traces(games if record else 0, rules)
-    if progress is not None and target is None:
+    if progress is not None and target is None and players is None:
         progress(0, games)  # the games start (a progress bar's rate counts from here)
     if callable(strategy) and workers > 1:
         return _python_in_workers(table, strategy, games, seed, progress, name, record,
                                   judged, workers, start)
     lossless = isinstance(strategy, str) and strategy.strip().lower() == "optimal"
     judge = GameJudge(table, games, lossless=lossless) if judged else None
+    if players is not None:
+        plan, utility = stg.tournament_plan(table, players,
+                                            new_game_stats(table).distribution,
+                                            solve_progress)
+        if progress is not None:
+            progress(0, games)
+        out = stg.play_target(table, plan, games, seed, progress, traces,
+                              None if judge is None else judge.add)
+        scores, upper, fives, bonuses, entries = out
+        shares = np.where(scores < utility.top,
+                          utility.values[np.minimum(scores, utility.top - 1)], utility.above)
+        return SimulationResult(rules, f"{TOURNAMENT_PREFIX}{players}", seed, scores, upper,
+                                fives, bonuses, entries, seconds=time.perf_counter() - start,
+                                players=players, win_share_exact=plan.p_target,
+                                shares=shares, solve_seconds=plan.seconds,
+                                traces=traces if record else None,
+                                new_game=table.expected_score,
+                                losses=None if judge is None else judge.losses())
     if target is not None:
         plan = stg.target_plan(table, target, solve_progress, note)
         if progress is not None:

@@ -26,6 +26,27 @@ def strategy_name(name: str) -> str:
     return key
 
 
+TOURNAMENT_PREFIX = "tournament:"
+"""Strategy names ``tournament:N`` (N players in all, 2 to 100,000; the field plays for
+the expected score)."""
+
+
+def is_tournament_strategy(name: str) -> bool:
+    """Whether ``name`` asks for the tournament strategy (``tournament:...``, any case)."""
+    return name.strip().lower().startswith(TOURNAMENT_PREFIX)
+
+
+def parse_tournament(name: str) -> int:
+    """N of ``tournament:N``; raises :class:`UnknownStrategyError` unless N is a whole
+    number 2 to 100,000."""
+    players = whole_number(name.strip()[len(TOURNAMENT_PREFIX):])
+    if players is None or not 2 <= players <= 100_000:
+        raise UnknownStrategyError(
+            f"strategy {shown(name.strip(), 40)}: give tournament:N with N the players in "
+            f"all, a whole number 2 to 100,000 (e.g. tournament:10)")
+    return players
+
+
 def is_target_strategy(name: str) -> bool:
     """Whether ``name`` asks for the target strategy (``target:...``, any case)."""
     return name.strip().lower().startswith(PREFIX)

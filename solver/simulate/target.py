@@ -88,6 +88,21 @@ def target_plan(table: Table, target: int, progress: Progress | None = None,
     return TargetPlan(target, p, time.perf_counter() - began, store)
 
 
+def tournament_plan(table: Table, players: int, distribution: np.ndarray,
+                    progress: Progress | None = None) -> tuple[TargetPlan, Utility]:
+    """(the plan, the utility) of ``tournament:N``: the tournament DP from a new game
+    against a field of final-score ``distribution`` (:meth:`Utility.tournament`), every
+    level kept; the plan's ``p_target`` is the exact expected share of first place of
+    tournament play from a new game (its ``target`` is 0: not a target)."""
+    began = time.perf_counter()
+    rules = table.rules
+    utility = Utility.tournament(distribution, players)
+    vectors = solve_vectors(table, utility, total=0, keep=tuple(range(1, rules.n_boxes + 1)),
+                            progress=progress)
+    p = min(max(turn_at(vectors, 0, 0, 0, 0).value, 0.0), 1.0)
+    return TargetPlan(0, p, time.perf_counter() - began, flatten(vectors)), utility
+
+
 def _stored(table: Table, target: int, note: Note | None,
             progress: Progress | None) -> st.TargetStore | None:
     """The target table's vectors for ``target`` (None: no usable table holds it;
@@ -162,7 +177,7 @@ def play_target(table: Table, plan: TargetPlan, games: int, seed: int,
     has a row per game; ``judge(first, traces)`` is given each batch's moves."""
     rules = table.rules
     values = np.ascontiguousarray(table.values)
-    spec = Utility.target(plan.target, rules).spec(rules)
+    spec = Utility.target(plan.target, rules).spec(rules)  # (any utility with 1 above)
 
     def play(first: int, out: sim.Games) -> None:
         st.play_games(np.uint64(seed), np.uint64(first), *plan.store, values, rules.arrays,
