@@ -153,3 +153,34 @@ def test_the_pages_parsers_in_chromium_give_the_python_verdict(cases, browser):
     }""")
     page.close()
     assert_same_verdicts(found, answers)
+
+
+ADVISE_REFUSED = (  # GET /api/advise questions the server refuses (400)
+    {"top": "-1"}, {"top": "abc"}, {"top": "1.5"}, {"top": "+3"}, {"top": ""},
+    {"rolls_left": "-1"}, {"rolls_left": "3"}, {"rolls_left": "x"}, {"rolls_left": "1.0"},
+    {"dice": "2225"}, {"dice": "22257"}, {"dice": "abcde"},
+    {"card": "yahtzee=50,yahtzee_bonus=-5"}, {"card": "yahtzee=50,yahtzee_bonus=9999"},
+    {"rules": "constructor"}, {"rules": "__proto__"}, {"card": "constructor=5"},
+)
+
+
+def test_advice_questions_the_server_refuses_are_refused_by_the_page(server, cases):
+    """Each question refused by the server (HTTP 400) is refused by the page's own
+    answer before any table is read, with its own error."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed (apt-get install nodejs)")
+    folder, _ = cases
+    asked = [{"dice": "22256", **q} for q in ADVISE_REFUSED]
+    for params in asked:
+        status, _ = server.get("/api/advise", params)
+        assert status == 400, params
+    (folder / "advise.json").write_text(json.dumps([{"kind": "advise", "params": p}
+                                                   for p in asked]))
+    run = subprocess.run([node, str(CHECK / "card_check_node.mjs"), str(STATIC),
+                          str(folder / "site.json"), str(folder / "advise.json")],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    for params, mine in zip(asked, json.loads(run.stdout), strict=True):
+        assert mine.get("type") == "LocalError" and "table" not in mine["refused"], (
+            params, mine)

@@ -241,6 +241,9 @@ async function advise(q) {
   if (card.entries.every((e) => e !== null)) throw new LocalError("the scorecard is full: there is nothing left to advise");
   const faces = parseDice(q.dice);
   const rollsLeft = checkRollsLeft(q.rolls_left === undefined ? rules.rollsPerTurn - 1 : q.rolls_left, rules);
+  if (q.top !== undefined && !/^[0-9]+$/.test(String(q.top))) {  // as the server's --top (0 or more)
+    throw new LocalError(`--top '${String(q.top).slice(0, 20)}': give a whole number, 0 or more (0: all)`);
+  }
   const options = await adviseCard(card, faces, rollsLeft);
   const top = Number(q.top || 0);
   return { rules: card.key, objective: { kind: "ev" }, dice: [...faces].sort(), rolls_left: rollsLeft,
