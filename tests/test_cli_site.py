@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import gzip
+import hashlib
 import json
 import re
 import shlex
@@ -189,11 +190,16 @@ def test_site_index_changes_only_what_it_names():
 
 
 def _site_version(out: Path) -> str:
-    """The version in site.json, checked to be the one the service worker caches under."""
-    version = json.loads((out / "site.json").read_text())["version"]
+    """The version in site.json, checked to be the one the service worker caches under,
+    and each table's SHA-256 in site.json checked to be its unpacked file's."""
+    site = json.loads((out / "site.json").read_text())
     sw = (out / "sw.js").read_text()
-    assert re.search(r"^const VERSION = (\".*\");$", sw, re.M).group(1) == json.dumps(version)
-    return version
+    found = re.search(r"^const VERSION = (\".*\");$", sw, re.M)
+    assert found.group(1) == json.dumps(site["version"])
+    for info in site["rules"].values():
+        plain = gzip.decompress((out / info["table"]).read_bytes())
+        assert info["sha256"] == hashlib.sha256(plain).hexdigest()
+    return site["version"]
 
 
 def test_site_version_changes_when_and_only_when_a_file_of_it_does(table_of, tmp_path,

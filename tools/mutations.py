@@ -1255,4 +1255,9 @@ MUTATIONS: tuple[Mutation, ...] = (
              "an undo step edited in the browser's storage is shown as the game",
              ("tests/web/test_web_storage.py::"
               "test_saved_undo_steps_are_checked_on_load_and_when_undone_to",)),
+    Mutation("site-table-checksum-of-its-name", "python", "advisor/site.py",
+             '"sha256": hashlib.sha256(plain).hexdigest(),',
+             '"sha256": hashlib.sha256(stored.encode()).hexdigest(),',
+             "site.json's table checksum from the table's file name, not its values",
+             (SITE_VERSION,)),
 )
