@@ -19,6 +19,7 @@ from advisor.cli._progress import progress_bar
 from advisor.play import GameSession
 from advisor.play_win import WinEachTurn
 from advisor.record import parse_record
+from solver.simulate import simulate
 
 STATUS = re.compile(r"\[the chance to win: (\d+) % worked out(?:, about (\d+ (?:s|min)) left)?\]$")
 
@@ -127,3 +128,12 @@ def test_a_cli_bar_shows_each_step_of_the_work_reported(capsys):
     assert [s for s in steps if s in shown] == steps  # every step shown, in order
     for share, done, total in frames:
         assert abs(int(share) - 100 * int(done) / int(total)) <= 0.5  # rounded
+
+
+def test_simulate_reports_each_batch_of_built_in_games_as_it_ends(official_table):
+    """The games start at 0 and each batch of 20,000 is reported once it is played, the
+    last one at the total: in order, never over it."""
+    calls: list[tuple[int, int]] = []
+    simulate(official_table, "greedy", 45_000, seed=1, judged=False,
+             progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(0, 45_000), (20_000, 45_000), (40_000, 45_000), (45_000, 45_000)]

@@ -1260,4 +1260,9 @@ MUTATIONS: tuple[Mutation, ...] = (
              '"sha256": hashlib.sha256(stored.encode()).hexdigest(),',
              "site.json's table checksum from the table's file name, not its values",
              (SITE_VERSION,)),
+    Mutation("sim-progress-before-the-batch", "python", "solver/kernels/simulate.py",
+             "            progress(stop, games)\n    return tuple(out[:5])",
+             "            progress(first, games)\n    return tuple(out[:5])",
+             "simulate's bar counts the games of the batches started, never reaching the total",
+             (f"{PROGRESS}::test_simulate_reports_each_batch_of_built_in_games_as_it_ends",)),
 )
