@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import solver._jit_cache as jc
-from solver.formats.tablefile import rules_fingerprint
+from solver.formats.tablefile import PerTableCache, rules_fingerprint
 from solver.game.rules import RuleSet, get_rules
 from solver.moments import table_checksum
 from solver.table import Table
@@ -74,3 +74,26 @@ def test_the_kernel_source_digest_follows_content_and_names(tmp_path, monkeypatc
     assert jc._source_digest() == first  # back as it was
     (package / "kernels" / "a.py").rename(package / "kernels" / "c.py")  # same bytes, moved
     assert jc._source_digest() not in (first, second)
+
+
+def test_the_per_table_cache_holds_one_result_per_table_and_file(official_table, tmp_path):
+    """What is read or computed for a table is made once per table object and file:
+    another table (other values) with the same file gets its own, and each keeps it."""
+    cache = PerTableCache()
+    other = Table(official_table.rules, official_table.values.copy())
+    made: list[str] = []
+
+    def make(name: str):
+        def run() -> str:
+            made.append(name)
+            return name
+        return run
+
+    path = tmp_path / "figures.bin"
+    for _ in range(2):
+        assert cache.get(official_table, path, make("first")) == "first"
+        assert cache.get(other, path, make("other")) == "other"
+        assert cache.get(official_table, tmp_path / "more.bin", make("more")) == "more"
+    assert made == ["first", "other", "more"]  # each once
+    cache.clear()
+    assert cache.get(other, path, make("again")) == "again"

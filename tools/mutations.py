@@ -1265,4 +1265,10 @@ MUTATIONS: tuple[Mutation, ...] = (
              "            progress(first, games)\n    return tuple(out[:5])",
              "simulate's bar counts the games of the batches started, never reaching the total",
              (f"{PROGRESS}::test_simulate_reports_each_batch_of_built_in_games_as_it_ends",)),
+    Mutation("per-table-cache-by-file-only", "python", "solver/formats/tablefile.py",
+             "        key = (id(table), os.path.abspath(path))",
+             "        key = (0, os.path.abspath(path))",
+             "the per-process cache of a table's figures is keyed by the file alone: two "
+             "tables sharing it compute their figures again at every turn",
+             (f"{IDENTITY}::test_the_per_table_cache_holds_one_result_per_table_and_file",)),
 )
