@@ -14,7 +14,7 @@ from oracles.reference import roll_faces, roll_sub_keeps
 from advisor.model import Dice, Scorecard
 from solver.game.dice import N_KEEPS, N_ROLLS
 from solver.game.ties import EV_TIE, P_TIE
-from solver.readout import best_keeps, turn_choices
+from solver.readout import best_keeps, turn_choices, turn_placements
 
 EV_EQUAL = 1e-9
 
@@ -108,3 +108,24 @@ def test_turn_choices_every_final_roll_against_the_scorer(official_table, filled
     assert bonuses == (6 if filled.startswith("yahtzee:66666") else 0)  # five alike, 50 in
     for row, what in enumerate(("box", "entry", "Yahtzee bonus")):
         assert got[row].tolist() == want[row].tolist(), what
+
+
+@pytest.mark.parametrize("filled", [
+    "",
+    "yahtzee:66666,sixes:66612,three_of_a_kind:44456,full_house:22333",  # Joker, bonus
+    "yahtzee:12345,aces:11123,twos:22256,small_straight:12345",          # scratched
+])
+def test_turn_placements_every_placement_once_in_order_against_the_scorer(filled):
+    card = Scorecard.new("official")
+    names = [box.name for box in card.rules.boxes]
+    for part in filter(None, filled.split(",")):
+        box, faces = part.split(":")
+        card = card.place(Dice(faces), names.index(box))
+    book = RULE_BOOKS["official"]
+    done = {names[b] for b, entry in enumerate(card.entries) if entry is not None}
+    holds_50 = card.entries[card.rules.yahtzee_box] == 50
+    want = sorted({(names.index(box), points, bonus) for faces in roll_faces()
+                   for box, points, bonus in placements(book, faces, done, holds_50)})
+    got = turn_placements(card.rules, card.mask, card.flag)
+    assert got.dtype == np.int64 and got.shape == (3, len(want))
+    assert [tuple(column) for column in got.T.tolist()] == want

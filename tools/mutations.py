@@ -1271,4 +1271,14 @@ MUTATIONS: tuple[Mutation, ...] = (
              "the per-process cache of a table's figures is keyed by the file alone: two "
              "tables sharing it compute their figures again at every turn",
              (f"{IDENTITY}::test_the_per_table_cache_holds_one_result_per_table_and_file",)),
+    Mutation("readout-placements-repeated", "python", "solver/readout.py",
+             "    return np.unique(out[:, :n], axis=1)",
+             "    return out[:, :n]",
+             "solver.readout.turn_placements lists a placement once per roll that makes it",
+             (READOUT,)),
+    Mutation("readout-placements-last-roll-missed", "kernel", "solver/kernels/readout.py",
+             "    for r in range(N_ROLLS):\n        for i in range(n_options(plan, r)):",
+             "    for r in range(N_ROLLS - 1):\n        for i in range(n_options(plan, r)):",
+             "turn_placements leaves out the placements only 6 6 6 6 6 makes",
+             (READOUT,)),
 )
