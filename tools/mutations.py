@@ -1281,4 +1281,12 @@ MUTATIONS: tuple[Mutation, ...] = (
              "    for r in range(N_ROLLS - 1):\n        for i in range(n_options(plan, r)):",
              "turn_placements leaves out the placements only 6 6 6 6 6 makes",
              (READOUT,)),
+    Mutation("tournament-tie-counted-as-a-win", "python", "solver/target.py",
+             "            share = np.where(p > 0, np.exp(n * log_g) * ties / (n * np.where(p > 0, "
+             "p, 1.0)),",
+             "            share = np.where(p > 0, np.exp((n - 1) * log_g) + 0 * ties / (n * "
+             "np.where(p > 0, p, 1.0)),",
+             "a tournament's tie at the top counts as a whole first place (the share of a "
+             "score level with others is P(other <= a)^(N-1), not the binomial sum over ties)",
+             ("tests/test_tournament.py::test_the_closed_form_equals_the_sum_over_ties",)),
 )
