@@ -26,14 +26,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.errors import InvalidRecordError
+from solver.levels import PROGRESS_STEPS
 from solver.table import Table, get_table
 
 from .advice import Option
 from .advise import TurnAdvisor, turn_advisor
 from .model import Dice, Scorecard
-from .objective import EV, Objective
+from .objective import EV, NEW_GAME_STATE, Objective, keep_points_to_come, points_to_come_work
 from .play_win import Judging, WinEachTurn
 from .record import GameRecord
+from .solved_turn import turn_work
 
 ERROR_LOSS = 1e-9
 """A decision losing more than this is an error."""
@@ -242,25 +244,111 @@ def value_before_turn(advisor: TurnAdvisor) -> float:
     return float(advisor.probability())
 
 
-def _worked_out(solving: Callable[[str], None], what: str) -> Callable[[int, int], None]:
-    """A solve's progress ``(done, total)`` said as ``{what}: N % worked out``."""
-    def progress(done: int, total: int) -> None:
-        solving(f"{what}: {100 * done // max(total, 1)} % worked out")
-    return progress
+REVIEW_STEPS = PROGRESS_STEPS
+"""An analysis reports its progress as ``(done, REVIEW_STEPS)``: the share of its work done."""
+DECISION_WORK = 1e7
+"""The work of judging one decision once its turn is solved (operations, as
+:func:`~advisor.solved_turn.turn_work`'s: a few ms)."""
+QUIET_RATE = 3e10
+"""Operations per second of the target and win DP on a quiet 2-core machine (measured: a
+new game's win solve, 1.19e12 operations, in 36 s at a load of 3 to 5)."""
+
+
+@dataclass(frozen=True)
+class TurnToSolve:
+    """A turn of the record whose objective is not worked out yet: who, which turn, its
+    work (operations of the kernels)."""
+
+    player: str
+    turn: int
+    work: float
+
+
+@dataclass(frozen=True)
+class ReviewPlan:
+    """What a review still has to work out before it can judge: the turns (in playing
+    order) and, besides their DPs, the opponents' distributions (``opponents_work``)."""
+
+    turns: tuple[TurnToSolve, ...]
+    opponents_work: float
+    what: str = "the chance to win"
+    """What is worked out: ``the chance to win``, ``P(final score >= 300)``."""
+
+    @property
+    def work(self) -> float:
+        return self.opponents_work + sum(t.work for t in self.turns)
+
+    @property
+    def quiet_seconds(self) -> float:
+        """The time it takes on a quiet machine (:data:`QUIET_RATE`)."""
+        return self.work / QUIET_RATE
+
+
+class _Progress:
+    """The review's one progress ``(done, REVIEW_STEPS)`` over its known work: the solves
+    (each reporting its share), then each decision; each step said once, in order."""
+
+    def __init__(self, progress: Callable[[int, int], None] | None, total: float) -> None:
+        self.progress, self.total, self.done, self.said = progress, max(total, 1.0), 0.0, -1
+
+    def say(self, done: float) -> None:
+        step = min(int(REVIEW_STEPS * done / self.total), REVIEW_STEPS)
+        if self.progress is not None and step > self.said:
+            self.said = step
+            self.progress(step, REVIEW_STEPS)
+
+    def add(self, work: float) -> None:
+        self.done += work
+        self.say(self.done)
+
+    def phase(self, work: float) -> Callable[[int, int], None]:
+        """The callback of a solve of ``work``: its share ``d / t`` done, as the review's."""
+        start = self.done
+        self.done += work
+
+        def report(d: int, t: int) -> None:
+            self.say(start + work * min(d, t) / max(t, 1))
+
+        return report
+
+
+def _player_cards(turns: list[_Turn], todo: list[int]) -> dict[str, list[tuple[int, int, int]]]:
+    """The states of each opponent's cards that the turns ``todo`` play against, by
+    player (a chain: each card follows the one before)."""
+    chains: dict[str, list[tuple[int, int, int]]] = {}
+    for i in todo:
+        for name, card in turns[i].others.items():
+            if not card.is_full and (card.mask, card.upper, card.flag) != NEW_GAME_STATE:
+                chains.setdefault(name, []).append((card.mask, card.upper, card.flag))
+    return chains
+
+
+@dataclass(frozen=True)
+class _Turn:
+    player: str
+    turn: int
+    card: Scorecard
+    objective: Objective
+    others: dict[str, Scorecard]
 
 
 def analyze(record: GameRecord, objective: Judging = EV, *, table: Table | None = None,
             advisors: Advisors | None = None,
             progress: Callable[[int, int], None] | None = None,
-            solving: Callable[[str], None] | None = None) -> Analysis:
+            solving: Callable[[str], None] | None = None,
+            plan: Callable[[ReviewPlan], None] | None = None) -> Analysis:
     """Judge every decision of ``record`` against the best one; ``objective`` (default: the
     expected score; a :class:`~advisor.play_win.WinEachTurn`: each turn's win objective)
     decides what "best" means, and losses and luck are in its unit (points, or
     probability). ``table`` defaults to the cached table of the rules; ``advisors``
-    gives the turn advisors (default: the process's, :func:`~advisor.advise.turn_advisor`);
-    ``progress(decisions_done, decisions_total)`` follows the replay, ``solving(text)`` a
-    turn's solve within it (``Ann's turn 3: 40 % worked out``; "" when done). Each turn is
-    solved once, for all its decisions (and the new game's figure is the first turn's)."""
+    gives the turn advisors (default: the process's, :func:`~advisor.advise.turn_advisor`).
+
+    Before anything is solved, ``plan(ReviewPlan)`` is told the turns still to work out
+    and their work; ``progress(done, REVIEW_STEPS)`` then follows the whole review by its
+    work (from ``(0, REVIEW_STEPS)`` at once, in even steps through each solve, then the
+    decisions); ``solving(text)`` says what is under way (``Ann's turn 3``, "" when done).
+    Each turn is solved once, for all its decisions, the opponents' distributions of a
+    player's cards in one pass, and the new game's figure is the first turn's."""
     if not isinstance(record, GameRecord):
         raise InvalidRecordError(f"analyze takes a GameRecord (advisor.record.parse_record, "
                                  f"advisor.record_file.read_record), not "
@@ -273,18 +361,46 @@ def analyze(record: GameRecord, objective: Judging = EV, *, table: Table | None 
     if advisors is None:
         advisors = _process_advisors(table, one_turn=each_turn)
     positions = list(record.positions())
-    cards = _cards_before_turns(record) if win is not None else []  # (for win's objectives)
+    turns = _turns(record, win, fixed)
+    judged_turns = {pos.index for pos in positions}
+    made = [advisors(turn.card, turn.objective) if i in judged_turns else None
+            for i, turn in enumerate(turns)]
+    todo = [i for i, advisor in enumerate(made) if advisor is not None and not advisor.is_solved]
+    chains = _player_cards(turns, todo) if each_turn else {}
+    works = {i: turn_work(turns[i].card, table, turns[i].objective, opponents=not each_turn)
+             for i in todo}  # (each turn's opponents: their cards' passes, below)
+    if not each_turn:  # one solve per player's game: the later turns read its vectors
+        firsts = {turns[i].player: i for i in reversed(todo)}
+        works = {i: work if firsts[turns[i].player] == i else 0.0 for i, work in works.items()}
+    review = ReviewPlan(tuple(TurnToSolve(turns[i].player, turns[i].turn, works[i])
+                              for i in todo if works[i] > 0),
+                        sum(points_to_come_work(table, chain) for chain in chains.values()),
+                        "the chance to win" if each_turn else fixed.describe())
+    if plan is not None:
+        plan(review)
+    steps = _Progress(progress, review.work + DECISION_WORK * len(positions))
+    steps.say(0)
+    for name, chain in chains.items():  # each player's cards in one pass
+        work = points_to_come_work(table, chain)
+        if work:
+            if solving is not None:
+                solving(f"{name}'s cards as the others play on")
+            keep_points_to_come(table, chain, steps.phase(work))
+    for i in todo:  # (their opponents' distributions are kept now)
+        turn, advisor = turns[i], made[i]
+        assert advisor is not None
+        work = turn_work(turn.card, table, turn.objective)
+        if solving is not None:
+            solving(f"{turn.player}'s turn {turn.turn}")
+        advisor.solve(steps.phase(work))
+    if solving is not None:
+        solving("")
     judged: list[Judged] = []
-    before, turn, advisor = 0.0, -1, None
-    for done, pos in enumerate(positions, start=1):
-        if pos.index != turn:  # a turn starts
-            here = (win.objective_for(cards[pos.index], pos.player) if win is not None
-                    else fixed)
-            advisor, turn = advisors(pos.card, here), pos.index
-            if solving is not None and not here.is_ev and not advisor.is_solved \
-                    and not here.is_out_of_reach(pos.card):
-                advisor.solve(_worked_out(solving, f"{pos.player}'s turn {pos.turn}"))
-                solving("")
+    before, index, advisor = 0.0, -1, None
+    for pos in positions:
+        if pos.index != index:  # a turn starts
+            index = pos.index
+            advisor = made[index]
             before = value_before_turn(advisor)
         assert advisor is not None
         here = advisor.objective
@@ -295,8 +411,8 @@ def analyze(record: GameRecord, objective: Judging = EV, *, table: Table | None 
         judged.append(Judged(pos.turn, pos.player, pos.card, pos.dice, pos.rolls_left, chosen,
                              top, best - value_of(chosen, here), best - before, here))
         before = value_of(chosen, here)
-        if progress is not None:
-            progress(done, len(positions))
+        steps.add(DECISION_WORK)
+    steps.say(steps.total)
     final = record.cards()
     main = POINTS if win is None and fixed.is_ev else PROBABILITY
     players = []
@@ -309,8 +425,23 @@ def analyze(record: GameRecord, objective: Judging = EV, *, table: Table | None 
     first = Scorecard.new(record.rules)
     opening = (win.objective_for({n: first for n in record.players}, record.players[0])
                if win is not None else fixed)
+    opener = (made[0] if made and made[0] is not None and turns[0].card == first
+              and turns[0].objective == opening
+              else advisors(first, opening))  # (the first turn's, not solved again)
     return Analysis(record.rules, objective.to_json(), tuple(judged), tuple(players),
-                    value_before_turn(advisors(first, opening)), unit_of(opening))
+                    value_before_turn(opener), unit_of(opening))
+
+
+def _turns(record: GameRecord, win: WinEachTurn | None, fixed: Objective) -> list[_Turn]:
+    """Each turn of the record: who, which, the card, its objective and the others' cards."""
+    cards = _cards_before_turns(record)
+    out = []
+    for turn, before in zip(record.turns, cards, strict=True):
+        here = (win.objective_for(before, turn.player) if win is not None else fixed)
+        others = {name: card for name, card in before.items() if name != turn.player}
+        out.append(_Turn(turn.player, before[turn.player].turn, before[turn.player], here,
+                         others))
+    return out
 
 
 def _cards_before_turns(record: GameRecord) -> list[dict[str, Scorecard]]:

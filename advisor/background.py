@@ -181,6 +181,11 @@ class TurnSolves:
             self._running = solve
             return solve
 
+    def running(self) -> list[Solve]:
+        """The solve under way, if any (a list of at most one)."""
+        with self._lock:
+            return [self._running] if self._running is not None else []
+
     def get(self, card: Scorecard, objective: Objective) -> Solve | None:
         return self._solves.get((card, objective))
 

@@ -40,7 +40,7 @@ from solver.errors import FieldError, ObjectiveError, YahtzeeError, shown
 from solver.field import MAX_PLAYERS, Field, check_players, read_scores
 from solver.game.rules import DEFAULT_RULES, RuleSet, get_rules
 from solver.numbers import MAX_DIGITS, whole_number
-from solver.stats import most_points_to_come, optimal_stats
+from solver.stats import most_points_to_come, optimal_stats, stats_operations
 from solver.stats_file import new_game_stats
 
 from .model import Scorecard
@@ -344,6 +344,38 @@ class Objective:
         state = (card.mask, card.upper, card.flag)
         return self.target > card.total + most_points_to_come(card.rules, state)
 
+    def first_turn_players(self, card: Scorecard) -> int | None:
+        """The number of players when ``card``'s turn under this objective is the first
+        turn of a game played to win (a win objective, ``card`` and every opponent's card
+        new: the same turn in every such game), else None."""
+        if self.kind != "win" or (card.mask, card.upper, card.flag) != NEW_GAME_STATE:
+            return None
+        if any((c.mask, c.upper, c.flag) != NEW_GAME_STATE for c in self.against):
+            return None
+        return len(self.against) + 1
+
+    def utility_bounds(self, table: Table) -> Utility:
+        """A utility with the same range as :meth:`utility`'s or a wider one, known before
+        anything is solved (its values are not the objective's): a target's utility; for a
+        win, 0 below the best of the opponents' totals and constant above the most any of
+        them can reach (the win's utility is 0 and 1 there). It tells the work of the DP
+        (:func:`solver.target.solve_operations`) before the opponents' distributions are
+        worked out; a tournament's: every score)."""
+        from solver.target import Utility, target_cap  # numba (about 1 s to load)
+
+        if self.kind == "target":
+            return self.utility(table)
+        if self.kind == "tournament":  # (every score a game can have)
+            return Utility(np.zeros(target_cap(table.rules)), 1.0, 0)
+        if self.kind != "win":
+            raise ObjectiveError("the expected score needs no utility")
+        rules = table.rules
+        low = max(card.total for card in self.against)
+        top = max(card.total if card.is_full else
+                  card.total + most_points_to_come(rules, (card.mask, card.upper, card.flag))
+                  for card in self.against) + 1
+        return Utility(np.zeros(top), 1.0, low)
+
     def utility(self, table: Table, *, phase: Phase | None = None) -> Utility:
         """The terminal utility of the target / win DP (not for the expected score). A
         target above the rule set's highest score is solved as that score + 1
@@ -419,9 +451,9 @@ def final_distribution(card: Scorecard, table: Table, *, phase: Phase | None = N
 
 NEW_GAME_STATE = (0, 0, 0)
 """A new card's (filled mask, upper subtotal, Yahtzee flag)."""
-POINTS_KEPT = 16
+POINTS_KEPT = 64
 """Distributions of the points to come kept (in a game the same cards come back turn
-after turn)."""
+after turn; a review keeps every card of its game: :func:`keep_points_to_come`)."""
 _points_kept: OrderedDict[tuple[Table, tuple[int, int, int]], np.ndarray] = OrderedDict()
 _points_lock = threading.Lock()
 
@@ -454,6 +486,42 @@ def _points_to_come(table: Table, state: tuple[int, int, int],
         while len(_points_kept) > POINTS_KEPT:
             _points_kept.popitem(last=False)
     return dist
+
+
+def keep_points_to_come(table: Table, states: Sequence[tuple[int, int, int]],
+                        progress: Callable[[int, int], None] | None = None) -> None:
+    """Work out and keep the distributions of the points to come of one player's cards
+    (their states, each reachable from the one before: a game's cards in order) in one
+    pass from the first not kept yet (:func:`solver.stats.optimal_stats` with ``more``:
+    the same numbers as one pass from each)."""
+    todo = [state for state in dict.fromkeys(states)
+            if state != NEW_GAME_STATE and not _is_kept(table, state)]
+    if not todo:
+        return
+    todo.sort(key=lambda state: bin(state[0]).count("1"))
+    more: dict[tuple[int, int, int], np.ndarray] = dict.fromkeys(todo[1:], np.zeros(0))
+    first = optimal_stats(table, progress, start=todo[0], more=more).distribution
+    with _points_lock:
+        for state, dist in [(todo[0], first), *more.items()]:
+            _points_kept[(table, state)] = dist
+            _points_kept.move_to_end((table, state))
+        while len(_points_kept) > POINTS_KEPT:
+            _points_kept.popitem(last=False)
+
+
+def points_to_come_work(table: Table, states: Sequence[tuple[int, int, int]]) -> float:
+    """The work of :func:`keep_points_to_come` of ``states`` (in
+    :func:`solver.stats.stats_work`'s units; 0 when every one is kept)."""
+    todo = [state for state in dict.fromkeys(states)
+            if state != NEW_GAME_STATE and not _is_kept(table, state)]
+    if not todo:
+        return 0.0
+    return stats_operations(table, min(todo, key=lambda state: bin(state[0]).count("1")))
+
+
+def _is_kept(table: Table, state: tuple[int, int, int]) -> bool:
+    with _points_lock:
+        return (table, state) in _points_kept
 
 
 def max_distribution(distributions: Sequence[np.ndarray]) -> np.ndarray:

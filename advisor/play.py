@@ -197,6 +197,17 @@ class GameSession:
         self._turns[key] = found
         return found
 
+    def finish_solves(self, progress: Callable[[int, int], None] | None = None) -> None:
+        """Wait for the background solve still under way at the end of a game (a turn the
+        player left while no other needed the worker), ``progress(done, total)``
+        following it, so that the review takes it."""
+        if self.solves is None:
+            return
+        running = [solve for solve in self.solves.running()]
+        for solve in running:
+            card, objective = solve.key
+            self.solves.wait(card, objective, progress)
+
     def follow_turn(self) -> None:
         """Start the background solve of the turn under way when it needs one (ending
         one of another turn: the game has moved on); a turn solved or under way is not
@@ -256,8 +267,7 @@ class GameSession:
             running = self.solves.get(card, objective)
             if running is not None and running.state == "running":  # (the review: waits for it)
                 self.solves.wait(card, objective)
-            self._background_advisor(card, objective)
-            solve = running is not None
+            self._background_advisor(card, objective)  # (else the review solves it)
         found = self._turns.get(key)
         if found is None or (solve and not found.is_solved):
             # a fixed objective keeps the game's vectors for its later turns; each turn's

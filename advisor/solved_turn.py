@@ -11,9 +11,11 @@ from the process that solved it (the web server's background jobs) to the one th
 answers.
 
 ``solve_turn`` follows the solve with one progress callback ``(done, total)`` over its
-work: each opponent's distribution still to compute (a level per open box), then the
-DP's levels, each level weighted by its share of the work (:func:`dp_work`), so that
-the share done and the time it took give an honest estimate of the time left.
+work (:func:`turn_work`, in the operations of the kernels, known before it starts): each
+opponent's distribution still to compute, then the DP, each reporting its share done in
+even pieces, so that the share done and the time it took give an honest estimate of the
+time left. The first turn of a game played to win is the same in every game: it is read
+from its file (:mod:`advisor.first_turn`), solved only once.
 """
 
 from __future__ import annotations
@@ -21,15 +23,18 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from math import comb
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from solver.errors import TableError
+from solver.levels import PROGRESS_STEPS
 from solver.readout import turn_placements
+from solver.stats import stats_operations
 from solver.target_table import build_command, default_max, get_targets
 
+from .first_turn import Parts, first_turn
+from .first_turn import is_kept as first_turn_is_kept
 from .model import Scorecard
 from .objective import NEW_GAME_STATE, Objective, is_distribution_known
 
@@ -81,20 +86,36 @@ def solve_turn(card: Scorecard, table: Table, objective: Objective, *,
 
     ``whole_game``: the vectors are kept for the later turns of the game (one solve per
     game, :mod:`advisor.vector_cache`); else only this turn's level is solved and kept
-    (an objective that changes every turn, as ``play --objective win``'s)."""
+    (an objective that changes every turn, as ``play --objective win``'s; then the
+    first turn of a game played to win is read from its file, :mod:`advisor.first_turn`)."""
+    began = time.perf_counter()
+    stored = stored_vectors(table, objective, card)
+    if stored is not None:  # the target table answers it: read, not solved
+        return turn_of(stored, card, time.perf_counter() - began)
+    players = None if whole_game else objective.first_turn_players(card)
+    if players is not None:  # the same in every game: kept on disk
+        (keep_values, value, boxes), _ = first_turn(
+            table, players, lambda: _parts(_solved(card, table, objective, progress, False)))
+        return SolvedTurn(keep_values, value, boxes, time.perf_counter() - began)
+    return _solved(card, table, objective, progress, whole_game)
+
+
+def _parts(solved: SolvedTurn) -> Parts:
+    return solved.keep_values, solved.value, solved.boxes
+
+
+def _solved(card: Scorecard, table: Table, objective: Objective, progress: Progress | None,
+            whole_game: bool) -> SolvedTurn:
+    """:func:`solve_turn`'s DP (and the opponents' distributions it needs)."""
     from solver.target import solve_vectors  # numba (about 1 s to load): as above
 
     from .vector_cache import vectors_for
 
     began = time.perf_counter()
-    stored = stored_vectors(table, objective, card)
-    if stored is not None:  # the target table answers it: read, not solved
-        return turn_of(stored, card, time.perf_counter() - began)
     start = card
     if objective.solves_from_new_game and len(card.open_boxes()) >= objective.slow_open_boxes:
         start = Scorecard.new(card.rules_name)  # one solve for every later turn and game
-    steps = _Steps(progress, [*_opponent_work(objective, table),
-                              dp_work(len(start.open_boxes()))])
+    steps = _Steps(progress, _phases(start, table, objective))
     utility = objective.utility(table, phase=steps.phase)
     if whole_game or start is not card:
         vectors = vectors_for(start, table, objective, steps.phase(), utility=utility,
@@ -105,6 +126,41 @@ def solve_turn(card: Scorecard, table: Table, objective: Objective, *,
     solved = turn_of(vectors, card, time.perf_counter() - began)
     steps.finish()
     return solved
+
+
+def _phases(card: Scorecard, table: Table, objective: Objective) -> list[float]:
+    """The work of each phase of a turn's solve, in the order solved: each opponent's
+    distribution still to compute (in the order :meth:`Objective.utility` computes them),
+    then the DP."""
+    from solver.target import solve_operations  # numba (about 1 s to load)
+
+    opponents = [stats_operations(table, (c.mask, c.upper, c.flag)) for c in objective.against
+                 if not c.is_full and not is_distribution_known(c, table)
+                 and (c.mask, c.upper, c.flag) != NEW_GAME_STATE]  # (a new card's: read)
+    dp = solve_operations(table, objective.utility_bounds(table),
+                          start=(card.mask, card.upper, card.flag), total=card.total)
+    return [*opponents, dp]
+
+
+def turn_work(card: Scorecard, table: Table, objective: Objective, *,
+              opponents: bool = True) -> float:
+    """The work of solving ``card``'s turn under ``objective`` (a target or win objective),
+    in operations of the kernels (:func:`solver.target.task_operations`): the
+    opponents' distributions still to compute and the DP; 0 when nothing is solved (a
+    target out of reach or in the target table, the first turn's file, the game's kept
+    vectors). ``opponents``: False leaves the opponents' distributions out (worked out
+    apart, :func:`advisor.objective.keep_points_to_come`)."""
+    from .vector_cache import is_kept  # it loads solver.target (numba, about 1 s)
+
+    if objective.is_ev or objective.is_out_of_reach(card) \
+            or stored_vectors(table, objective, card) is not None \
+            or is_kept(card, table, objective):
+        return 0.0
+    players = objective.first_turn_players(card)
+    if players is not None and first_turn_is_kept(table, players):
+        return 0.0
+    phases = _phases(card, table, objective)
+    return sum(phases) if opponents else phases[-1]
 
 
 def stored_vectors(table: Table, objective: Objective, card: Scorecard | None = None,
@@ -174,74 +230,38 @@ def solve_is_slow(card: Scorecard, table: Table, objective: Objective) -> bool:
                for c in objective.against)
 
 
-def dp_work(open_boxes: int) -> list[int]:
-    """The work of each level of a DP from a card with ``open_boxes`` open, in the order
-    solved (full cards first), in units of about 1/1000 s of a quiet core's time.
-
-    A level with ``k`` boxes filled since the card has ``C(open, k)`` masks and vectors
-    about ``k`` times as wide (the points they may have scored since), and each entry costs
-    more with more boxes filled: ``C(open, k) * k**2`` follows the measured seconds per
-    level. A card with 10 open boxes against one with 10: 0.27, 1.85, 4.3, 6.6, 5.0, 2.1,
-    0.54, 0.11, 0.02 s (the model's shares within 5 percentage points per level); from a
-    new game, under a load of 12, 50 s for the first three levels, 80 s and 95 s for
-    the next two: 800, 720 and 870 units per second."""
-    levels = max(open_boxes - 1, 1)
-    return [comb(open_boxes, k) * k * k for k in range(open_boxes - 1, open_boxes - 1 - levels, -1)]
-
-
-OPPONENT_WORK_10 = 13_000
-"""The work of an opponent's final-score distribution from a card with 10 open boxes, in
-:func:`dp_work`'s units (measured: 9.7 s where the DP's units ran at 1,350 per second)."""
-OPPONENT_WORK_GROWTH = 5.2
-"""Its growth for three more open boxes (from a new game: 85 s where the DP's units ran at
-800 per second, 68,000 units)."""
-
-
-def opponent_work(open_boxes: int) -> list[int]:
-    """The work of each level of an opponent's distribution (:func:`solver.stats.optimal_stats`
-    from a card with ``open_boxes`` open, ``open_boxes`` levels) in :func:`dp_work`'s units:
-    the measured totals, shared among the levels as a DP's."""
-    total = OPPONENT_WORK_10 * OPPONENT_WORK_GROWTH ** ((open_boxes - 10) / 3)
-    shape = dp_work(open_boxes + 1)[:open_boxes]
-    return [max(round(total * w / max(sum(shape), 1)), 1) for w in shape]
-
-
-def _opponent_work(objective: Objective, table: Table) -> list[list[int]]:
-    """The work of each level of the opponents' distributions still to compute (in the
-    order :meth:`Objective.utility` computes them; none for a target)."""
-    return [opponent_work(len(c.open_boxes())) for c in objective.against
-            if not c.is_full and not is_distribution_known(c, table)
-            and (c.mask, c.upper, c.flag) != NEW_GAME_STATE]  # (a new card's: read)
-
-
 class _Steps:
-    """One progress callback over several solves, each a phase of known work per level."""
+    """One progress callback over several solves (phases) of known work: each reports
+    its share done, ``(d, t)``; the whole is reported as ``(done, PROGRESS_STEPS)``, in
+    order, each step once."""
 
-    def __init__(self, progress: Progress | None, phases: list[list[int]]) -> None:
+    def __init__(self, progress: Progress | None, phases: list[float]) -> None:
         self.progress = progress
-        self.phases = [[max(w, 1) for w in work] for work in phases]
-        self.total = sum(sum(work) for work in self.phases)
-        self.done = 0
+        self.phases = [max(float(w), 1.0) for w in phases]
+        self.total = sum(self.phases)
+        self.reached = 0.0
+        self.said = -1
 
     def phase(self) -> Progress | None:
-        """A callback for the next solve: its ``(levels done, levels)`` advance the work
-        done by its levels' weights."""
+        """A callback for the next solve: its ``(d, t)`` (share ``d / t`` of its work done)
+        advances the whole by that share of the phase's work."""
         if self.progress is None:
             return None
-        start = self.done
-        work = self.phases.pop(0) if self.phases else [1]
-        reached = [sum(work[:d]) for d in range(len(work) + 1)]
+        start = self.reached
+        work = self.phases.pop(0) if self.phases else 0.0
+        self.reached = min(start + work, self.total)
 
         def report(d: int, t: int) -> None:
-            part = reached[d] if t == len(work) else reached[-1] * d // max(t, 1)
-            self.done = min(start + part, self.total)
-            assert self.progress is not None
-            self.progress(self.done, self.total)
+            self._say(start + work * min(d, t) / max(t, 1))
 
         return report
 
+    def _say(self, done: float) -> None:
+        step = min(int(PROGRESS_STEPS * done / max(self.total, 1.0)), PROGRESS_STEPS)
+        if self.progress is not None and step > self.said:
+            self.said = step
+            self.progress(step, PROGRESS_STEPS)
+
     def finish(self) -> None:
         """The last report: every step done."""
-        if self.progress is not None:
-            self.done = self.total
-            self.progress(self.total, self.total)
+        self._say(self.total)

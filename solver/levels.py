@@ -21,6 +21,48 @@ Progress = Callable[[int, int], None]
 """progress(levels_done, levels_total), called after each level."""
 
 
+PROGRESS_STEPS = 1000
+"""The drivers of a long solve (:func:`solver.target.solve_vectors`,
+:func:`solver.stats.optimal_stats`) report their progress as ``(done, PROGRESS_STEPS)``: the
+share of their work done, known before they start, after each of about :data:`PIECES` even
+pieces of it (a level's tasks cut into runs), so that the share done and the time it
+took give the time left."""
+PIECES = 200
+
+
+def even_pieces(ops: np.ndarray, piece: float) -> list[tuple[int, int]]:
+    """Consecutive runs of tasks (begin, end) of about ``piece`` operations each (``ops``:
+    each task's)."""
+    if ops.shape[0] == 0:
+        return []
+    reached = np.cumsum(ops)
+    cuts = np.searchsorted(reached, np.arange(piece, reached[-1], piece), side="right")
+    bounds = np.unique(np.concatenate(([0], cuts, [ops.shape[0]])))
+    return [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
+
+
+class Work:
+    """Progress ``(done, PROGRESS_STEPS)`` over a known ``total`` of work (operations):
+    :meth:`add` the work of each piece done, :meth:`finish` at the end (said once per
+    step, in order, ending at ``PROGRESS_STEPS``)."""
+
+    def __init__(self, total: float, progress: Progress | None) -> None:
+        self.total, self.progress, self.done, self.said = max(total, 1.0), progress, 0.0, -1
+
+    def add(self, ops: float) -> None:
+        self.done += ops
+        step = min(int(PROGRESS_STEPS * self.done / self.total), PROGRESS_STEPS)
+        if self.progress is not None and step != self.said:
+            self.said = step
+            self.progress(step, PROGRESS_STEPS)
+
+    def finish(self) -> None:
+        if self.progress is not None and self.said != PROGRESS_STEPS:
+            self.said = PROGRESS_STEPS
+            self.progress(PROGRESS_STEPS, PROGRESS_STEPS)
+
+
+
 @cache
 def masks_by_level(n_boxes: int) -> tuple[np.ndarray, ...]:
     """Masks grouped by number of filled boxes: ``levels[n]`` (int64 array, read-only)."""

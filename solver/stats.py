@@ -28,7 +28,10 @@ from .errors import InvalidCardError
 from .game.rules import UPPER_TARGET, RuleSet
 from .kernels.level import new_store
 from .levels import (
+    PIECES,
     Progress,
+    Work,
+    even_pieces,
     level_states,
     mask_runs,
     masks_by_level,
@@ -126,13 +129,53 @@ def highest_score(rules: RuleSet) -> int:
     return most_points_to_come(rules, (0, 0, 0))
 
 
+STATS_OPS_PER_ENTRY = 90.0
+"""The work of one entry of a state's distribution of points to come, per unit of
+:data:`STATS_OPEN_OFFSET` plus its open boxes, in the operations of
+:func:`solver.target.task_operations` (the two kernels' time per unit, measured per level:
+about 250 ns per entry with 5 boxes open where the target DP takes 0.3 ns per operation;
+``benchmarks/bench_estimates.py`` checks the estimates they give)."""
+STATS_OPEN_OFFSET = 4
+"""An entry's work grows slowly with the open boxes: ``offset + open boxes`` (measured:
+210, 245 and 445 ns per entry with 2, 5 and 8 boxes open)."""
+
+
+def stats_work(rules: RuleSet, n: int, most: np.ndarray) -> np.ndarray:
+    """The work of each state of level ``n`` (filled boxes) of :func:`optimal_stats`,
+    ``most``: the most points each can still score (its distribution's last entry), in
+    the target DP's operations: its distribution's entries, each convolved with the
+    outcomes of the turn."""
+    open_boxes = rules.n_boxes - n
+    return (STATS_OPS_PER_ENTRY * (STATS_OPEN_OFFSET + open_boxes)
+            * (np.asarray(most, dtype=np.float64) + 1))
+
+
+def stats_operations(table: Table, start: tuple[int, int, int]) -> float:
+    """The work of :func:`optimal_stats` from ``start`` (:func:`stats_work`), known before it
+    starts (planning only)."""
+    rules, start_mask = table.rules, int(start[0])
+    values = np.ascontiguousarray(table.values)
+    levels = masks_by_level(rules.n_boxes)
+    work = 0.0
+    for n in range(rules.n_boxes - 1, bin(start_mask).count("1") - 1, -1):
+        states = level_states(values, levels[n][(levels[n] & start_mask) == start_mask])
+        work += float(stats_work(rules, n, max_points_to_come(rules, *states)).sum())
+    return work
+
+
 def optimal_stats(table: Table, progress: Progress | None = None, *,
-                  start: tuple[int, int, int] = (0, 0, 0)) -> OptimalStats:
+                  start: tuple[int, int, int] = (0, 0, 0),
+                  more: dict[tuple[int, int, int], np.ndarray] | None = None) -> OptimalStats:
     """Exact statistics of optimal play for the table's rule set (see module docstring).
 
     ``start`` = (filled mask, upper subtotal, Yahtzee box holds 50) gives the figures of
     the rest of a game from that turn-start state instead: the distribution is then of
     the points still to come, and the box figures count only the open boxes.
+    ``more``: later states (its keys: more boxes filled than the start's, all of the
+    start's among them) whose distributions of the points to come are set in it, the
+    very numbers ``optimal_stats`` from each gives (one pass for the cards of a game).
+    ``progress(done, PROGRESS_STEPS)``: the share of the work done
+    (:func:`stats_work`), in about :data:`~solver.levels.PIECES` even pieces.
     """
     from .kernels import stats as sk  # numba (half a second): when figures are computed
 
@@ -161,15 +204,40 @@ def optimal_stats(table: Table, progress: Progress | None = None, *,
     below = new_store(m, u, y, 0 * m, 0 * m, n_extra=n_extra)
     below.vals[:] = 1.0
 
+    wanted = () if more is None else tuple(more)
+    if more is None:
+        more = {}
+    for state in wanted:
+        if state[0] & start_mask != start_mask or state[0] == start_mask \
+                or state[0] == rules.full_mask or not 0 <= state[2] < rules.n_flags \
+                or np.isnan(values[state[0], min(max(state[1], 0), UPPER_TARGET), state[2]]):
+            raise InvalidCardError(f"state {state} does not follow {start} with a turn to "
+                                   f"play")
+    order = range(rules.n_boxes - 1, first_level - 1, -1)
+    planned = {n: level_states(values, levels[n][(levels[n] & start_mask) == start_mask])
+               for n in order}
+    tops = {n: max_points_to_come(rules, *planned[n]) for n in order}
+    work = Work(sum(float(stats_work(rules, n, tops[n]).sum()) for n in order), progress)
+
     def step(n: int) -> None:
         nonlocal below
         m, u, y = states(n)
-        here = new_store(m, u, y, 0 * m, max_points_to_come(rules, m, u, y), n_extra=n_extra)
-        sk.stats_level(mask_runs(m, sk.CHUNK), here, below, slot, values, rules.arrays,
-                       sk.DISTRIBUTION)
+        here = new_store(m, u, y, 0 * m, tops.pop(n), n_extra=n_extra)
+        tasks = mask_runs(m, sk.CHUNK)
+        each = stats_work(rules, n, here.hi[:m.shape[0]])
+        ops = np.add.reduceat(each, tasks[:, 0]) if tasks.shape[0] else each[:0]
+        for begin, end in even_pieces(ops, work.total / PIECES):  # even pieces, for the progress
+            sk.stats_level(tasks[begin:end], here, below, slot, values, rules.arrays,
+                           sk.DISTRIBUTION)
+            work.add(float(ops[begin:end].sum()))
+        for state in [key for key in wanted if bin(key[0]).count("1") == n]:
+            i = int(slot[state[0], min(state[1], UPPER_TARGET), state[2]])
+            dist = here.vals[here.start[i]:here.start[i + 1]]
+            more[state] = dist[:np.flatnonzero(dist > 0)[-1] + 1].copy()
         below = here
 
-    solve_backward(rules, first_level, step, progress)
+    solve_backward(rules, first_level, step)
+    work.finish()
     root = int(slot[start_mask, start_upper, start_flag])
     distribution = below.vals[below.start[root]:below.start[root + 1]].copy()
     extra = below.extra[root]

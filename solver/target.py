@@ -38,7 +38,10 @@ from .game.states import reachable_upper_totals, upper_classes
 from .kernels import target as tk
 from .kernels.level import LevelStore, new_store
 from .levels import (
+    PIECES,
     Progress,
+    Work,
+    even_pieces,
     masks_by_level,
     max_entries,
     max_points_to_come,
@@ -349,6 +352,28 @@ def _point_slots(slot: np.ndarray, plan: _Plan, level: LevelStore, masks: np.nda
     slot[masks] = mine
 
 
+def _level_operations(rules: RuleSet, n: int, lo: np.ndarray, hi: np.ndarray) -> float:
+    """The operations of solving level ``n`` (filled boxes) for states on columns
+    ``lo..hi`` (their ranges padded to :data:`STEP` as the kernels store them)."""
+    columns = int(np.where(hi >= lo, -(-(hi - lo + 1) // STEP) * STEP, 0).sum())
+    return float(task_operations(rules, np.array([rules.n_boxes - n]))[0]) * columns
+
+
+def solve_operations(table: Table, utility: Utility, *, start: tuple[int, int, int] = (0, 0, 0),
+                     total: int | None = None) -> float:
+    """The operations :func:`solve_vectors` would do for these arguments (its work, known
+    before it starts; planning only, a few ms)."""
+    rules = table.rules
+    plan = _Plan(table, start, total, utility)
+    levels = masks_by_level(rules.n_boxes)
+    first_level = bin(start[0]).count("1") + 1
+    work = 0.0
+    for n in range(rules.n_boxes - 1, first_level - 1, -1):
+        _, _, _, lo, hi = plan.level_states(levels[n])
+        work += _level_operations(rules, n, lo, hi)
+    return work
+
+
 def _bytes(levels: dict[int, LevelStore]) -> int:
     return sum(level.vals.nbytes for level in levels.values())
 
@@ -366,6 +391,9 @@ def solve_vectors(table: Table, utility: Utility, *, start: tuple[int, int, int]
     the start's; ``keep_bytes``: while the kept levels pass this many bytes, the latest
     of them (the most boxes filled) are let go, so the levels a game's next turns read
     stay as far as they fit (the one after the start's is always returned).
+    ``progress(done, PROGRESS_STEPS)``: the share of the operations done, after each of
+    about :data:`~solver.levels.PIECES` even pieces (a run of a level's tasks: the same
+    values as one call per level).
     """
     began = time.perf_counter()
     rules = table.rules
@@ -378,17 +406,24 @@ def solve_vectors(table: Table, utility: Utility, *, start: tuple[int, int, int]
     last = utility.full_cards(rules.full_mask)
     kept = {rules.n_boxes: last} if rules.n_boxes in keep or first_level == rules.n_boxes else {}
     entries, operations = 0, 0.0
+    order = range(rules.n_boxes - 1, first_level - 1, -1)
+    planned = {n: plan.level_states(levels[n]) for n in order}
+    work = Work(sum(_level_operations(rules, n, *planned[n][3:]) for n in order), progress)
+    piece = work.total / PIECES
 
     def step(n: int) -> None:
         nonlocal last, entries, operations
-        here = new_store(*plan.level_states(levels[n]), step=STEP)
+        here = new_store(*planned.pop(n), step=STEP)
         _point_slots(slot, plan, here, levels[n])
         tasks = _tasks(here)
         columns = int(tasks[:, 2].sum())
         entries += columns
-        operations += float(task_operations(rules, np.array([rules.n_boxes - n]))[0]) * columns
-        if tasks.shape[0]:
-            tk.vector_level(tasks, here, slot, last, spec, rules.arrays)
+        per_column = float(task_operations(rules, np.array([rules.n_boxes - n]))[0])
+        operations += per_column * columns
+        ops = per_column * tasks[:, 2].astype(np.float64)
+        for begin, end in even_pieces(ops, piece):  # pieces of even work, for the progress
+            tk.vector_level(tasks[begin:end], here, slot, last, spec, rules.arrays)
+            work.add(float(ops[begin:end].sum()))
         if n in keep or n == first_level:
             kept[n] = here
             while keep_bytes is not None and kept and _bytes(kept) > keep_bytes:
@@ -398,7 +433,8 @@ def solve_vectors(table: Table, utility: Utility, *, start: tuple[int, int, int]
                 del kept[latest]
         last = here
 
-    solve_backward(rules, first_level, step, progress)
+    solve_backward(rules, first_level, step)
+    work.finish()
     return Vectors(rules, utility, kept, slot, time.perf_counter() - began, entries,
                    operations)
 

@@ -25,7 +25,8 @@ from advisor.objective import Objective
 from advisor.play import GameSession
 from advisor.play_win import WinEachTurn
 from advisor.record import parse_record
-from advisor.solved_turn import _Steps, dp_work
+from advisor.solved_turn import _Steps
+from solver.levels import PROGRESS_STEPS
 
 GATE = "YAHTZEE_TEST_SOLVE_GATE"
 MORE = "type 'more' to see them all"
@@ -179,21 +180,22 @@ def failing_solve(arg, progress):
 
 # ---------------------------------------------------------------------- honest progress
 def test_progress_is_in_work_and_the_time_left_waits_for_a_measure():
+    # an opponent's distribution of 300 units of work, then a DP of 700: each reports
+    # its share done in its own steps
     reports: list[tuple[int, int]] = []
-    steps = _Steps(lambda d, t: reports.append((d, t)), [[5, 10], dp_work(10)])
+    steps = _Steps(lambda d, t: reports.append((d, t)), [300.0, 700.0])
     opponent, dp = steps.phase(), steps.phase()
-    opponent(1, 2)
-    opponent(2, 2)
-    for d in range(1, 10):
-        dp(d, 9)
+    for d in range(0, 11):
+        opponent(d, 10)  # 3 % of the whole a step
+    for d in range(1, 1001):
+        dp(d, 1000)
     steps.finish()
-    total = 15 + sum(dp_work(10))
-    assert reports[0] == (5, total) and reports[1] == (15, total)
-    assert [d for d, _ in reports] == sorted(d for d, _ in reports)
-    assert reports[-1] == (total, total)
-    # the DP's middle levels weigh most, the first (full cards) and last (the card) least
-    work = dp_work(10)
-    assert max(work) == work[3] and work[-1] < work[0] < work[1]
+    assert all(t == PROGRESS_STEPS for _, t in reports)
+    done = [d for d, _ in reports]
+    assert done == sorted(set(done)) and 0 <= done[0] and done[-1] == PROGRESS_STEPS
+    assert (300, PROGRESS_STEPS) in reports  # the opponent's end: 300 of 1000
+    assert done[:11] == [0, 30, 60, 90, 120, 150, 180, 210, 240, 270, 300]
+    assert (650, PROGRESS_STEPS) in reports  # half the DP: 300 + 350
     solve = Solve("k", done=1, total=100, started=time.monotonic() - 10)
     assert solve.seconds_left() is None  # 1 % of the work: too early to say
     solve.done = 20
@@ -203,20 +205,72 @@ def test_progress_is_in_work_and_the_time_left_waits_for_a_measure():
     assert solve.seconds_left() > left  # no report since: the rate falls, the estimate grows
 
 
-def test_an_opponents_distribution_weighs_what_it_was_measured_to():
-    from advisor.solved_turn import OPPONENT_WORK_10, opponent_work
+def test_the_time_left_against_a_scripted_clock_and_known_work(monkeypatch):
+    """Two phases of known work (an opponent's 300 units, a DP's 700) done at one rate per
+    unit, each reporting its own share in steps of its own: from a twentieth on, the
+    estimate of the time left is the time actually left (to a step of the progress)."""
+    import advisor.background as background
 
-    assert len(opponent_work(13)) == 13 and len(opponent_work(1)) == 1
-    assert abs(sum(opponent_work(10)) - OPPONENT_WORK_10) <= 10  # (rounding per level)
-    # a new game's: about a seventh of the DP from a new game, as measured (85 s of 600)
-    share = sum(opponent_work(13)) / (sum(opponent_work(13)) + sum(dp_work(13)))
-    assert 0.1 < share < 0.2
+    clock = [1000.0]
+    monkeypatch.setattr(background.time, "monotonic", lambda: clock[0])
+    solve = Solve("k", started=clock[0])
+
+    def report(d: int, t: int) -> None:
+        solve.done, solve.total = d, t
+
+    steps = _Steps(report, [300.0, 700.0])
+    rate = 12.5  # units a second: 80 s in all
+    checked = 0
+    for work, pieces in ((300.0, 7), (700.0, 1000)):
+        phase, began = steps.phase(), clock[0]
+        for d in range(1, pieces + 1):
+            clock[0] = began + work * d / pieces / rate
+            phase(d, pieces)
+            actual = 1000.0 + 80.0 - clock[0]
+            left = solve.seconds_left()
+            if solve.done * 20 < solve.total:
+                assert left is None
+            elif actual > 1.0:
+                # (the share said is floored: up to one step short of the work done)
+                lag = 2 * (clock[0] - 1000.0) * solve.total / solve.done ** 2  # two steps
+                assert abs(left - actual) <= lag
+                checked += 1
+    assert checked > 900
 
 
-def test_dp_work_counts_the_masks_of_each_level():
-    # a card with 3 open boxes: levels with 2 and 1 boxes filled since
-    assert dp_work(3) == [3 * 2 * 2, 3 * 1 * 1]
-    assert len(dp_work(13)) == 12 and dp_work(1) == [0]
+def test_a_solves_progress_follows_its_operations_in_even_pieces(official_table):
+    """solve_vectors reports (done, PROGRESS_STEPS) in order, in 20 or more steps, ending at
+    its total; the operations it planned are the ones it did; the values are the same with
+    the progress followed or not (pieces of a level's tasks, not other arithmetic)."""
+    from solver.target import Utility, solve_operations, solve_vectors
+
+    card = Scorecard.parse("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=22")
+    start, utility = (card.mask, card.upper, card.flag), Utility.target(200)
+    reports: list[tuple[int, int]] = []
+    vectors = solve_vectors(official_table, utility, start=start, total=card.total,
+                            progress=lambda d, t: reports.append((d, t)))
+    done = [d for d, _ in reports]
+    assert all(t == PROGRESS_STEPS for _, t in reports)
+    assert done == sorted(set(done)) and done[-1] == PROGRESS_STEPS and len(done) >= 20
+    assert np.diff([0, *done]).max() <= 100  # no step over a tenth
+    assert solve_operations(official_table, utility, start=start,
+                            total=card.total) == vectors.operations
+    quiet = solve_vectors(official_table, utility, start=start, total=card.total)
+    for n, level in vectors.levels.items():
+        assert np.array_equal(level.vals, quiet.levels[n].vals)
+
+
+def test_an_opponents_distribution_reports_its_work_in_even_steps(official_table):
+    from solver.stats import optimal_stats, stats_operations
+
+    card = Scorecard.parse("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18")
+    reports: list[tuple[int, int]] = []
+    optimal_stats(official_table, lambda d, t: reports.append((d, t)),
+                  start=(card.mask, card.upper, card.flag))
+    done = [d for d, _ in reports]
+    assert done == sorted(set(done)) and done[-1] == PROGRESS_STEPS and len(done) >= 20
+    assert np.diff([0, *done]).max() <= 100
+    assert stats_operations(official_table, (card.mask, card.upper, card.flag)) > 0
 
 
 def test_the_review_takes_the_background_solves_and_solves_only_turns_left_early(
@@ -309,6 +363,8 @@ def test_a_new_cards_distribution_is_read_from_the_new_game_statistics(official_
     reports: list[tuple[int, int]] = []
     solve_turn(late, official_table, Objective.win(new), whole_game=False,
                progress=lambda d, t: reports.append((d, t)))
-    total = sum(dp_work(len(late.open_boxes())))
-    assert reports[-1] == (total, total)  # the DP's work alone
+    from advisor.solved_turn import _phases
+
+    assert len(_phases(late, official_table, Objective.win(new))) == 1  # the DP's work alone
+    assert reports[-1] == (PROGRESS_STEPS, PROGRESS_STEPS)
     assert [d for d, _ in reports] == sorted(d for d, _ in reports)

@@ -14,6 +14,7 @@ from solver.moments import get_moments
 from solver.stats_file import new_game_stats
 from solver.table import get_table
 
+from ..text import duration_text
 from ._base import note
 
 
@@ -61,6 +62,64 @@ def progress_bar_noted(desc: str, unit: str = "level"
             bar.close()
 
     return update, noted, close
+
+
+WORK_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}{postfix}]"
+"""A bar of work done (not of items): the share, and the time left at the rate so far."""
+
+
+def work_bar(desc: str) -> tuple[Callable[[int, int], None], Callable[[str], None],
+                                 Callable[[], None]]:
+    """:func:`progress_bar_noted` for a progress of work ``(done, total)`` (a review's, a
+    solve's): shown as a share and the time left, from the first call on."""
+    bars: list[Any] = []
+
+    def update(done: int, total: int) -> None:
+        if not bars:
+            bars.append(tqdm(total=total, desc=desc, file=sys.stderr, leave=False,
+                             bar_format=WORK_FORMAT, smoothing=0))
+        bars[0].total = total
+        bars[0].n = done
+        bars[0].refresh()
+
+    def noted(text: str) -> None:
+        if bars:
+            bars[0].set_postfix_str(text)
+
+    def close() -> None:
+        for bar in bars:
+            bar.close()
+
+    return update, noted, close
+
+
+def plan_lines(plan: Any, *, in_game: bool = False) -> list[str]:
+    """What a review still works out, said before it starts (an
+    :class:`advisor.analyze.ReviewPlan`): the turns, by player, and the time it takes
+    (``in_game``: the review that ends a game, whose other turns were worked out during
+    it)."""
+    if not plan.turns and not plan.opponents_work:
+        return []
+    by_player: dict[str, list[int]] = {}
+    for turn in plan.turns:
+        by_player.setdefault(turn.player, []).append(turn.turn)
+    named = "; ".join(f"{name}'s turn{'s' if len(numbers) > 1 else ''} "
+                      f"{_numbers(numbers)}" for name, numbers in by_player.items())
+    which = " not worked out during the game" if in_game else ""
+    return [f"working out {plan.what} of {len(plan.turns)} turn"
+            f"{'s' if len(plan.turns) != 1 else ''}{which} ({named}): about "
+            f"{duration_text(plan.quiet_seconds)} on a quiet machine, longer under load"]
+
+
+def _numbers(numbers: list[int]) -> str:
+    """``1-4, 6, 9-13``."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
 
 
 def note_targets(card: Any, table: Any, objective: Any, solved: Any = ()) -> None:

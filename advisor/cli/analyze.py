@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..analyze import ReviewPlan
 from ..analyze import analyze as analyze_record
 from ..analyze_text import decision_lines, review_lines
 from ..play_win import choose_judging, judging_of_record
@@ -12,8 +13,8 @@ from ..record_file import read_record_text, read_stdin
 from ..request.params import OBJECTIVE_PARAMS, options
 from ..text import probability_text
 from ..win_from import FIRST_TURN
-from ._base import emit_json
-from ._progress import load_table, progress_bar_noted
+from ._base import emit_json, note
+from ._progress import load_table, plan_lines, work_bar
 
 _JUDGE_HELP = {
     "objective": {"help": "Judge by ev, the expected final score, or win (two or more "
@@ -51,11 +52,17 @@ def analyze(record_path: str, objective_name: str | None, win_from: int | None,
                              players=record.players, rules=record.rules,
                              noted=None if chosen else judging_of_record(text, record.rules))
     table = load_table(record.rules, table_path)
-    update, noted, close = progress_bar_noted("judging", unit="decision")
+    update, noted, close = work_bar("judging")
+
+    def say_plan(plan: ReviewPlan) -> None:
+        for line in plan_lines(plan):
+            note(line)
+
     try:
         analysis = analyze_record(record, judging, table=table,
                                   progress=None if judging.is_ev else update,
-                                  solving=None if judging.is_ev else noted)
+                                  solving=None if judging.is_ev else noted,
+                                  plan=None if judging.is_ev else say_plan)
     finally:
         close()
     if as_json:

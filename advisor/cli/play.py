@@ -17,7 +17,7 @@ import click
 
 from solver.errors import ObjectiveError, YahtzeeError, shown_path
 
-from ..analyze import analyze
+from ..analyze import ReviewPlan, analyze
 from ..analyze_text import review_lines
 from ..background import TurnSolves
 from ..objective import EV
@@ -33,7 +33,7 @@ from ..record import GameRecord, check_names
 from ..record_file import RecordFile, check_record_path
 from ..request.params import OBJECTIVE_PARAMS, options
 from ._input import ask
-from ._progress import load_table, progress_bar, progress_bar_noted
+from ._progress import load_table, plan_lines, progress_bar, work_bar
 
 STOPPED = 1
 """Exit code when input ends or Ctrl-C stops a game before its end."""
@@ -131,12 +131,25 @@ def _finish(session: GameSession, complete: bool, path: Path | None,
             click.echo((objective_comment(session.judging) + str(session.record)).rstrip("\n"))
         return
     click.echo("\n== review (yahtzee analyze)")
-    update, noted, close = progress_bar_noted("review", unit="decision")
+    if session.solves is not None and session.solves.running():
+        click.echo("  finishing the chance to win of a turn left during the game...", err=True)
+        wait, close_wait = work_bar("the chance to win")[::2]
+        try:
+            session.finish_solves(wait)
+        finally:
+            close_wait()
+    update, noted, close = work_bar("review")
+
+    def say_plan(plan: ReviewPlan) -> None:
+        for line in plan_lines(plan, in_game=True):
+            click.echo(f"  {line}", err=True)
+
     try:
         analysis = analyze(session.record, session.judging, table=session.table,
                            advisors=session.advisor_for,
                            progress=None if session.judging.is_ev else update,
-                           solving=None if session.judging.is_ev else noted)
+                           solving=None if session.judging.is_ev else noted,
+                           plan=None if session.judging.is_ev else say_plan)
     finally:
         close()
     for line in review_lines(analysis, listed=False):

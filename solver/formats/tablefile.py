@@ -387,6 +387,12 @@ class PerTableCache:
             self._items[key] = (table, result)
             return result
 
+    def has(self, table: Any, path: Path | str) -> bool:
+        """True when ``get(table, path, ...)`` answers without calling ``make``."""
+        with self._lock:
+            cached = self._items.get((id(table), os.path.abspath(path)))
+            return cached is not None and cached[0] is table
+
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
