@@ -312,6 +312,17 @@ class _Progress:
         return report
 
 
+def _worked_out(progress: Callable[[int, int], None], solving: Callable[[str], None] | None,
+                what: str) -> Callable[[int, int], None]:
+    """A solve's progress ``(done, total)``: the review's, and said as ``{what}: N % worked
+    out``."""
+    def report(done: int, total: int) -> None:
+        progress(done, total)
+        if solving is not None:
+            solving(f"{what}: {100 * done // max(total, 1)} % worked out")
+    return report
+
+
 def _player_cards(turns: list[_Turn], todo: list[int]) -> dict[str, list[tuple[int, int, int]]]:
     """The states of each opponent's cards that the turns ``todo`` play against, by
     player (a chain: each card follows the one before)."""
@@ -346,7 +357,8 @@ def analyze(record: GameRecord, objective: Judging = EV, *, table: Table | None 
     Before anything is solved, ``plan(ReviewPlan)`` is told the turns still to work out
     and their work; ``progress(done, REVIEW_STEPS)`` then follows the whole review by its
     work (from ``(0, REVIEW_STEPS)`` at once, in even steps through each solve, then the
-    decisions); ``solving(text)`` says what is under way (``Ann's turn 3``, "" when done).
+    decisions); ``solving(text)`` says how far a turn's solve is (``Ann's turn 3: 40 % worked
+    out``, "" when done).
     Each turn is solved once, for all its decisions, the opponents' distributions of a
     player's cards in one pass, and the new game's figure is the first turn's."""
     if not isinstance(record, GameRecord):
@@ -380,20 +392,17 @@ def analyze(record: GameRecord, objective: Judging = EV, *, table: Table | None 
         plan(review)
     steps = _Progress(progress, review.work + DECISION_WORK * len(positions))
     steps.say(0)
-    for name, chain in chains.items():  # each player's cards in one pass
+    for chain in chains.values():  # each player's cards in one pass
         work = points_to_come_work(table, chain)
         if work:
-            if solving is not None:
-                solving(f"{name}'s cards as the others play on")
             keep_points_to_come(table, chain, steps.phase(work))
     for i in todo:  # (their opponents' distributions are kept now)
         turn, advisor = turns[i], made[i]
         assert advisor is not None
         work = turn_work(turn.card, table, turn.objective)
-        if solving is not None:
-            solving(f"{turn.player}'s turn {turn.turn}")
-        advisor.solve(steps.phase(work))
-    if solving is not None:
+        advisor.solve(_worked_out(steps.phase(work), solving,
+                                  f"{turn.player}'s turn {turn.turn}"))
+    if solving is not None and todo:
         solving("")
     judged: list[Judged] = []
     before, index, advisor = 0.0, -1, None
