@@ -14,6 +14,7 @@ stderr said nothing, and the load.
 from __future__ import annotations
 
 import argparse
+import resource
 import subprocess
 import sys
 import tempfile
@@ -25,8 +26,10 @@ from _fresh import load_average
 from bench_analyze import two_player_record
 
 
-def timed(command: list[str]) -> tuple[float, float, str]:
-    """(wall seconds, the longest gap between two writes to stderr, the last stderr line)."""
+def timed(command: list[str]) -> tuple[float, float, str, float]:
+    """(wall seconds, the longest gap between two writes to stderr, the last stdout line,
+    CPU seconds of the command: steadier than the wall on a shared machine)."""
+    cpu = _children_cpu()
     began = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     writes = [began]
@@ -49,7 +52,12 @@ def timed(command: list[str]) -> tuple[float, float, str]:
     writes.append(end)
     silent = max(b - a for a, b in zip(writes, writes[1:], strict=False))
     last = out.decode().strip().splitlines()[-1] if out.strip() else ""
-    return end - began, silent, last
+    return end - began, silent, last, _children_cpu() - cpu
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> int:
@@ -67,8 +75,9 @@ def main() -> int:
     warm_up("official", everything=True)
     yahtzee = str(Path(sys.executable).with_name("yahtzee"))
     print(f"load average before: {load_average()}", flush=True)
-    new_game, _, _ = timed([yahtzee, "advise", "22256", "--opponent", ""])
-    print(f"advise 22256 --opponent '' (a new game's win solve): {new_game:.1f} s", flush=True)
+    new_game, _, _, new_cpu = timed([yahtzee, "advise", "22256", "--opponent", ""])
+    print(f"advise 22256 --opponent '' (a new game's win solve): {new_game:.1f} s "
+          f"({new_cpu:.1f} s CPU)", flush=True)
     path = first_turn_path(table.rules, 2)
     if args.cold:
         path.unlink(missing_ok=True)
@@ -77,11 +86,11 @@ def main() -> int:
         record = Path(folder) / "game.txt"
         write_record(record, two_player_record(table))
         record.write_text(objective_comment(WinEachTurn()) + record.read_text())
-        review, silent, last = timed([yahtzee, "analyze", str(record)])
+        review, silent, last, cpu = timed([yahtzee, "analyze", str(record)])
     print(f"analyze, 13 turns x 2 players played to win (first turn's file "
           f"{'kept' if kept else 'missing'}): {review:.1f} s, {review / new_game:.2f} times "
-          f"the new game's solve (goal <= 3); longest silence {silent:.1f} s; last line: "
-          f"{last}")
+          f"the new game's solve (goal <= 3); CPU {cpu:.1f} s, {cpu / new_cpu:.2f} times; "
+          f"longest silence {silent:.1f} s; last line: {last}")
     print(f"load average after: {load_average()}")
     return 0
 
