@@ -274,6 +274,44 @@ class Objective:
         second (measured: ``benchmarks/bench_play_win.py``, ``bench_target.py``)."""
         return {"ev": 14, "target": 7, "win": 6, "tournament": 6}[self.kind]
 
+    @property
+    def chance_words(self) -> str:
+        """What the objective's per-option figure is, in a few words: ``the chance of 300
+        or more``, ``the chance to win``, ``the share of first place among 10 players``
+        (the expected score: ``the expected final score``)."""
+        if self.kind == "target":
+            return f"the chance of {self.target} or more"
+        if self.kind == "tournament":
+            return f"the share of first place among {self.players:,} players"
+        return {"ev": "the expected final score", "win": "the chance to win"}[self.kind]
+
+    def page_json(self) -> dict[str, Any]:
+        """What the served page shows of the objective, so that it asks the objective
+        instead of testing its kind: ``objective`` (:meth:`to_json`), ``key`` (the
+        options' figure, null for the expected score), ``params`` (:meth:`query_params`),
+        ``header``, ``words`` (:attr:`chance_words`), ``slow_open_boxes`` and
+        ``solves_from_new_game``."""
+        return {"objective": self.to_json(), "params": self.query_params(), "key": self.key,
+                "header": self.header, "words": self.chance_words,
+                "slow_open_boxes": self.slow_open_boxes,
+                "solves_from_new_game": self.solves_from_new_game}
+
+    def query_params(self) -> dict[str, str] | None:
+        """The server's query parameters that ask for this objective (``{"target":
+        "300"}``, ``{"tournament": "10", "field": "optimal"}``, ``{}`` for the expected
+        score); None when no query can (a field of observed scores: a file of the CLI)."""
+        if self.kind == "target":
+            return {"target": str(self.target)}
+        if self.kind == "win":
+            return ({"opponent": str(self.opponent)} if self.opponent is not None
+                    else {"opponents": ";".join(str(c) for c in self.opponents)})
+        if self.kind == "tournament":
+            assert self.field is not None
+            field = self.field.to_json()
+            return ({"tournament": str(self.players), "field": field}
+                    if isinstance(field, str) else None)
+        return {}
+
     def describe(self) -> str:
         """``the expected final score``, ``P(final score >= 300)`` or ``the chance to win
         ...``."""

@@ -54,9 +54,10 @@ class AdviseQuestion:
     """``yahtzee advise`` and ``GET /api/advise``: every choice for ``dice`` on ``card``."""
 
     PARAMS: ClassVar = ("dice", "rolls_left", "card", "top", "target", "beat", "opponent",
-                        "opponents", "why", "rules")
-    """The server's query keys (a tournament is asked on the command line only, for now:
-    its field may be a file)."""
+                        "opponents", "tournament", "field", "why", "rules")
+    """The server's query keys (a tournament's field is a strategy's; observed scores are
+    the command line's ``--field-scores FILE`` only: the server reads no file named by a
+    request)."""
     card: Scorecard
     dice: Dice
     rolls_left: int
@@ -246,21 +247,24 @@ class TurnQuestion:
     once in the background for every roll of the turn (``/api/advise`` then answers its
     rolls at once)."""
 
-    PARAMS: ClassVar = ("card", "target", "beat", "opponent", "opponents", "rules")
+    PARAMS: ClassVar = ("card", "target", "beat", "opponent", "opponents", "tournament",
+                        "field", "rules")
     card: Scorecard
     objective: Objective
 
     @classmethod
     def parse(cls, *, card_text: str, rules_name: str, target: str | None = None,
               beat: str | None = None, opponent: str | None = None,
-              opponents: str | None = None) -> TurnQuestion:
+              opponents: str | None = None, tournament: str | None = None,
+              field: str | None = None) -> TurnQuestion:
         card = parsed_card(card_text, rules_name)
         card.check_not_full()
         objective = Objective.parse_options(target=target, beat=beat, opponent=opponent,
-                                            rules=rules_name, opponents=opponents)
+                                            rules=rules_name, opponents=opponents,
+                                            tournament=tournament, field=field)
         if objective.is_ev:
             raise RequestError("the expected score needs no background solve: give target, "
-                               "beat, opponent or opponents")
+                               "beat, opponent, opponents or tournament")
         return cls(card, objective)
 
     @property
@@ -273,9 +277,7 @@ class TurnQuestion:
     def what(self) -> str:
         """What the job works out, for the page: ``the chance to win (13 boxes open)``."""
         n_open = len(self.card.open_boxes())
-        what = ("the chance to win" if self.objective.kind == "win"
-                else f"the chance of {self.objective.target} or more")
-        return f"{what} ({n_open} box{'es' if n_open > 1 else ''} open)"
+        return f"{self.objective.chance_words} ({n_open} box{'es' if n_open > 1 else ''} open)"
 
 
 def solve_turn_job(question: TurnQuestion, progress: Progress | None) -> SolvedTurn:
@@ -347,6 +349,7 @@ def analyze_job(arg: tuple[AnalyzeQuestion, dict[tuple[str, ...], SolvedTurn]],
 
 
 # ---------------------------------------------------------------------- the page's own
+OBJECTIVE_QUERY = ("target", "beat", "tournament", "field", "rules")
 CARD_PARAMS = ("card", "rules")
 PLACE_PARAMS = ("card", "dice", "box", "rules")
 RULES_PARAMS = ("rules",)
@@ -359,6 +362,15 @@ def describe_card(card: Scorecard) -> dict[str, Any]:
             "open": [card.rules.boxes[b].name for b in card.open_boxes()],
             "turn": card.turn, "full": card.is_full,
             "upper_needed": max(UPPER_TARGET - card.upper_subtotal, 0)}
+
+
+def objective_json(rules_name: str, target: str | None = None, beat: str | None = None,
+                   tournament: str | None = None, field: str | None = None
+                   ) -> dict[str, Any]:
+    """``GET /api/objective``: the objective of these parameters checked as the CLI checks
+    them, and what the page shows of it (:meth:`~advisor.objective.Objective.page_json`)."""
+    return Objective.parse_options(target=target, beat=beat, rules=rules_name,
+                                   tournament=tournament, field=field).page_json()
 
 
 def card_json(card_text: str, rules_name: str) -> dict[str, Any]:
@@ -392,12 +404,15 @@ def record_json(record: GameRecord, noted: Judging | None = None) -> dict[str, A
     """``POST /api/record``: ``record`` (JSON form), ``text``, every player's card (as
     ``/api/card``), whether the game is over, and what it was played for: ``objective``
     (the record's note as JSON, ``{"kind": "ev"}`` when it has none) and
-    ``objective_line`` (the note as ``play`` writes it, "" when none)."""
+    ``objective_line`` (the note as ``play`` writes it, "" when none) and
+    ``objective_page`` (what the page shows of a noted objective:
+    :meth:`~advisor.objective.Objective.page_json`; null for none or each turn's win)."""
     return {"record": record.to_json(), "text": str(record),
             "cards": {name: describe_card(card) for name, card in record.cards().items()},
             "finished": record.is_finished,
             "objective": noted.to_json() if noted is not None else {"kind": "ev"},
-            "objective_line": objective_comment(noted).strip() if noted is not None else ""}
+            "objective_line": objective_comment(noted).strip() if noted is not None else "",
+            "objective_page": noted.page_json() if isinstance(noted, Objective) else None}
 
 
 def targets_stamp(rules_name: str) -> tuple[int, ...]:

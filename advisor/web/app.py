@@ -3,8 +3,9 @@
 Routes (docs/web.md): ``/`` the page, ``/static/...`` its files (nothing outside the
 package's ``static`` folder), and under ``/api/``: ``advise``, ``stats``, ``analyze``,
 ``train/session`` (CLI twins), ``train``, ``grade`` (practice), ``record``,
-``distribution``, ``card``, ``place``, ``rules`` (for the page), and ``jobs`` (the
-background solves of a turn or a review under a target or win objective, which the page
+``distribution``, ``card``, ``place``, ``rules``, ``objective`` (for the page), and
+``jobs`` (the background solves of a turn or a review under a target, win or tournament
+objective, which the page
 follows and can cancel: :mod:`advisor.web.jobs`).
 A refused request is HTTP 400 ``{"error": MESSAGE}``; a body over the size limit is 413.
 """
@@ -35,6 +36,7 @@ from solver.game.rules import DEFAULT_RULES
 from ..background import WorkerFailed
 from ..request.answers import (
     CARD_PARAMS,
+    OBJECTIVE_QUERY,
     PLACE_PARAMS,
     RULES_PARAMS,
     AdviseQuestion,
@@ -49,6 +51,7 @@ from ..request.answers import (
     best_chances,
     card_json,
     final_scores,
+    objective_json,
     parsed_card,
     place_json,
     solve_turn_job,
@@ -338,6 +341,7 @@ def create_app(default_rules: str = DEFAULT_RULES, allowed_hosts: list[str] | No
         Route("/api/card", page_query(CARD_PARAMS, card_json)),
         Route("/api/place", page_query(PLACE_PARAMS, place_json)),
         Route("/api/rules", page_query(RULES_PARAMS, rules_json)),
+        Route("/api/objective", page_query(OBJECTIVE_QUERY, objective_json)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     hosts = allowed_hosts if allowed_hosts is not None else list(LOOPBACK_HOSTS)

@@ -83,6 +83,7 @@ function freshTurnView() {
 // or null for the expected score (also before the win objective's "from N open boxes").
 function objectiveParams() {
   const objective = state.objective || { kind: "ev" };
+  if (objective.params) return objective.params;   // an objective the server described
   if (objective.kind === "target") return { target: String(objective.target) };
   if (objective.kind === "win" && objective.opponent !== undefined) return { opponent: objective.opponent };
   if (objective.kind === "win" && objective.opponents !== undefined) return { opponents: objective.opponents.join(";") };
@@ -95,8 +96,17 @@ function objectiveParams() {
   return null;
 }
 
-function objectiveFromForm() {
+// An objective whose fields carry data-param (the tournament's players) is checked and
+// described by the server (GET /api/objective: the CLI's checks and messages; its key,
+// column heading and words), kept in the game as { ...its JSON, params, info }.
+async function objectiveFromForm(rulesName) {
   const kind = $("objective-field").hidden ? "ev" : $("objective-select").value;
+  const fields = document.querySelectorAll(`[data-objective="${kind}"] [data-param]`);
+  if (fields.length) {
+    const asked = Object.fromEntries([...fields].map((el) => [el.dataset.param, el.value.trim()]));
+    const info = await api("/api/objective", { rules: rulesName, ...asked });
+    return { ...info.objective, params: info.params, info };
+  }
   if (kind === "target") {
     const target = Number($("target-input").value);
     if (!Number.isInteger(target) || target < 1) throw new Error("the score to reach is a whole number, 1 or more");
@@ -282,7 +292,7 @@ async function startGame(event) {
     const names = playerNames();
     rules = await api("/api/rules", { rules: $("rules-select").value });
     if (state) undoStack.push(JSON.stringify(state));
-    state = newGame(rules.name, names, objectiveFromForm());
+    state = newGame(rules.name, names, await objectiveFromForm(rules.name));
     freshTurnView();
     save();
     await show();
@@ -501,12 +511,13 @@ function costNote(chosen) {
   const best = advice && advice.options[0];
   if (!best || chosen === best) return null;
   const objective = state.objective || { kind: "ev" };
-  const key = objective.kind === "target" ? "p_target" : objective.kind === "win" ? "win_share" : null;
+  const key = objective.info ? objective.info.key
+    : objective.kind === "target" ? "p_target" : objective.kind === "win" ? "win_share" : null;
   let text = null;
   if (key && best[key] !== undefined && chosen[key] !== undefined) {
     const lost = best[key] - chosen[key];
     if (lost <= 1e-12) return null;
-    const what = objective.kind === "win" ? "the chance to win" : `the chance of ${objective.target} or more`;
+    const what = objectiveWords(objective);
     text = `${phrase(chosen)} costs ${(100 * lost).toFixed(2)} percentage points of ${what} ` +
       `(${percent(best[key])} to ${percent(chosen[key])}; best: ${phrase(best)}; ` +
       `${chosen.loss.toFixed(2)} points on average)`;
@@ -743,6 +754,9 @@ const heldKeep = () => sorted(rollFaces.filter((_, i) => held[i]));
 // How a win objective counts a tie: half a win against one opponent, 1/k among k players.
 const tieShare = (objective) => objective.opponents ? "a tie of k players at the top counts 1/k"
   : "a tie counts as half";
+// What the objective's figure is, in words: the server's for an objective it described.
+const objectiveWords = (objective) => (objective.info ? objective.info.words
+  : objective.kind === "win" ? "the chance to win" : `the chance of ${objective.target} or more`);
 
 const ordinal = (n) => `${n}${n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd"
   : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th"}`;
@@ -764,6 +778,7 @@ function optionCells(option) {
   const p = option.p_target ?? option.win_share;
   chance.textContent = p === undefined ? "" : percent(p);
   if (option.win_share !== undefined) chance.title = `chance to win (${tieShare((advice && advice.objective) || {})})`;
+  if (p !== undefined && state.objective && state.objective.info) chance.title = `${state.objective.info.words} (a tie shared)`;
   const ev = document.createElement("span");
   ev.className = "num ev";
   ev.textContent = option.expected_final.toFixed(2);
@@ -968,7 +983,10 @@ function drawOptions() {
   list.replaceChildren();
   const objective = advice.objective || { kind: "ev" };   // what the list shown is ranked by
   $("advice").classList.toggle("with-chance", objective.kind !== "ev");
-  $("advice-title").textContent = objective.kind === "target" ? `Your choices, best chance of ${objective.target}+ first`
+  const described = objective.kind !== "ev" && (state.objective || {}).info;
+  $("advice").querySelector(".options-head .chance").textContent = described ? described.header : "chance";
+  $("advice-title").textContent = described ? `Your choices, best ${described.words.replace(/^the /, "")} first`
+    : objective.kind === "target" ? `Your choices, best chance of ${objective.target}+ first`
     : objective.kind === "win" ? `Your choices, best chance to win first (${tieShare(objective)})`
       : (state.objective || { kind: "ev" }).kind === "ev" ? "Your choices, best first"
         : "Your choices, by expected final score";
@@ -1217,8 +1235,12 @@ function drawChase() {
   const off = !state || isOver() || objective.kind === "ev";
   box.hidden = off;
   if (off) return;
-  const chance = objective.kind === "win" ? "chance to win" : `chance of ${objective.target} or more`;
-  const what = `the ${chance}`;
+  const what = objectiveWords(objective);
+  const chance = what.replace(/^the /, "");
+  // an objective that solves from a new game: once, for every later turn of every game
+  const info = objective.info || {};
+  const fromWhere = info.solves_from_new_game && openBoxes(player()) >= info.slow_open_boxes
+    ? "from a new game (once: every later turn then answers at once)" : "from this card";
   const key = chaseKey();
   const waiting = chase && chase.key === key && ["starting", "queued", "running"].includes(chase.state);
   $("chase-stop").hidden = !waiting;
@@ -1233,7 +1255,7 @@ function drawChase() {
       : chase.total ? `${Math.floor(100 * chase.done / chase.total)} % worked out, ` +
         `${Math.round(chase.seconds)} s so far${timeLeft(chase)}` : "starting";
     text.textContent = `Working out ${state.players.length > 1 ? `${player()}'s` : "the"} ${chance} ` +
-      `from this card (${how}). Meanwhile the choices are ranked by expected score; play on as you like.`;
+      `${fromWhere} (${how}). Meanwhile the choices are ranked by expected score; play on as you like.`;
     $("chase-bar").max = chase.total || 1;
     $("chase-bar").value = chase.done || 0;
   } else if (chase && chase.key === key && chase.state === "done") {
@@ -1347,11 +1369,13 @@ async function post(path, body) {
 
 // What a record says its game was played for (POST /api/record's `objective`), as the
 // page's game keeps it (see objectiveParams).
-function objectiveOfRecord(noted) {
+function objectiveOfRecord(noted, page) {
   if (noted && noted.kind === "target") return { kind: "target", target: noted.target };
   if (noted && noted.kind === "win" && noted.each_turn) return { kind: "win", from: noted.win_from };
   if (noted && noted.kind === "win" && noted.opponent !== undefined) return { kind: "win", opponent: noted.opponent };
   if (noted && noted.kind === "win" && noted.opponents !== undefined) return { kind: "win", opponents: noted.opponents };
+  // another objective the server can ask for (a tournament's): as the server describes it
+  if (page && page.params && page.key) return { ...page.objective, params: page.params, info: page };
   return { kind: "ev" };
 }
 
@@ -1366,7 +1390,7 @@ function gameFromRecord(answer) {
     turns: r.turns.filter((t) => t.box).map((t) => ({ player: t.player, rolls: t.rolls, keeps: keeps(t.keeps), box: t.box })),
     cards: Object.fromEntries(Object.entries(answer.cards).map(([name, card]) => [name, card.text])),
     current: open ? { rolls: open.rolls, keeps: keeps(open.keeps) } : { rolls: [], keeps: [] },
-    objective: objectiveOfRecord(answer.objective), objectiveLine: answer.objective_line || "",
+    objective: objectiveOfRecord(answer.objective, answer.objective_page), objectiveLine: answer.objective_line || "",
   };
 }
 
@@ -1443,7 +1467,7 @@ async function analysisOf() {
       const status = job.state === "queued" ? `waiting for the server${queuePlace(job)}`
         : job.total ? `decision ${job.done} of ${job.total}, ${Math.round(job.seconds)} s` : "starting";
       pageStatus(`Reviewing the game by ${objective.kind === "win" ? "each turn's chance to win"
-        : `the chance of ${objective.target} or more`} (${status})…`);
+        : objectiveWords(objective)} (${status})…`);
       const answer = await api(`/api/jobs/${encodeURIComponent(job.id)}`);
       job = answer.job;
       if (job.state === "done") return answer.result;
@@ -1674,6 +1698,7 @@ async function init() {
   $("objective-select").addEventListener("change", () => {
     $("target-field").hidden = $("objective-select").value !== "target";
     $("win-from-field").hidden = $("objective-select").value !== "win";
+    for (const el of document.querySelectorAll("[data-objective]")) el.hidden = el.dataset.objective !== $("objective-select").value;
   });
   // the chance to win from the first turn (the default), or from N open boxes on
   const first = (info.win_from || 15) >= Number($("win-from-input").max);

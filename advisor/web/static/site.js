@@ -19,7 +19,8 @@ export async function staticSite() {
   note.id = "site-note";
   note.className = "hint site-note";
   note.textContent = "No server needed, works offline: advice, the game, practice and reviews "
-    + "by expected score. Playing to win or for a target, what a choice leads to (?) and the "
+    + "by expected score. Playing to win, for a target or to top a tournament, what a choice "
+    + "leads to (?) and the "
     + "chances of each score need yahtzee serve on a computer.";
   const main = document.getElementById("main");
   if (main) main.prepend(note);
