@@ -148,6 +148,9 @@ def test_the_page_plays_a_tournament(server, browser, screenshots, tmp_path, fie
     assert table.phase == "setup"
     assert page.inner_text("#setup-error") == cli_error("22256", "--tournament", "1")
     page.screenshot(path=str(screenshots / "web-390-tournament-setup.png"), full_page=True)
+    assert table.errors == ["Failed to load resource: the server responded with a status of "
+                            "400 (Bad Request)"]  # the refusal, and nothing else
+    table.errors.clear()
     start_tournament(table, "10")
     assert table.phase == "roll"
     assert table.state()["objective"]["params"] == {"tournament": "10", "field": "optimal"}
@@ -196,7 +199,7 @@ def test_the_page_plays_a_tournament(server, browser, screenshots, tmp_path, fie
     whole_page(page, screenshots / "web-390-tournament-late.png")
     # a choice that is not the best: its cost in percentage points of the share
     best = expected[0]
-    worse = next(i for i, o in enumerate(expected) if o["win_share"] < best["win_share"])
+    worse = min(range(len(expected)), key=lambda i: expected[i]["win_share"])
     page.locator("#options button.take").nth(worse).click()
     table.settle()
     lost = 100 * (best["win_share"] - expected[worse]["win_share"])
