@@ -298,18 +298,15 @@ class Objective:
 
     def query_params(self) -> dict[str, str] | None:
         """The server's query parameters that ask for this objective (``{"target":
-        "300"}``, ``{"tournament": "10", "field": "optimal"}``, ``{}`` for the expected
-        score); None when no query can (a field of observed scores: a file of the CLI)."""
+        "300"}``, ``{"tournament": "10"}``, ``{}`` for the expected score); None when no
+        query can (a tournament's field other than the default: the CLI's)."""
         if self.kind == "target":
             return {"target": str(self.target)}
         if self.kind == "win":
             return ({"opponent": str(self.opponent)} if self.opponent is not None
                     else {"opponents": ";".join(str(c) for c in self.opponents)})
         if self.kind == "tournament":
-            assert self.field is not None
-            field = self.field.to_json()
-            return ({"tournament": str(self.players), "field": field}
-                    if isinstance(field, str) else None)
+            return {"tournament": str(self.players)} if self.field == Field() else None
         return {}
 
     def describe(self) -> str:

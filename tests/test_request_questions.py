@@ -52,7 +52,8 @@ def variations(rules: str) -> dict[type, tuple[dict, dict]]:
             "card_text": {"card_text": c2}, "top": {"top": 2}, "why": {"why": True},
             "target": {"target": target}, "beat": {"beat": target},
             "opponent": {"opponent": opponent},
-            "opponents": {"opponents": f"{opponent};{second}"}}),
+            "opponents": {"opponents": f"{opponent};{second}"},
+            "tournament": {"tournament": "10"}}),
         StatsQuestion: ({"card_text": c3}, {
             "card_text": {"card_text": c2}, "target": {"target": target}}),
         TrainQuestion: ({"n_positions": 2, "seed": 5}, {
@@ -67,7 +68,8 @@ def variations(rules: str) -> dict[type, tuple[dict, dict]]:
             "card_text": {"card_text": c2}, "target": {"target": beat},
             "beat": {"target": None, "beat": target},
             "opponent": {"target": None, "opponent": opponent},
-            "opponents": {"target": None, "opponents": f"{opponent};{second}"}}),
+            "opponents": {"target": None, "opponents": f"{opponent};{second}"},
+            "tournament": {"target": None, "tournament": "10"}}),
     }
 
 

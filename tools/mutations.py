@@ -515,10 +515,12 @@ MUTATIONS: tuple[Mutation, ...] = (
              (f"{KEYS}::test_the_same_card_under_two_rule_sets_is_two_questions_and_two_jobs",)),
     Mutation("turn-job-opponents-ignored", "python", "advisor/request/answers.py",
              "opponent=opponent,\n"
-             "                                            rules=rules_name, opponents=opponents)\n"
+             "                                            rules=rules_name, opponents=opponents,\n"
+             "                                            tournament=tournament)\n"
              "        if objective.is_ev:",
              "opponent=opponent,\n"
-             "                                            rules=rules_name)\n"
+             "                                            rules=rules_name,\n"
+             "                                            tournament=tournament)\n"
              "        if objective.is_ev:",
              "POST /api/jobs/turn ignores ?opponents=",
              (f"{KEYS}::test_every_parameter_of_every_question_reaches_it_under_every_rule_set",)),
@@ -1225,7 +1227,8 @@ MUTATIONS: tuple[Mutation, ...] = (
              "place (many addresses' silent connections lock everyone out)",
              (f"{CONNECTIONS}::test_a_client_over_its_cap_is_refused_while_another_is_answered",)),
     Mutation("page-record-keeps-the-pages-objective", "python", "advisor/web/static/app.js",
-             "objective: objectiveOfRecord(answer.objective), objectiveLine:",
+             "objective: objectiveOfRecord(answer.objective, answer.objective_page), "
+             "objectiveLine:",
              "objective: { kind: \"ev\" }, objectiveLine: \"\" && ",
              "a record played to win or for a target, opened on the page, is played and "
              "reviewed by the expected score",
@@ -1289,4 +1292,18 @@ MUTATIONS: tuple[Mutation, ...] = (
              "a tournament's tie at the top counts as a whole first place (the share of a "
              "score level with others is P(other <= a)^(N-1), not the binomial sum over ties)",
              ("tests/test_tournament.py::test_the_closed_form_equals_the_sum_over_ties",)),
+    Mutation("page44-tournament-params-dropped", "python", "advisor/web/static/app.js",
+             "  if (objective.params) return objective.params;",
+             "  if (objective.params) return null;",
+             "the page's tournament game never asks the server for the share of first place "
+             "(every list by expected score)",
+             ("tests/web/test_web_tournament.py::test_the_page_plays_a_tournament",)),
+    Mutation("page44-turn-job-tournament-ignored", "python", "advisor/request/answers.py",
+             "                                            tournament=tournament)\n"
+             "        if objective.is_ev:",
+             "                                            tournament=None)\n"
+             "        if objective.is_ev:",
+             "POST /api/jobs/turn ignores ?tournament= (refused as the expected score)",
+             ("tests/web/test_web_tournament.py::test_a_late_turn_is_answered_as_the_cli_answers_it",
+              f"{KEYS}::test_every_parameter_of_every_question_reaches_it_under_every_rule_set")),
 )

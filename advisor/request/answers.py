@@ -54,10 +54,10 @@ class AdviseQuestion:
     """``yahtzee advise`` and ``GET /api/advise``: every choice for ``dice`` on ``card``."""
 
     PARAMS: ClassVar = ("dice", "rolls_left", "card", "top", "target", "beat", "opponent",
-                        "opponents", "tournament", "field", "why", "rules")
-    """The server's query keys (a tournament's field is a strategy's; observed scores are
-    the command line's ``--field-scores FILE`` only: the server reads no file named by a
-    request)."""
+                        "opponents", "tournament", "why", "rules")
+    """The server's query keys (a tournament's field is the default, expected-score play:
+    observed scores are the command line's ``--field-scores FILE`` only, the server reads
+    no file named by a request)."""
     card: Scorecard
     dice: Dice
     rolls_left: int
@@ -248,20 +248,19 @@ class TurnQuestion:
     rolls at once)."""
 
     PARAMS: ClassVar = ("card", "target", "beat", "opponent", "opponents", "tournament",
-                        "field", "rules")
+                        "rules")
     card: Scorecard
     objective: Objective
 
     @classmethod
     def parse(cls, *, card_text: str, rules_name: str, target: str | None = None,
               beat: str | None = None, opponent: str | None = None,
-              opponents: str | None = None, tournament: str | None = None,
-              field: str | None = None) -> TurnQuestion:
+              opponents: str | None = None, tournament: str | None = None) -> TurnQuestion:
         card = parsed_card(card_text, rules_name)
         card.check_not_full()
         objective = Objective.parse_options(target=target, beat=beat, opponent=opponent,
                                             rules=rules_name, opponents=opponents,
-                                            tournament=tournament, field=field)
+                                            tournament=tournament)
         if objective.is_ev:
             raise RequestError("the expected score needs no background solve: give target, "
                                "beat, opponent, opponents or tournament")
@@ -349,7 +348,7 @@ def analyze_job(arg: tuple[AnalyzeQuestion, dict[tuple[str, ...], SolvedTurn]],
 
 
 # ---------------------------------------------------------------------- the page's own
-OBJECTIVE_QUERY = ("target", "beat", "tournament", "field", "rules")
+OBJECTIVE_QUERY = ("target", "beat", "tournament", "rules")
 CARD_PARAMS = ("card", "rules")
 PLACE_PARAMS = ("card", "dice", "box", "rules")
 RULES_PARAMS = ("rules",)
@@ -365,12 +364,11 @@ def describe_card(card: Scorecard) -> dict[str, Any]:
 
 
 def objective_json(rules_name: str, target: str | None = None, beat: str | None = None,
-                   tournament: str | None = None, field: str | None = None
-                   ) -> dict[str, Any]:
+                   tournament: str | None = None) -> dict[str, Any]:
     """``GET /api/objective``: the objective of these parameters checked as the CLI checks
     them, and what the page shows of it (:meth:`~advisor.objective.Objective.page_json`)."""
     return Objective.parse_options(target=target, beat=beat, rules=rules_name,
-                                   tournament=tournament, field=field).page_json()
+                                   tournament=tournament).page_json()
 
 
 def card_json(card_text: str, rules_name: str) -> dict[str, Any]:
