@@ -27,6 +27,7 @@ from solver.table import Table
 from solver.target import Utility, solve_vectors, turn_at
 from solver.target_table import get_targets
 
+from .advise import TurnAdvisor
 from .model import Scorecard
 from .objective import Objective
 from .solved_turn import stored_vectors
@@ -104,8 +105,6 @@ def tournament_stats(table: Table, card: Scorecard, objective: Objective,
     solve, kept for the game's turns: :func:`advisor.solved_turn.solve_turn`), and
     ``win_share_ev``, E[U(final)] over the exact final-score distribution of
     expected-score play (exactly 1/N from a new game against an expected-score field)."""
-    from .advise import TurnAdvisor  # (advise imports this module's neighbours)
-
     began = time.perf_counter()
     card.check_not_full()
     utility = objective.utility(table)
