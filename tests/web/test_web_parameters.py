@@ -359,7 +359,7 @@ def test_the_rules_endpoint_of_every_rule_set_is_the_rule_sets_own(server):
             "upper_target": UPPER_TARGET,
             "yahtzee_bonus": ruleset.yahtzee_bonus if ruleset.n_flags == 2 else 0,
             "rule_sets": [{"name": n, "summary": get_rules(n).summary} for n in RULE_NAMES],
-            "objectives": ["ev", "target", "win"],
+            "objectives": ["ev", "target", "win", "tournament"],
             # from the first turn: the most boxes of any rule set
             "win_from": max(get_rules(n).n_boxes for n in RULE_NAMES)}, rules
         assert len({r["summary"] for r in body["rule_sets"]}) == len(RULE_NAMES)
