@@ -1031,15 +1031,16 @@ MUTATIONS: tuple[Mutation, ...] = (
              "a record-lane worker that died leaves its pool broken: every later record or "
              "light question fails until the server restarts",
              (f"{WORKER_ENDINGS}::test_the_record_lane_after_a_worker_died_or_could_not_start",)),
-    Mutation("figures-unstarted-worker-leaves-its-question-waiting", "python",
+    Mutation("figures-failed-question-kept-registered", "python",
              "advisor/web/charts.py",
-             "        loop = asyncio.get_running_loop()\n        if self._pool is None:\n",
-             "        loop = asyncio.get_running_loop()\n"
-             "        self._running[key] = loop.create_future()\n        if self._pool is None:\n",
-             "the figures' worker that cannot be started leaves its question registered: the "
-             "same question asked again waits forever",
+             "        try:\n            result = await self._work.run(func, arg)\n"
+             "        finally:\n            self._running.pop(key, None)\n",
+             "        result = await self._work.run(func, arg)\n"
+             "        self._running.pop(key, None)\n",
+             "a figures' question whose worker could not start or died stays registered: the "
+             "same question asked again gets the old failure forever",
              (f"{WORKER_ENDINGS}::"
-              "test_the_figures_worker_that_could_not_start_fails_one_question",)),
+              "test_the_figures_worker_that_could_not_start_or_died_fails_one_question",)),
     # ------------------------------------------------------------ values, order, identity
     # (issue 46: progress and estimates by their values, ranked lists by order and label,
     # identities by content, public arrays read whole)

@@ -13,8 +13,6 @@ that one computation.
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
-import signal
 from collections import OrderedDict
 from typing import Any
 
@@ -22,15 +20,10 @@ from solver.stats import optimal_stats
 from solver.stats_file import new_game_stats
 from solver.table import default_table_path, get_table
 
-from ..background import WorkerFailed
+from .offload import RecordWork
 
 State = tuple[str, int, int, int]
 """(rules name, filled mask, upper subtotal capped at 63, Yahtzee flag)."""
-
-
-def _ignore_interrupt() -> None:
-    """Worker initializer: Ctrl-C stops the server, which ends the worker (no traceback)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def state_stats(state: State) -> dict[str, Any]:
@@ -53,12 +46,15 @@ Key = tuple[str, Any]
 
 
 class StatsService:
-    """Runs :func:`state_stats` (and table builds) in a worker process; keeps the last
-    ``kept`` answers."""
+    """Runs :func:`state_stats` (and table builds) in a worker process (one
+    :class:`~advisor.web.offload.RecordWork` lane: a worker that cannot start, or that
+    ends while it works, fails that one question with
+    :class:`~advisor.background.WorkerFailed` and the next question starts a new one);
+    keeps the last ``kept`` answers."""
 
     def __init__(self, kept: int = 256) -> None:
         self._kept = kept
-        self._pool: Any = None
+        self._work = RecordWork(1)
         self._done: OrderedDict[Key, Any] = OrderedDict()
         self._running: dict[Key, asyncio.Future[Any]] = {}
 
@@ -84,45 +80,24 @@ class StatsService:
             self._done.move_to_end(key)
             return self._done[key]
         running = self._running.get(key)
-        if running is None:
-            running = self._start(key, func, arg)
+        if running is None:  # one computation, however many ask for it meanwhile
+            running = asyncio.ensure_future(self._compute(key, func, arg))
+            self._running[key] = running
         return await asyncio.shield(running)
 
-    def _start(self, key: Key, func: Any, arg: Any) -> asyncio.Future[Any]:
-        loop = asyncio.get_running_loop()
-        if self._pool is None:
-            try:
-                self._pool = multiprocessing.get_context("spawn").Pool(1, _ignore_interrupt)
-            except OSError as exc:  # no file descriptor or memory left: this question fails
-                raise WorkerFailed(f"the server could not start a worker process: "
-                                   f"{exc}") from None
-        future: asyncio.Future[Any] = loop.create_future()
-        self._running[key] = future
-
-        def finish(result: Any, failed: bool) -> None:
+    async def _compute(self, key: Key, func: Any, arg: Any) -> Any:
+        try:
+            result = await self._work.run(func, arg)
+        finally:
             self._running.pop(key, None)
-            if future.done():
-                return
-            if failed:
-                future.set_exception(result)
-                return
-            self._done[key] = result
-            while len(self._done) > self._kept:
-                self._done.popitem(last=False)
-            future.set_result(result)
-
-        self._pool.apply_async(
-            func, (arg,),
-            callback=lambda r: loop.call_soon_threadsafe(finish, r, False),
-            error_callback=lambda e: loop.call_soon_threadsafe(finish, e, True))
-        return future
+        self._done[key] = result
+        while len(self._done) > self._kept:
+            self._done.popitem(last=False)
+        return result
 
     def close(self) -> None:
         """End the worker (a computation under way is abandoned)."""
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-            self._pool = None
+        self._work.close()
         for future in self._running.values():
             future.cancel()
         self._running.clear()

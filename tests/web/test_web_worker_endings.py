@@ -17,7 +17,6 @@ import pytest
 from test_web_connections import running
 from test_web_fair import _run_apart
 
-import advisor.web.charts as charts
 import advisor.web.jobs as jobs_module
 import advisor.web.offload as offload
 from advisor.background import WorkerFailed
@@ -79,21 +78,21 @@ def test_the_record_lane_after_a_worker_died_or_could_not_start(monkeypatch, tmp
     _run_apart(scenario)
 
 
-def test_the_figures_worker_that_could_not_start_fails_one_question(monkeypatch):
-    context = charts.multiprocessing.get_context
+def test_the_figures_worker_that_could_not_start_or_died_fails_one_question(monkeypatch):
+    """The figures' worker: a start that fails (no file descriptor left) and a worker that
+    dies under a question each fail that one question with the reason; the same question
+    asked again, and the next one, are computed by a new worker (a dead worker's question
+    was left waiting forever when the figures ran in a multiprocessing.Pool)."""
+    made = offload.ProcessPoolExecutor
     failures = [1]
 
-    class Context:
-        def __init__(self, method: str) -> None:
-            self.real = context(method)
+    def pool_or_fail(*args, **kwargs):
+        if failures[0]:
+            failures[0] -= 1
+            raise EMFILE
+        return made(*args, **kwargs)
 
-        def Pool(self, *args):  # noqa: N802 - multiprocessing's name
-            if failures[0]:
-                failures[0] -= 1
-                raise EMFILE
-            return self.real.Pool(*args)
-
-    monkeypatch.setattr(charts.multiprocessing, "get_context", Context)
+    monkeypatch.setattr(offload, "ProcessPoolExecutor", pool_or_fail)
 
     async def scenario() -> None:
         service = StatsService()
@@ -101,8 +100,16 @@ def test_the_figures_worker_that_could_not_start_fails_one_question(monkeypatch)
             with pytest.raises(WorkerFailed, match="Too many open files"):
                 await service.run(pid_of, "a")
             # the same question again is computed (not left waiting on the first)
-            pid = await asyncio.wait_for(service.run(pid_of, "a"), 60)
-            assert pid != os.getpid()
+            first = await asyncio.wait_for(service.run(pid_of, "a"), 60)
+            assert first != os.getpid()
+            # the worker dies under a question: it fails, twice alike (not cached), and
+            # every other question is answered by a new worker
+            for _ in range(2):
+                with pytest.raises(WorkerFailed, match="ended while it worked"):
+                    await asyncio.wait_for(service.run(os._exit, 3), 60)
+            second = await asyncio.wait_for(service.run(pid_of, "b"), 60)
+            assert second not in (first, os.getpid())
+            assert await service.run(pid_of, "a") == first  # kept, not asked again
         finally:
             service.close()
 
