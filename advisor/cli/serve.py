@@ -99,27 +99,8 @@ def announce(host: str, port: int, sock: socket.socket, rules_name: str,
                f"machine's firewall must let in TCP port {port}.")
 
 
-def check_proxy(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """``--proxy``: comma-separated IP addresses or networks (checked here, before the
-    table is loaded)."""
-    if value is None:
-        return None
-    for part in value.split(","):
-        try:
-            ipaddress.ip_network(part.strip(), strict=False)
-        except ValueError:
-            raise click.BadParameter(f"{part.strip()!r} is not an IP address or network "
-                                     "(e.g. 127.0.0.1 or 10.0.0.0/8)") from None
-    return value
-
-
 @click.command()
-@options("host", "port", "rules")
-@click.option("--proxy", metavar="ADDRESS", callback=check_proxy,
-              help="The address of a reverse proxy in front of the server (comma-separated "
-                   "addresses or networks): only its X-Forwarded-For header is believed, "
-                   "to tell its clients apart. Without it the header is ignored and a "
-                   "client is the address its connection comes from.")
+@options("host", "port", "rules", "proxy")
 def serve(host: str, port: int, rules_name: str, proxy: str | None) -> None:
     """Serve the web page and the JSON API until Ctrl-C.
 

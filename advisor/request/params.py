@@ -12,6 +12,7 @@ Only click and pure-Python modules are imported here, so ``yahtzee --help`` stay
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
@@ -120,6 +121,23 @@ class AsciiIntRange(click.IntRange):
 
 
 ASCII_INT = AsciiInt()
+
+
+class ProxyAddresses(click.ParamType):
+    """``--proxy``: comma-separated IP addresses or networks (e.g. ``127.0.0.1`` or
+    ``10.0.0.0/8``), kept as typed once each part is checked."""
+
+    name = "address"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        for part in str(value).split(","):
+            try:
+                ipaddress.ip_network(part.strip(), strict=False)
+            except ValueError:
+                self.fail(f"{part.strip()!r} is not an IP address or network "
+                          "(e.g. 127.0.0.1 or 10.0.0.0/8)", param, ctx)
+        return str(value)
 
 
 class Whole(click.ParamType):
@@ -259,6 +277,10 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
           "login).", default="127.0.0.1", show_default=True),
     Param("port", "Port to listen on (0: any free port).", AsciiIntRange(0, 65535), 8000,
           show_default=True),
+    Param("proxy", "The address of a reverse proxy in front of the server (comma-separated "
+          "addresses or networks): only its X-Forwarded-For header is believed, to tell "
+          "its clients apart. Without it the header is ignored and a client is the "
+          "address its connection comes from.", ProxyAddresses(), metavar="ADDRESS"),
     Param("site_out", "Folder to write (new, empty, or an earlier site: the site's "
           "files replaced, the others kept).",
           metavar="DIR", flag="--out", dest="out", required=True),

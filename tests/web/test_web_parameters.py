@@ -52,7 +52,8 @@ def library_advise(table_of, p: dict) -> dict:
     card = Scorecard.parse(p.get("card", ""), rules)
     objective = Objective.parse_options(target=p.get("target"), beat=p.get("beat"),
                                         opponent=p.get("opponent"), rules=rules,
-                                        opponents=p.get("opponents"))
+                                        opponents=p.get("opponents"),
+                                        tournament=p.get("tournament"))
     rolls_left = int(p["rolls_left"]) if "rolls_left" in p else None
     return advise(card, Dice(p["dice"]), rolls_left=rolls_left, table=table_of(rules),
                   objective=objective).to_json(int(p.get("top", 10)))
@@ -137,7 +138,8 @@ def questions(rules: str) -> dict[str, tuple]:
             "dice": "12346", "rolls_left": "0", "card": c2, "top": "2",
             "target": str(total + 30), "beat": str(total + 30),
             "opponent": late_card(rules, 2, "33345"),
-            "opponents": f"{late_card(rules, 2, '33345')};{late_card(rules, 1, '44456')}"}),
+            "opponents": f"{late_card(rules, 2, '33345')};{late_card(rules, 1, '44456')}",
+            "tournament": "10"}),
         "/api/stats": (library_stats, {"rules": rules, "card": c3}, {
             "card": c2, "target": str(total + 30)}),
         "/api/card": (library_card, {"rules": rules, "card": c3}, {"card": c2}),
@@ -305,7 +307,8 @@ def test_a_record_of_every_rule_set_is_described_turn_by_turn(server, rules):
         want = {"record": record.to_json(), "text": str(record),
                 "cards": {name: shown_card(card) for name, card in record.cards().items()},
                 "finished": finished_turns == len(players) * n_boxes,
-                "objective": {"kind": "ev"}, "objective_line": ""}  # no objective line
+                "objective": {"kind": "ev"}, "objective_line": "",  # no objective line
+                "objective_page": None}
         for body in (str(record), json.dumps(record.to_json())):
             status, answer = server.request("POST", "/api/record", body.encode())
             assert (status, answer) == (200, want), (rules, finished_turns)
