@@ -39,39 +39,15 @@ def progress_bar(desc: str, unit: str = "level"
     return update, close
 
 
-def progress_bar_noted(desc: str, unit: str = "level"
-                       ) -> tuple[Callable[[int, int], None], Callable[[str], None],
-                                  Callable[[], None]]:
-    """:func:`progress_bar` with a note after the bar (``note(text)``: what is under way
-    within the current step, "" for none); returns (callback, note, close)."""
-    bars: list[Any] = []
-
-    def update(done: int, total: int) -> None:
-        if not bars:
-            bars.append(tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False))
-        bars[0].total = total
-        bars[0].n = done
-        bars[0].refresh()
-
-    def noted(text: str) -> None:
-        if bars:
-            bars[0].set_postfix_str(text)
-
-    def close() -> None:
-        for bar in bars:
-            bar.close()
-
-    return update, noted, close
-
-
 WORK_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}{postfix}]"
 """A bar of work done (not of items): the share, and the time left at the rate so far."""
 
 
 def work_bar(desc: str) -> tuple[Callable[[int, int], None], Callable[[str], None],
                                  Callable[[], None]]:
-    """:func:`progress_bar_noted` for a progress of work ``(done, total)`` (a review's, a
-    solve's): shown as a share and the time left, from the first call on."""
+    """A bar for a progress of work ``(done, total)`` (a review's, a solve's), shown as a
+    share and the time left from the first call on, with a note after the bar
+    (``note(text)``: what is under way, "" for none); returns (callback, note, close)."""
     bars: list[Any] = []
 
     def update(done: int, total: int) -> None:

@@ -37,9 +37,10 @@ def fails_to_open(path: str) -> None:
     open(path)  # noqa: SIM115 - it fails
 
 
-def test_the_record_lane_after_a_worker_died_or_could_not_start(monkeypatch, tmp_path):
+def failing_pools(monkeypatch, failures: list[int]) -> None:
+    """The next ``failures[0]`` process pools made by the record lane fail to start (no
+    file descriptor left); the count can be raised during the test."""
     made = offload.ProcessPoolExecutor
-    failures = [0]
 
     def pool_or_fail(*args, **kwargs):
         if failures[0]:
@@ -48,6 +49,11 @@ def test_the_record_lane_after_a_worker_died_or_could_not_start(monkeypatch, tmp
         return made(*args, **kwargs)
 
     monkeypatch.setattr(offload, "ProcessPoolExecutor", pool_or_fail)
+
+
+def test_the_record_lane_after_a_worker_died_or_could_not_start(monkeypatch, tmp_path):
+    failures = [0]
+    failing_pools(monkeypatch, failures)
 
     async def scenario() -> None:
         work = RecordWork()
@@ -83,16 +89,7 @@ def test_the_figures_worker_that_could_not_start_or_died_fails_one_question(monk
     dies under a question each fail that one question with the reason; the same question
     asked again, and the next one, are computed by a new worker (a dead worker's question
     was left waiting forever when the figures ran in a multiprocessing.Pool)."""
-    made = offload.ProcessPoolExecutor
-    failures = [1]
-
-    def pool_or_fail(*args, **kwargs):
-        if failures[0]:
-            failures[0] -= 1
-            raise EMFILE
-        return made(*args, **kwargs)
-
-    monkeypatch.setattr(offload, "ProcessPoolExecutor", pool_or_fail)
+    failing_pools(monkeypatch, [1])
 
     async def scenario() -> None:
         service = StatsService()
