@@ -9,13 +9,13 @@ after its card, whose text says how it ends."""
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import os
 import time
 from pathlib import Path
 
 import pytest
+from faults import fail_next
 from test_play_background import LATE, always_slow
 
 import advisor.background as background
@@ -78,16 +78,8 @@ def gates(tmp_path, monkeypatch) -> Path:
 @pytest.fixture
 def spawn_failures(monkeypatch) -> list[int]:
     """``[n]``: the next ``n`` workers fail to start, as ``os.pipe`` out of descriptors."""
-    spawned = background.spawn_worker
     failures = [0]
-
-    def spawn_or_fail(name: str):
-        if failures[0]:
-            failures[0] -= 1
-            raise OSError(errno.EMFILE, os.strerror(errno.EMFILE))
-        return spawned(name)
-
-    monkeypatch.setattr(background, "spawn_worker", spawn_or_fail)
+    fail_next(monkeypatch, background, "spawn_worker", failures)
     return failures
 
 

@@ -10,12 +10,12 @@ speed."""
 from __future__ import annotations
 
 import asyncio
-import errno
 import os
 import time
 from pathlib import Path
 
 import pytest
+from faults import fail_next
 from test_web_fair import _run_apart
 
 import advisor.web.jobs as jobs_module
@@ -85,16 +85,8 @@ class Scenario:
 
 
 def test_the_queue_after_every_ending_and_the_next_job_then_runs(tmp_path, monkeypatch):
-    spawned = jobs_module.spawn_worker
     failures = [0]
-
-    def spawn_or_fail(name: str):
-        if failures[0]:
-            failures[0] -= 1
-            raise OSError(errno.EMFILE, os.strerror(errno.EMFILE))
-        return spawned(name)
-
-    monkeypatch.setattr(jobs_module, "spawn_worker", spawn_or_fail)
+    fail_next(monkeypatch, jobs_module, "spawn_worker", failures)
 
     async def scenario() -> None:
         jobs = JobService(per_client=12)

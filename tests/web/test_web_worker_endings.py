@@ -9,11 +9,11 @@ same question asked once workers start again runs."""
 from __future__ import annotations
 
 import asyncio
-import errno
 import os
 import urllib.parse
 
 import pytest
+from faults import fail_next
 from test_web_connections import running
 from test_web_fair import _run_apart
 
@@ -25,8 +25,6 @@ from advisor.web.charts import StatsService
 from advisor.web.jobs import JobService
 from advisor.web.offload import RecordWork
 
-EMFILE = OSError(errno.EMFILE, os.strerror(errno.EMFILE))
-
 
 def pid_of(_arg) -> int:
     return os.getpid()
@@ -37,23 +35,9 @@ def fails_to_open(path: str) -> None:
     open(path)  # noqa: SIM115 - it fails
 
 
-def failing_pools(monkeypatch, failures: list[int]) -> None:
-    """The next ``failures[0]`` process pools made by the record lane fail to start (no
-    file descriptor left); the count can be raised during the test."""
-    made = offload.ProcessPoolExecutor
-
-    def pool_or_fail(*args, **kwargs):
-        if failures[0]:
-            failures[0] -= 1
-            raise EMFILE
-        return made(*args, **kwargs)
-
-    monkeypatch.setattr(offload, "ProcessPoolExecutor", pool_or_fail)
-
-
 def test_the_record_lane_after_a_worker_died_or_could_not_start(monkeypatch, tmp_path):
     failures = [0]
-    failing_pools(monkeypatch, failures)
+    fail_next(monkeypatch, offload, "ProcessPoolExecutor", failures)
 
     async def scenario() -> None:
         work = RecordWork()
@@ -89,7 +73,7 @@ def test_the_figures_worker_that_could_not_start_or_died_fails_one_question(monk
     dies under a question each fail that one question with the reason; the same question
     asked again, and the next one, are computed by a new worker (a dead worker's question
     was left waiting forever when the figures ran in a multiprocessing.Pool)."""
-    failing_pools(monkeypatch, [1])
+    fail_next(monkeypatch, offload, "ProcessPoolExecutor", [1])
 
     async def scenario() -> None:
         service = StatsService()
@@ -117,16 +101,8 @@ def test_a_heavy_question_whose_worker_cannot_start_is_answered_with_why(officia
                                                                          monkeypatch):
     from test_web_connections import ask_raw
 
-    spawned = jobs_module.spawn_worker
     failures = [2]
-
-    def spawn_or_fail(name: str):
-        if failures[0]:
-            failures[0] -= 1
-            raise EMFILE
-        return spawned(name)
-
-    monkeypatch.setattr(jobs_module, "spawn_worker", spawn_or_fail)
+    fail_next(monkeypatch, jobs_module, "spawn_worker", failures)
     jobs = JobService()
     turn = urllib.parse.urlencode({"card": "aces=1", "target": "300"})
     with running(create_app("official", jobs=jobs), lifespan="on") as port:
