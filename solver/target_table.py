@@ -8,8 +8,9 @@ holds them all: its vector of state ``s`` at column ``a`` (points so far) is
 ``W(s, R - a)``, on the columns any card can need for a target up to ``R``. Each column
 of the DP is its own chain of operations on the same numbers, so the answer to a target
 ``X <= R`` read at column ``t + R - X`` is exactly the one a solve for ``X`` gives
-(pinned: ``tests/test_target_table.py``). :meth:`TargetTable.vectors` gives those
-vectors shifted to the columns of ``X``, the form every target question reads.
+(pinned: ``tests/solver/target_table/test_target_table.py``).
+:meth:`TargetTable.vectors` gives those vectors shifted to the columns of ``X``, the form
+every target question reads.
 
 The file (``tables/official.ytargets``) is in the table format
 (:mod:`solver.formats.tablefile`, kind ``yahtzee-targets``): a JSON header (rules,

@@ -228,39 +228,41 @@ def targets_at(monkeypatch):
 
 # ------------------------------------------------------------ two workers (pytest-xdist)
 HEAVY = (
-    "tests/test_target_pins.py::test_new_game_p_target[yatzy]",
-    "tests/test_simulate_records.py::test_greedy_turn_mean_loss_is_the_gap_to_optimal",
-    "tests/web/test_web_chase.py::test_playing_to_win_from_turn_one_never_blocks",
-    "tests/test_target_pins.py::test_new_game_p_target[free-joker]",
-    "tests/test_simulate_target.py",
-    "tests/test_target_pins.py::test_new_game_p_target[official]",
-    "tests/test_target_pins.py::test_new_game_p_target[no-bonus]",
+    "tests/solver/target/test_pins.py::test_new_game_p_target[yatzy]",
+    "tests/advisor/cli/stats/test_simulate_records.py::test_greedy_turn_mean_loss_is_the_gap_to_optimal",
+    "tests/web/page/test_chase.py::test_playing_to_win_from_turn_one_never_blocks",
+    "tests/solver/target/test_pins.py::test_new_game_p_target[free-joker]",
+    "tests/solver/simulate/test_target.py",
+    "tests/solver/target/test_pins.py::test_new_game_p_target[official]",
+    "tests/solver/target/test_pins.py::test_new_game_p_target[no-bonus]",
     "tests/test_bad_input_bounds.py::test_no_bad_number_name_or_stream_allocates_100_mb",
-    "tests/test_simulate.py::test_the_readme_strategy_figures",
-    "tests/test_target_pins.py::test_new_game_p_target[two-rolls]",
+    "tests/solver/simulate/test_simulate.py::test_the_readme_strategy_figures",
+    "tests/solver/target/test_pins.py::test_new_game_p_target[two-rolls]",
     "tests/test_docs.py",
-    "tests/test_target_table_checks.py::test_a_simulation_never_reads_an_index_out_of_range",
-    "tests/test_record_file.py::test_moves_keep_comments_line_ends_and_the_byte_order_mark",
+    "tests/solver/target_table/test_checks.py::test_a_simulation_never_reads_an_index_out_of_range",
+    "tests/advisor/test_record_file.py::test_moves_keep_comments_line_ends_and_the_byte_order_mark",
     "tests/test_bounded_numbers.py::test_every_command_with_closed_stdin_and_with_dev_zero"
     "[args11-0]",
     "tests/test_install.py",
-    "tests/test_simulate_luck.py::test_target_strategies_are_judged",
+    "tests/solver/simulate/test_judge.py::test_target_strategies_are_judged",
     "tests/test_bad_input_bounds.py::test_every_command_with_a_closed_stream[1]",
-    "tests/test_stats.py::test_other_rule_sets[yatzy]",
-    "tests/test_stats_moments.py::test_sd_agrees_with_the_second_moment_recursion",
-    "tests/test_warmup.py::test_every_kernel_compiles_once",
-    "tests/test_target_table_simulate.py",
-    "tests/test_cli_stats.py::test_stats_json_on_another_rule_set",
-    "tests/test_simulate.py::test_greedy_turn_matches_its_exact_mean_and_the_published_greedy",
-    "tests/test_target_table.py::test_every_turn_read_from_the_table_is_the_solved_one",
+    "tests/solver/stats/test_stats.py::test_other_rule_sets[yatzy]",
+    "tests/solver/stats/test_second_moments.py::test_sd_agrees_with_the_second_moment_recursion",
+    "tests/solver/test_warmup.py::test_every_kernel_compiles_once",
+    "tests/solver/target_table/test_simulate.py",
+    "tests/advisor/cli/stats/test_stats.py::test_stats_json_on_another_rule_set",
+    "tests/solver/simulate/test_simulate.py::test_greedy_turn_matches_its_exact_mean_and_the_published_greedy",
+    "tests/solver/target_table/test_target_table.py::"
+    "test_every_turn_read_from_the_table_is_the_solved_one",
 )
 """The longest units of work, longest first (as measured in a whole run): under ``--dist
 loadgroup`` they are handed out first, so that the two workers start on them and the
 short tests fill in after. A stale entry changes only the order."""
 
-TOGETHER = ("tests/test_install.py", "tests/test_simulate_target.py",
-            "tests/test_target_table_simulate.py", "tests/test_docs.py", "tests/test_why.py",
-            "tests/web/test_engine.py", "tests/test_ranked_lists.py")
+TOGETHER = ("tests/test_install.py", "tests/solver/simulate/test_target.py",
+            "tests/solver/target_table/test_simulate.py", "tests/test_docs.py",
+            "tests/advisor/why/test_why.py", "tests/web/test_engine.py",
+            "tests/test_ranked_lists.py")
 """Modules whose tests share an expensive module-scoped fixture: each is one unit of work
 (one worker runs all its tests, so the fixture is made once)."""
 

@@ -2,7 +2,7 @@
 and the library (one cap), ``--win-from``, the number of opponents, the RL env's opponent
 strategies, and ``train``'s input read as ``play`` reads it. Each refusal is one message:
 exit code 2 from the CLI, a ``ValueError`` subclass from the library (the server's HTTP
-400 is in tests/web/test_web_bounds.py)."""
+400 is in tests/web/app/test_bounds.py)."""
 
 from __future__ import annotations
 

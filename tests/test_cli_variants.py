@@ -8,10 +8,10 @@ import json
 import pytest
 from click.testing import CliRunner
 from oracles.independent_scorer import RULE_BOOKS
-from test_values import NEW_GAME
 
 from advisor.cli import cli
 from solver.game.rules import RULE_NAMES
+from tests.solver.test_builder import NEW_GAME
 
 COMMANDS = ("solve", "export", "advise", "play", "strategy", "stats", "simulate")
 REQUIRED = {"export": ["--format", "npy", "--out", "unused.npy"], "advise": ["--dice", "22256"],
@@ -34,7 +34,8 @@ def assert_one_error_line(result, *needles: str) -> None:
 @pytest.mark.parametrize("rules_name", RULE_NAMES)
 def test_every_command_follows_the_rule_set(table_of, rules_name: str) -> None:
     """solve, advise, strategy and simulate under each rule set give that rule set's
-    figures (play, export and stats: test_variant_paths.py, test_cli_stats.py)."""
+    figures (play, export and stats: tests/solver/game/rules/test_every_path.py,
+    tests/advisor/cli/stats/test_stats.py)."""
     table_of(rules_name)
     book = RULE_BOOKS[rules_name]
     exact = NEW_GAME[rules_name]

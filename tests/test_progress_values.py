@@ -10,7 +10,6 @@ import time
 from fractions import Fraction
 
 import pytest
-from test_play_background import LATE, always_slow
 
 from advisor.advise import TurnAdvisor
 from advisor.analyze import analyze
@@ -20,6 +19,7 @@ from advisor.play import GameSession
 from advisor.play_win import WinEachTurn
 from advisor.record import parse_record
 from solver.simulate import simulate
+from tests.advisor.background.test_in_play import LATE, always_slow
 
 STATUS = re.compile(r"\[the chance to win: (\d+) % worked out(?:, about (\d+ (?:s|min)) left)?\]$")
 

@@ -9,7 +9,6 @@ from collections import defaultdict
 
 import pytest
 from click.testing import CliRunner
-from test_why_shares import POSITIONS, _bounds
 
 from advisor import Dice, Scorecard, advise
 from advisor.analyze import analyze
@@ -18,6 +17,7 @@ from advisor.record_file import records_from_traces
 from advisor.text import box_label
 from advisor.train import positions_of_records
 from solver.simulate import simulate
+from tests.advisor.why.test_shares import POSITIONS, _bounds
 
 
 @pytest.fixture(scope="module")

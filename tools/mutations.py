@@ -24,34 +24,35 @@ class Mutation(NamedTuple):
     """pytest arguments: the tests run against the mutated copy (slow ones included)."""
 
 
-SCORER = ("tests/test_independent_scorer.py",)
-REFERENCE = ("tests/test_kernel_reference.py",)
+SCORER = ("tests/solver/game/rules/test_scorer.py",)
+REFERENCE = ("tests/solver/kernels/test_expected.py",)
 README = ("tests/test_readme_figures.py",)
-PATHS = "tests/test_variant_paths.py"
+PATHS = "tests/solver/game/rules/test_every_path.py"
 TRIPS = "tests/test_round_trips.py"
-WEB_PARAMS = "tests/web/test_web_parameters.py"
-OBJ_RULES = "tests/test_objective_rules.py"
-REFUSALS = "tests/test_record_refusals.py"
-SERVED = "tests/web/test_web_served_rules.py"
-KEYS = "tests/test_request_questions.py"
-CARD_PAGE = "tests/web/test_web_card_figures.py"
+WEB_PARAMS = "tests/web/app/test_parameters.py"
+OBJ_RULES = "tests/advisor/objective/test_rules.py"
+REFUSALS = "tests/advisor/record/test_refusals.py"
+SERVED = "tests/web/app/test_served_rules.py"
+KEYS = "tests/advisor/request/test_answers.py"
+CARD_PAGE = "tests/web/page/test_card_figures.py"
 ENGINE_NODE = "tests/web/test_engine.py::test_engine_in_node_gives_the_python_advice"
-STATIC_SITE = "tests/web/test_web_static_site.py"
-JOB_STATES = "tests/web/test_web_job_states.py"
-JOB_QUEUE = "tests/web/test_web_fair.py::test_heavy_jobs_queue_in_order_per_client_and_in_all"
-JOB_ABANDON = "tests/web/test_web_fair.py::test_jobs_nobody_asks_about_are_cancelled"
-SIM_KEYS = "tests/test_simulate_json_keys.py::test_every_summary_key_counted_from_the_games"
-JOB_ENDINGS = ("tests/web/test_web_job_endings.py",)
-SOLVE_ENDINGS = ("tests/test_background_endings.py",)
-CONNECTIONS = "tests/web/test_web_connections.py"
-WORKER_ENDINGS = "tests/web/test_web_worker_endings.py"
-READOUT = "tests/test_readout_whole.py"
+STATIC_SITE = "tests/web/page/test_static_site.py"
+JOB_STATES = "tests/web/jobs/test_states.py"
+JOB_QUEUE = "tests/web/jobs/test_fair.py::test_heavy_jobs_queue_in_order_per_client_and_in_all"
+JOB_ABANDON = "tests/web/jobs/test_fair.py::test_jobs_nobody_asks_about_are_cancelled"
+SIM_KEYS = ("tests/advisor/cli/stats/test_simulate_json_keys.py::"
+            "test_every_summary_key_counted_from_the_games")
+JOB_ENDINGS = ("tests/web/jobs/test_endings.py",)
+SOLVE_ENDINGS = ("tests/advisor/background/test_endings.py",)
+CONNECTIONS = "tests/web/test_connections.py"
+WORKER_ENDINGS = "tests/web/test_workers.py"
+READOUT = "tests/solver/test_readout.py"
 RANKED = "tests/test_ranked_lists.py"
 LOSS_PLACES = f"{RANKED}::test_loss_by_turn_and_by_box_are_the_losses_where_they_were_made"
 LOSS_LARGEST = f"{RANKED}::test_loss_by_box_prints_the_four_largest_largest_first"
 SITE_REVIEW = f"{STATIC_SITE}::test_static_site_game_review_and_practice_online_then_offline"
-SITE_VERSION = ("tests/test_cli_site.py::test_site_version_changes_when_and_only_when_a_file_"
-                "of_it_does")
+SITE_VERSION = ("tests/advisor/cli/test_site.py::"
+                "test_site_version_changes_when_and_only_when_a_file_of_it_does")
 PROGRESS = "tests/test_progress_values.py"
 PLAY_PROGRESS = (f"{PROGRESS}::test_play_says_the_share_worked_out_and_the_time_left_at_the_"
                  "measured_rate")
@@ -115,7 +116,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "        ways //= factorial(int(c))",
              "        ways //= factorial(int(c)) if c < 4 else 1",
              "multinomial probabilities wrong for four or five alike",
-             ("tests/test_kernel_reference.py",)),
+             ("tests/solver/kernels/test_expected.py",)),
     Mutation("keep-child-no-six", "python", "solver/game/dice.py",
              "                more[f] += 1",
              "                more[min(f, 4)] += 1",
@@ -128,17 +129,18 @@ MUTATIONS: tuple[Mutation, ...] = (
              "        base = c0 + int(bonus) + points_of(b, e)",
              "        base = c0 + points_of(b, e)",
              "target DP: the upper bonus earned by an entry is not added to the points so far",
-             ("tests/test_target.py::test_vectors_match_the_twin",)),
+             ("tests/solver/target/test_target.py::test_vectors_match_the_twin",)),
     Mutation("target-first-box-only", "kernel", "solver/kernels/target.py",
              "for i in range(n_open if f < 0 else five_start[f + 1] - five_start[f]):",
              "for i in range(min(1, n_open) if f < 0 else five_start[f + 1] - five_start[f]):",
              "target DP: a final roll goes in the first allowed box, not the best one",
-             ("tests/test_target.py::test_vectors_match_the_twin",)),
+             ("tests/solver/target/test_target.py::test_vectors_match_the_twin",)),
     Mutation("policy-keeps-most-dice-first", "kernel", "solver/kernels/readout.py",
              "    for i in range(start, ROLL_SUB_KEEP_START[r + 1]):",
              "    for i in range(ROLL_SUB_KEEP_START[r + 1] - 1, start - 1, -1):",
              "the policy (stats, simulator) breaks keep ties most dice first, not as advise",
-             ("tests/test_stats.py::test_standard_deviation_is_pinned", "tests/test_ties.py")),
+             ("tests/solver/stats/test_stats.py::test_standard_deviation_is_pinned",
+              "tests/solver/game/test_ties.py")),
     # ------------------------------------------------------------ solver kernel
     Mutation("solver-no-upper-bonus", "kernel", "solver/kernels/expected.py",
              "out[c] = p + bonus + values[nm, nu, ny] - cost",
@@ -204,11 +206,11 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("greedy-turn-not-myopic", "python", "solver/simulate/policies.py",
              "    if name != \"optimal\":", "    if name not in (\"optimal\", \"greedy-turn\"):",
              "greedy-turn plays the optimal policy",
-             ("tests/test_simulate.py::test_greedy_turn_matches_its_exact_mean_and_the_published_greedy",)),
+             ("tests/solver/simulate/test_simulate.py::test_greedy_turn_matches_its_exact_mean_and_the_published_greedy",)),
     Mutation("heuristic-par-two-dice", "python", "solver/simulate/policies.py",
              "par = np.array([3.0 * (b + 1)", "par = np.array([2.0 * (b + 1)",
              "the heuristic's upper par is two dice, not three",
-             ("tests/test_simulate.py::test_the_readme_strategy_figures",)),
+             ("tests/solver/simulate/test_simulate.py::test_the_readme_strategy_figures",)),
     Mutation("sim-bonus-after-zero", "kernel", "solver/kernels/simulate.py",
              "    bonus = roll_bonus(r, y, rules)",
              "    bonus = roll_bonus(r, (m >> rules.yahtzee_box) & 1, rules)",
@@ -223,27 +225,27 @@ MUTATIONS: tuple[Mutation, ...] = (
              "return succ[k, 0] + add + plan_bonus(plan, r, y), e",
              "return succ[k, 0] + add, e",
              "the judge leaves the Yahtzee bonus out of a box's value",
-             ("tests/test_simulate_luck.py::test_optimal_loses_nothing",)),
+             ("tests/solver/simulate/test_judge.py::test_optimal_loses_nothing",)),
     Mutation("judge-box-loss-last-decision", "kernel", "solver/kernels/judge.py",
              "        box_loss[b] = lost", "        box_loss[b] = here",
              "the loss by box counts only the box decision of its turn",
-             ("tests/test_simulate_luck.py::test_losses_add_up",)),
+             ("tests/solver/simulate/test_judge.py::test_losses_add_up",)),
     Mutation("judge-luck-first-roll-unbiased", "kernel", "solver/kernels/judge.py",
              "            if k == 0:\n                before = values[m, u, y]",
              "            if True:\n                before = values[m, u, y]",
              "a reference policy's first-roll luck is measured from its values' entry for the "
              "state, not from the mean of its own first roll",
-             ("tests/test_simulate_luck.py::test_every_control_variate_has_mean_zero",)),
+             ("tests/solver/simulate/test_judge.py::test_every_control_variate_has_mean_zero",)),
     Mutation("judge-luck-optimal-first-roll", "kernel", "solver/kernels/judge.py",
              "                before = values[m, u, y]",
              "                before = 0.0",
              "the optimal luck of a turn's first roll leaves out the value before it",
-             ("tests/test_simulate_luck.py::test_each_game_adds_up_with_the_optimal_luck",)),
+             ("tests/solver/simulate/test_judge.py::test_each_game_adds_up_with_the_optimal_luck",)),
     Mutation("control-slope-on-every-game", "python", "solver/simulate/control.py",
              "betas = np.stack([slope(total - sums[f], p) for f in range(N_FOLDS)])",
              "betas = np.stack([slope(total, p) for f in range(N_FOLDS)])",
              "the slopes are fitted on all the games, each game's own fold included",
-             ("tests/test_simulate_control.py::test_the_sums_give_what_the_games_give",)),
+             ("tests/solver/simulate/test_control.py::test_the_sums_give_what_the_games_give",)),
     # ------------------------------------------------------------ export layout
     Mutation("export-no-bonus-nan-flag", "python", "solver/formats/export.py",
              "    out[yahtzee_open, :, 1] = np.nan",
@@ -264,12 +266,12 @@ MUTATIONS: tuple[Mutation, ...] = (
              '"" if o.is_keep else o.bonus,', '"" if o.is_keep else 0,',
              "strategy csv: bonus column always 0 (issue 14 survivor)",
              (f"{PATHS}::test_five_fives_with_fives_open_are_forced_into_fives_in_every_column",
-              "tests/test_cli_strategy.py")),
+              "tests/advisor/cli/test_strategy.py")),
     Mutation("strategy-cells-reversed", "python", "advisor/strategy.py",
              "cells = \" | \".join(_cell(by_level[j]) for j in levels)",
              "cells = \" | \".join(_cell(by_level[j]) for j in reversed(levels))",
              "strategy markdown cells under the wrong rolls-left header",
-             ("tests/test_cli_strategy.py",
+             ("tests/advisor/cli/test_strategy.py",
               f"{PATHS}::test_markdown_sheet_agrees_with_the_csv_in_every_cell")),
     # ------------------------------------------------------------ advice and totals
     Mutation("advice-ignores-bonus", "python", "advisor/advise.py",
@@ -277,39 +279,39 @@ MUTATIONS: tuple[Mutation, ...] = (
              "to_come = points + upper_bonus + float(values[m, u, y])",
              "advice ranks boxes without the Yahtzee bonus",
              (f"{PATHS}::test_five_fives_with_fives_open_are_forced_into_fives_in_every_column",
-              "tests/test_cli_strategy.py")),
+              "tests/advisor/cli/test_strategy.py")),
     # ------------------------------------------------------------ the why, practice
     Mutation("moments-variance-no-spread", "kernel", "solver/kernels/moments.py",
              "spread += w * (after[VARIANCE] + d * d)", "spread += w * after[VARIANCE]",
              "per-state variance without the spread of this turn's outcomes",
-             ("tests/test_why.py::test_the_kernel_figures_of_late_states_equal_the_twin",)),
+             ("tests/advisor/why/test_why.py::test_the_kernel_figures_of_late_states_equal_the_twin",)),
     Mutation("moments-fifty-ignored", "kernel", "solver/kernels/moments.py",
              "fifty = 1.0 if (b == rules.yahtzee_box and e == 50) else after[YAHTZEE_50]",
              "fifty = after[YAHTZEE_50]",
              "P(50 in the Yahtzee box) misses the 50 entered this turn",
-             ("tests/test_why.py::test_the_kernel_figures_of_late_states_equal_the_twin",)),
+             ("tests/advisor/why/test_why.py::test_the_kernel_figures_of_late_states_equal_the_twin",)),
     Mutation("why-last-keep-of-a-tie", "kernel", "solver/kernels/readout.py",
              "                ranks[i] = i\n",
              "                ranks[i] = -i\n",
              "the why's policy (the readout's keeps by value) takes the last of equally good "
              "keeps",
-             ("tests/test_why.py::test_every_option_outcome_equals_the_twin",)),
+             ("tests/advisor/why/test_why.py::test_every_option_outcome_equals_the_twin",)),
     Mutation("why-bonus-not-counted", "python", "advisor/why.py",
              "out[n + 2] = (1.0 if bonus else 0.0) + after[BONUSES]",
              "out[n + 2] = after[BONUSES]",
              "the why's Yahtzee bonuses miss the bonus of this turn",
-             ("tests/test_why.py::test_every_option_outcome_equals_the_twin",)),
+             ("tests/advisor/why/test_why.py::test_every_option_outcome_equals_the_twin",)),
     Mutation("train-end-of-game-strict", "python", "advisor/train.py",
              "if len(open_boxes) <= END_OF_GAME:", "if len(open_boxes) < END_OF_GAME:",
              "practice counts three open boxes as before the end of the game",
-             ("tests/test_train.py::test_kinds_of_decisions",)),
+             ("tests/advisor/train/test_train.py::test_kinds_of_decisions",)),
     Mutation("history-clobbered", "python", "advisor/train_history.py",
              'atomic_write(path, (text + line + "\\n").encode("utf-8"), force=True)',
              'atomic_write(path, (_header() + "\\n" + line + "\\n").encode("utf-8"), '
              'force=True)',
              "appending a session replaces the history",
-             ("tests/test_train.py::test_every_grade_equals_advise_and_the_history_grows_by_one",
-              "tests/test_train.py::test_append_session_keeps_every_earlier_line")),
+             ("tests/advisor/train/test_train.py::test_every_grade_equals_advise_and_the_history_grows_by_one",
+              "tests/advisor/train/test_train.py::test_append_session_keeps_every_earlier_line")),
     Mutation("total-bonus-above-63", "python", "solver/game/rules.py",
              "return self.upper_bonus if upper_subtotal >= UPPER_TARGET else 0",
              "return self.upper_bonus if upper_subtotal > UPPER_TARGET else 0",
@@ -575,13 +577,13 @@ MUTATIONS: tuple[Mutation, ...] = (
              "for keep in self.keeps[len(self.rolls):]:",
              "a record's text leaves out the keep typed before its reroll (it does not read "
              "back)",
-             ("tests/test_record.py::test_unfinished_last_turn_and_moves",)),
+             ("tests/advisor/record/test_record.py::test_unfinished_last_turn_and_moves",)),
     Mutation("train-yahtzee-kind-any-rules", "python", "advisor/train.py",
              "return entry is None or (entry == 50 and rules.n_flags == 2)",
              "return entry is None or entry == 50",
              "practice counts a chase of five alike as a Yahtzee decision under rules "
              "without the Yahtzee bonus",
-             ("tests/test_train.py::test_the_kinds_of_every_keep_and_box_under_every_rule_"
+             ("tests/advisor/train/test_train.py::test_the_kinds_of_every_keep_and_box_under_every_rule_"
               "set_are_the_docstrings",)),
     Mutation("move-box-default-rules", "python", "solver/game/move.py",
              "            box = canonical_box(name, rules)",
@@ -598,7 +600,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              '"yahtzees": self.yahtzees,\n            "yahtzee_bonuses": self.yahtzee_bonuses,',
              '"yahtzees": self.yahtzee_bonuses,\n            "yahtzee_bonuses": self.yahtzees,',
              "stats JSON: the Yahtzees and the Yahtzee bonuses under each other's key",
-             ("tests/test_stats.py::test_every_figure_of_the_stats_json_means_what_its_key_"
+             ("tests/solver/stats/test_stats.py::test_every_figure_of_the_stats_json_means_what_its_key_"
               "says",)),
     Mutation("upper-reach-four-dice", "python", "advisor/text.py",
              "reachable = have + sum(5 * rules.boxes[b].face",
@@ -609,7 +611,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "arrays = rules.arrays._replace(yahtzee_bonus=0.0, has_joker=False, n_flags=1)",
              "arrays = rules.arrays._replace(yahtzee_bonus=0.0, n_flags=1)",
              "the heuristic's par of a lower box counts Joker entries of five alike",
-             ("tests/test_heuristic.py",)),
+             ("tests/solver/simulate/test_policies.py",)),
         Mutation("answer-from-top-ignored", "python", "advisor/request/answers.py",
              "return advisor.advise(self.dice, self.rolls_left, why=self.why).to_json(self.top)",
              "return advisor.advise(self.dice, self.rolls_left, why=self.why).to_json()",
@@ -619,7 +621,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("analyze-new-game-default-rules", "python", "advisor/analyze.py",
              "    first = Scorecard.new(record.rules)", "    first = Scorecard.new()",
              "a review's new-game figure is of a new card of the default rules",
-             ("tests/test_analyze.py::test_a_record_of_every_rule_set_is_judged_under_its_rules",)),
+             ("tests/advisor/analyze/test_analyze.py::test_a_record_of_every_rule_set_is_judged_under_its_rules",)),
     Mutation("rules-json-one-summary", "python", "advisor/rules_info.py",
              '"rule_sets": [{"name": n, "summary": RULE_SUMMARIES[n]} for n in RULE_NAMES],',
              '"rule_sets": [{"name": n, "summary": ruleset.summary} for n in RULE_NAMES],',
@@ -642,12 +644,12 @@ MUTATIONS: tuple[Mutation, ...] = (
              "    for b in range(N_UPPER, rules.n_boxes):",
              "    for b in range(N_UPPER, rules.n_boxes - 1):",
              "the heuristic's last box (Chance, Yatzy) keeps a par of 0",
-             ("tests/test_heuristic.py",)),
+             ("tests/solver/simulate/test_policies.py",)),
     Mutation("record-positions-three-rolls", "python", "advisor/record.py",
              "                               per_turn - 1 - i, move, after)",
              "                               2 - i, move, after)",
              "a record's decisions have the rolls left of three rolls a turn, whatever the rules",
-             ("tests/test_record.py::test_every_decision_of_a_record_of_every_rule_set_is_where_"
+             ("tests/advisor/record/test_record.py::test_every_decision_of_a_record_of_every_rule_set_is_where_"
               "it_was_made",)),
     # the page's own drawing of the card (headless Chromium)
     Mutation("page-yahtzee-bonus-count", "python", "advisor/web/static/app.js",
@@ -671,57 +673,57 @@ MUTATIONS: tuple[Mutation, ...] = (
              'Open: ${open.map((b) => b.label).join(", ")}.',
              'Open: ${open.map((b) => b.name).join(", ")}.',
              "the practice page lists the open boxes by their names, not their labels",
-             ("tests/web/test_web_coach.py::test_practice_is_graded_as_advise_and_summed_up_as_"
+             ("tests/web/page/test_coach.py::test_practice_is_graded_as_advise_and_summed_up_as_"
               "train",)),
     Mutation("record-file-closed-saves", "python", "advisor/record_file.py",
              "        if self._fd < 0:\n            raise WriteError(",
              "        if False:\n            raise WriteError(",
              "a record file that was closed is written again",
-             ("tests/test_record_file.py::test_a_closed_record_file_saves_nothing",)),
+             ("tests/advisor/test_record_file.py::test_a_closed_record_file_saves_nothing",)),
     Mutation("record-file-replaced-unchecked", "python", "advisor/record_file.py",
              "        if now is None or (now.st_dev, now.st_ino) != (mine.st_dev, mine.st_ino):",
              "        if now is None:",
              "a game writes over a record that another program put in its place",
-             ("tests/test_record_file.py::test_a_record_replaced_or_removed_by_another_program_"
+             ("tests/advisor/test_record_file.py::test_a_record_replaced_or_removed_by_another_program_"
               "is_left_as_it_is",)),
     Mutation("write-record-any-object", "python", "advisor/record_file.py",
              "    if not isinstance(record, GameRecord):\n"
              "        raise InvalidRecordError(f\"write_",
              "    if False:\n        raise InvalidRecordError(f\"write_",
              "write_record takes any object and writes its text",
-             ("tests/test_record_file.py::test_write_record_takes_only_a_record",)),
+             ("tests/advisor/test_record_file.py::test_write_record_takes_only_a_record",)),
     Mutation("records-folder-parent-unchecked", "python", "advisor/record_file.py",
              "    if not where.is_dir():\n        raise InvalidRecordError(f\"cannot create",
              "    if False:\n        raise InvalidRecordError(f\"cannot create",
              "simulate --records in a folder that does not exist: a traceback, not one line",
-             ("tests/test_simulate_records.py::test_simulate_records_cli",)),
+             ("tests/advisor/cli/stats/test_simulate_records.py::test_simulate_records_cli",)),
     Mutation("rl-seed-below-max", "python", "advisor/rl/env.py",
              "    if whole is None or not 0 <= whole <= MASK64:",
              "    if whole is None or not 0 <= whole < MASK64:",
              "the environment refuses the largest seed its own message allows (2**64 - 1)",
-             ("tests/test_rl_edges.py::test_the_largest_seed_is_taken_and_one_more_refused",)),
+             ("tests/advisor/rl/env/test_edges.py::test_the_largest_seed_is_taken_and_one_more_refused",)),
     Mutation("rl-upper-space-short", "python", "advisor/rl/env.py",
              '"upper_subtotal": spaces.Discrete(int(highs[:N_UPPER].sum()) + 1),',
              '"upper_subtotal": spaces.Discrete(int(highs[:N_UPPER].sum())),',
              "an upper subtotal of 105 (five of every face) is outside the observation space",
-             ("tests/test_rl_edges.py::test_observation_space_holds_the_rule_books_highest_"
+             ("tests/advisor/rl/env/test_edges.py::test_observation_space_holds_the_rule_books_highest_"
               "values",)),
     Mutation("rl-opponents-string-split", "python", "advisor/rl/opponents.py",
              "    if isinstance(strategies, str):\n        strategies = (strategies,)",
              "    if isinstance(strategies, str):\n        strategies = tuple(strategies)",
              "opponents='greedy' is read as six seats named by its letters",
-             ("tests/test_rl_edges.py::test_opponents_as_a_plain_string_is_one_seat",)),
+             ("tests/advisor/rl/env/test_edges.py::test_opponents_as_a_plain_string_is_one_seat",)),
     Mutation("rl-opponent-cache-episode-only", "python", "advisor/rl/opponents.py",
              "if kept is not None and kept[0] == (seed, block):",
              "if kept is not None and kept[0][1] == block:",
              "the other seats replay the previous seed's games after a reset with a new seed",
-             ("tests/test_rl_edges.py::test_the_other_seats_games_follow_the_seed_not_only_"
+             ("tests/advisor/rl/env/test_edges.py::test_the_other_seats_games_follow_the_seed_not_only_"
               "the_episode",)),
     Mutation("control-fit-needs-more", "python", "solver/simulate/control.py",
              "    if n < MIN_FIT:\n        return np.zeros(p)",
              "    if n <= MIN_FIT:\n        return np.zeros(p)",
              "a fold of exactly 200 games fits no slope (the documented minimum is 200)",
-             ("tests/test_simulate_control.py::test_a_slope_is_fitted_from_exactly_200_games_"
+             ("tests/solver/simulate/test_control.py::test_a_slope_is_fitted_from_exactly_200_games_"
               "of_the_other_fold",)),
     Mutation("simulate-decisions-swapped", "python", "solver/simulate/__init__.py",
              '"decisions_per_game": {"keep": float(self.losses.decisions[0] / self.games),\n'
@@ -729,18 +731,18 @@ MUTATIONS: tuple[Mutation, ...] = (
              '"decisions_per_game": {"keep": float(self.losses.decisions[1] / self.games),\n'
              '                                       "box": float(self.losses.decisions[0]',
              "simulate --json gives the keep decisions per game as box decisions and back",
-             ("tests/test_simulate_figures.py::test_decisions_per_game_are_counted_from_the_"
+             ("tests/advisor/cli/stats/test_simulate_figures.py::test_decisions_per_game_are_counted_from_the_"
               "games",)),
     Mutation("simulate-luck-sign-flipped", "python", "advisor/cli/stats.py",
              "{'+' if luck >= 0 else '-'} luck terms",
              "{'-' if luck >= 0 else '+'} luck terms",
              "the text's E(new game) - mean loss +- luck terms no longer adds up (sign)",
-             ("tests/test_simulate_figures.py::test_the_corrected_mean_line_adds_up",)),
+             ("tests/advisor/cli/stats/test_simulate_figures.py::test_the_corrected_mean_line_adds_up",)),
     Mutation("why-other-boxes-short", "python", "advisor/why.py",
              "rest = sum(p for p, _ in likely[shown:])",
              "rest = sum(p for p, _ in likely[shown + 1:])",
              "a why line's 'other boxes' leaves out the first box not listed",
-             ("tests/test_why_shares.py",)),
+             ("tests/advisor/why/test_shares.py",)),
     # the page's own engine (a static site's advice), against the Python advisor
     Mutation("engine-ties-last-rank-first", "python", "advisor/web/static/engine.js",
              "run.sort((a, b) => ranks[a] - ranks[b])",
@@ -766,17 +768,17 @@ MUTATIONS: tuple[Mutation, ...] = (
              '            elif not text.endswith("\\n"):\n                text += "\\n"',
              '            elif False:\n                text += "\\n"',
              "a history whose last line lacks a newline gets the new session on the same line",
-             ("tests/test_train_history_edges.py",)),
+             ("tests/advisor/test_train_history.py",)),
     Mutation("has-choice-forced-move", "python", "advisor/train.py",
              "    return len(card.placements(dice.faces)) > 1",
              "    return len(card.placements(dice.faces)) >= 1",
              "practice offers positions with one move only (the last box, a forced Joker)",
-             ("tests/test_train.py::test_has_choice_by_the_rule_book",)),
+             ("tests/advisor/train/test_train.py::test_has_choice_by_the_rule_book",)),
     Mutation("practice-history-all-rules", "python", "advisor/web/static/practice.js",
              "const past = history().filter((h) => h.rules === session.rules).slice(-8);",
              "const past = history().slice(-8);",
              "the practice summary lists sessions of other rule sets as this one's",
-             ("tests/web/test_web_practice_history.py",)),
+             ("tests/web/page/test_practice_history.py",)),
     Mutation("site-review-luck-of-the-choice", "python", "advisor/web/static/local_review.js",
              "luck: best.expected_final - before",
              "luck: chosen.expected_final - before",
@@ -803,20 +805,20 @@ MUTATIONS: tuple[Mutation, ...] = (
              "return not self.is_error and self.answer.move != self.best.move",
              "return False",
              "a tied practice answer is 'the best choice' beside a why led by another",
-             ("tests/test_train_ties.py::test_every_tied_answer_of_practice_is_graded_a_best_"
+             ("tests/advisor/train/test_ties.py::test_every_tied_answer_of_practice_is_graded_a_best_"
               "choice",)),
     Mutation("why-zeros-not-apart", "python", "advisor/why.py",
              "        if points == 0:\n            out[n + 5 + box] = 1.0\n",
              "        if points < 0:\n            out[n + 5 + box] = 1.0\n",
              "the why no longer tells a box filled with 0 from one that scores",
-             ("tests/test_train_ties.py::test_the_large_straight_tie_of_seed_7",)),
+             ("tests/advisor/train/test_ties.py::test_the_large_straight_tie_of_seed_7",)),
     # ------------------------------------------------------------ issue 37's probe of the
     # layers landed for issues 32 to 36 (target tables, jobs, solves, input, site, win)
     Mutation("target-values-beyond-levels", "python", "solver/target_table.py",
              "    if head_size + sum(sizes) != data.count:",
              "    if head_size + sum(sizes) > data.count:",
              "a target table with values beyond its levels is read, not refused",
-             ("tests/test_target_table_checks.py::test_values_beyond_the_levels_are_refused_"
+             ("tests/solver/target_table/test_checks.py::test_values_beyond_the_levels_are_refused_"
               "though_the_header_counts_them",)),
     Mutation("job-failed-kept", "python", "advisor/web/jobs.py",
              'if found is not None and found.state in ("queued", "running", "done"):\n'
@@ -851,13 +853,13 @@ MUTATIONS: tuple[Mutation, ...] = (
              'if found is not None and found.state in ("running", "done"):',
              'if found is not None and found.state in ("running", "done", "failed"):',
              "play: a turn whose solve failed is never solved again when asked again",
-             ("tests/test_background_again.py::test_a_failed_solve_is_started_again_and_a_"
+             ("tests/advisor/background/test_again.py::test_a_failed_solve_is_started_again_and_a_"
               "done_one_shared",)),
     Mutation("input-line-of-max-refused", "python", "advisor/cli/_input.py",
              "    if len(data.rstrip(b\"\\r\\n\")) > MAX_LINE:",
              "    if len(data.rstrip(b\"\\r\\n\")) >= MAX_LINE:",
              "a line of exactly 1000 characters is refused as too long",
-             ("tests/test_input_lines.py::test_a_line_of_exactly_the_limit_is_read_whole",)),
+             ("tests/advisor/cli/test_input.py::test_a_line_of_exactly_the_limit_is_read_whole",)),
     Mutation("engine-table-longer-read", "python", "advisor/web/static/engine.js",
              "    if (raw.length !== 8 * n) {",
              "    if (raw.length < 8 * n) {",
@@ -867,7 +869,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "share = (coef / np.arange(1, coef.shape[0] + 1)[:, None]).sum(axis=0)",
              "share = (coef / np.arange(2, coef.shape[0] + 2)[:, None]).sum(axis=0)",
              "a k-way tie for the win counts 1/(k+1), not 1/k",
-             ("tests/test_limit_edges.py",)),
+             ("tests/advisor/objective/test_limits.py",)),
     # ------------------------------------------------------------ more edges of those layers
     Mutation("job-position-from-zero", "python", "advisor/web/jobs.py",
              "for place, job_id in enumerate(self._queue, start=1):",
@@ -899,7 +901,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "self.done * 20 < self.total:",
              "self.done * 20 <= self.total:",
              "play says no time left at exactly a twentieth of the work",
-             ("tests/test_background_again.py::test_the_time_left_at_the_edges_of_its_first_"
+             ("tests/advisor/background/test_again.py::test_the_time_left_at_the_edges_of_its_first_"
               "estimate",)),
     Mutation("win-against-seven-refused", "python", "advisor/objective.py",
              "        if len(opponents) > MAX_OPPONENTS:\n"
@@ -907,7 +909,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "        if len(opponents) >= MAX_OPPONENTS:\n"
              "            raise _too_many(len(opponents))\n        cards = tuple(",
              "the library's win_against refuses seven opponents (a table of eight)",
-             ("tests/test_limit_edges.py::test_up_to_seven_opponents_through_every_entry",)),
+             ("tests/advisor/objective/test_limits.py::test_up_to_seven_opponents_through_every_entry",)),
     Mutation("webtable-planes-interleaved", "python", "solver/formats/webtable.py",
              "reshape(-1, 8).T.tobytes()",
              "reshape(-1, 8).tobytes()",
@@ -933,13 +935,13 @@ MUTATIONS: tuple[Mutation, ...] = (
              "    if rolls_left > 0:\n        mask[:KEEP_ACTIONS] = 1",
              "    if rolls_left >= 0:\n        mask[:KEEP_ACTIONS] = 1",
              "the RL env's action_mask offers keeps after the last roll",
-             ("tests/test_rl_rule_book.py",)),
+             ("tests/advisor/rl/env/test_rule_book.py",)),
     Mutation("table-body-read-before-its-size", "python", "solver/formats/tablefile.py",
              "    if size != expected_bytes:\n        why =",
              "    if size != expected_bytes and kind is None:\n        why =",
              "a table file of the wrong size is read whole before it is refused (a 3 GB file "
              "with a good header is still refused, by the extra bytes after its body)",
-             ("tests/test_table_checks.py::"
+             ("tests/solver/test_table.py::"
               "test_huge_file_is_refused_after_reading_only_its_header",)),
     # ------------------------------------ every queue after every ending (issue 46)
     Mutation("jobs-cancel-running-starts-no-next", "python", "advisor/web/jobs.py",
@@ -1190,19 +1192,19 @@ MUTATIONS: tuple[Mutation, ...] = (
              'found = {"keep" if (answer or best).is_keep else "box"}',
              'found = {"keep" if best.is_keep else "box"}',
              "practice counts a box scored where the best choice keeps dice as a keep",
-             ("tests/test_train.py::test_keeps_and_boxes_are_counted_by_what_each_answer_did",)),
+             ("tests/advisor/train/test_train.py::test_keeps_and_boxes_are_counted_by_what_each_answer_did",)),
     Mutation("newuser45-page-loss-negative", "python", "advisor/web/static/app.js",
              'loss.textContent = lost > 0 ? `${lost.toFixed(2)}${unit}` : "best";',
              'loss.textContent = lost > 0 ? `-${lost.toFixed(2)}${unit}` : "best";',
              "the page's list of choices shows a loss as -3.24 where advise prints 3.24",
-             ("tests/web/test_web_new_user.py::"
+             ("tests/web/page/test_new_user.py::"
               "test_losses_on_one_line_as_positive_figures_and_the_next_turn_in_view",)),
     Mutation("target-table-sizes-after-the-index", "python", "solver/target_table.py",
              "    if tuple(counts) != known:  # (before the index",
              "    if tuple(counts) != known and sum(counts) <= sum(known):  # (before the index",
              "a target table declaring more states than the rules have is allocated and read "
              "before it is refused (a sparse 9.6 GB file: minutes and gigabytes)",
-             ("tests/test_target_table_sizes.py::"
+             ("tests/solver/target_table/test_sizes.py::"
               "test_a_sparse_file_declaring_other_sizes_is_refused_from_its_header",)),
     Mutation("site-drops-what-it-did-not-write", "python", "advisor/site_folder.py",
              "            _move_kept(target, fresh)\n"
@@ -1214,13 +1216,13 @@ MUTATIONS: tuple[Mutation, ...] = (
              "            os.rename(target, aside / \"site\")\n"
              "            shutil.rmtree(aside)\n",
              "yahtzee site rebuilds a folder without the CNAME, .nojekyll or .git/ it held",
-             ("tests/test_site_folder.py::test_a_rebuild_keeps_what_the_site_did_not_write",)),
+             ("tests/advisor/test_site_folder.py::test_a_rebuild_keeps_what_the_site_did_not_write",)),
     Mutation("stats-solves-an-unreachable-target", "python", "advisor/target_stats.py",
              "    if Objective.for_target(target).is_out_of_reach(card):  # 0 for",
              "    if False and Objective.for_target(target).is_out_of_reach(card):  # 0 for",
              "stats --target 3000 solves the table of targets up to 500 (a minute) for an "
              "answer known at once",
-             ("tests/test_stats_out_of_reach.py::test_a_target_out_of_reach_is_zero_at_once",)),
+             ("tests/advisor/test_target_stats.py::test_a_target_out_of_reach_is_zero_at_once",)),
     Mutation("connections-no-idle-gives-way", "python", "advisor/web/connections.py",
              "elif sum(self.held.values()) >= self.total and not self._evict():",
              "elif sum(self.held.values()) >= self.total:",
@@ -1233,31 +1235,31 @@ MUTATIONS: tuple[Mutation, ...] = (
              "objective: { kind: \"ev\" }, objectiveLine: \"\" && ",
              "a record played to win or for a target, opened on the page, is played and "
              "reviewed by the expected score",
-             ("tests/web/test_web_record_objective.py::"
+             ("tests/web/page/test_record_objective.py::"
               "test_a_win_record_and_a_target_record_are_reviewed_by_their_own_objective",)),
     Mutation("server-analyze-ignores-the-records-note", "python", "advisor/request/answers.py",
              "noted=None if chosen else noted))",
              "noted=None))",
              "POST /api/analyze judges a record noted '# objective: ...' by expected score",
-             ("tests/web/test_web_record_objective.py::"
+             ("tests/web/page/test_record_objective.py::"
               "test_the_server_reads_a_records_objective_as_analyze_does",)),
     Mutation("site-table-sha256-unchecked", "python", "advisor/web/static/local.js",
              "if (await sha256(bytes) !== want.sha256)",
              "if (await sha256(bytes) !== want.sha256 && false)",
              "a static site advises from a table with a value changed (plausible wrong advice)",
-             ("tests/web/test_web_site_tables.py::"
+             ("tests/web/page/test_site_tables.py::"
               "test_a_damaged_table_is_refused_with_a_clear_message",)),
     Mutation("page-card-bonus-count-unsearched", "python", "advisor/web/static/local.js",
              "  if (!(n < 31 && (counts >> n & 1))) {",
              "  if (false) {",
              "the page takes a Yahtzee bonus count no game reaches with the card's boxes",
-             ("tests/web/test_web_engine_input.py::"
+             ("tests/web/test_engine_input.py::"
               "test_the_pages_parsers_in_node_give_the_python_verdict",)),
     Mutation("page-undo-step-unchecked", "python", "advisor/web/static/app.js",
              "    earlier = await checkedState(JSON.parse(kept));",
              "    earlier = JSON.parse(kept);",
              "an undo step edited in the browser's storage is shown as the game",
-             ("tests/web/test_web_storage.py::"
+             ("tests/web/page/test_storage.py::"
               "test_saved_undo_steps_are_checked_on_load_and_when_undone_to",)),
     Mutation("site-table-checksum-of-its-name", "python", "advisor/site.py",
              '"sha256": hashlib.sha256(plain).hexdigest(),',
@@ -1292,19 +1294,19 @@ MUTATIONS: tuple[Mutation, ...] = (
              "np.where(p > 0, p, 1.0)),",
              "a tournament's tie at the top counts as a whole first place (the share of a "
              "score level with others is P(other <= a)^(N-1), not the binomial sum over ties)",
-             ("tests/test_tournament.py::test_the_closed_form_equals_the_sum_over_ties",)),
+             ("tests/advisor/objective/test_tournament.py::test_the_closed_form_equals_the_sum_over_ties",)),
     Mutation("page44-tournament-params-dropped", "python", "advisor/web/static/app.js",
              "  if (objective.params) return objective.params;",
              "  if (objective.params) return null;",
              "the page's tournament game never asks the server for the share of first place "
              "(every list by expected score)",
-             ("tests/web/test_web_tournament.py::test_the_page_plays_a_tournament",)),
+             ("tests/web/page/test_tournament.py::test_the_page_plays_a_tournament",)),
     Mutation("page44-turn-job-tournament-ignored", "python", "advisor/request/answers.py",
              "                                            tournament=tournament)\n"
              "        if objective.is_ev:",
              "                                            tournament=None)\n"
              "        if objective.is_ev:",
              "POST /api/jobs/turn ignores ?tournament= (refused as the expected score)",
-             ("tests/web/test_web_tournament.py::test_a_late_turn_is_answered_as_the_cli_answers_it",
+             ("tests/web/page/test_tournament.py::test_a_late_turn_is_answered_as_the_cli_answers_it",
               f"{KEYS}::test_every_parameter_of_every_question_reaches_it_under_every_rule_set")),
 )

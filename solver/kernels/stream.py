@@ -2,7 +2,7 @@
 ``g`` of seed ``s`` starts at ``mix64(mix64(s) + g)`` and each die is ``1 + mix64(state +=
 GOLDEN) % 6`` (splitmix64), so a game's dice do not depend on which thread plays it or on
 the batch it is in. Rerolled dice are drawn one at a time, in the order the kept dice are
-completed. ``tests/test_stream.py`` holds the two to the same dice."""
+completed. ``tests/solver/game/test_stream.py`` holds the two to the same dice."""
 
 from __future__ import annotations
 

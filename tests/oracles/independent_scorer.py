@@ -3,7 +3,7 @@ docs/boxes.md alone, for checking the production score and Joker tables.
 
 It deliberately imports nothing from ``solver`` or ``advisor``: a wrong box definition,
 Joker table or bonus in the production code cannot leak into the checks that use it
-(``tests/oracles/reference.py``, ``tests/test_independent_scorer.py``). Dice are five faces
+(``tests/oracles/reference.py``, ``tests/solver/game/rules/test_scorer.py``). Dice are five faces
 1..6 in any order; a card is described by the set of filled box names and whether the
 Yahtzee box holds 50.
 

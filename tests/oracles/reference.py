@@ -25,6 +25,7 @@ from functools import cache
 from itertools import product
 
 from oracles.independent_scorer import RULE_BOOKS, RuleBook, placements, upper_after
+
 from solver.game import dice as dc
 
 UPPER_TARGET = 63
