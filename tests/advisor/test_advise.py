@@ -7,7 +7,7 @@ import pytest
 
 from advisor.advise import TurnAdvisor, advise
 from advisor.model import Dice, Scorecard
-from solver.errors import IllegalMoveError, TableError
+from solver.errors import IllegalMoveError, InvalidCardError, InvalidDiceError, TableError
 from solver.game.dice import ROLL_PROBABILITY, ROLLS, keep_outcome_probabilities
 
 ALL_DICE = [Dice(tuple(int(f) for f in roll)) for roll in ROLLS]
@@ -183,3 +183,21 @@ def test_keep_values_are_expectations_of_the_next_roll(table_of, rules, text):
                     outcome = keep_outcome_probabilities(option.keep.index)
                     assert option.expected_final == pytest.approx(
                         float(outcome @ best[j - 1]), abs=1e-9, rel=0)
+
+
+def test_short_imports_and_plain_text(official_table):
+    from advisor import Dice, Scorecard, advise
+
+    typed = advise(Scorecard.parse("twos=6"), Dice("22256"), rolls_left=1, table=official_table)
+    plain = advise("twos=6", "22256", rolls_left=1, table=official_table)
+    assert typed == plain
+    with pytest.raises(InvalidDiceError, match="not list"):
+        advise("", [2, 2, 2, 5, 6], table=official_table)  # type: ignore[arg-type]
+    with pytest.raises(InvalidDiceError):
+        advise("", "2225", table=official_table)
+    with pytest.raises(InvalidCardError, match="not dict"):
+        advise({}, "22256", table=official_table)  # type: ignore[arg-type]
+    import advisor
+
+    with pytest.raises(AttributeError):
+        advisor.nothing_here  # noqa: B018

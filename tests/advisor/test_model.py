@@ -6,7 +6,7 @@ import pytest
 
 from advisor.advice import Advice, Option
 from advisor.model import Dice, Keep, Scorecard, box_label
-from solver.errors import IllegalMoveError, InvalidCardError, InvalidDiceError
+from solver.errors import IllegalMoveError, InvalidCardError, InvalidDiceError, YahtzeeError
 
 FULL_CARD = ("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=0,fh=25,ss=30,"
              "ls=40,yahtzee=50,chance=22")
@@ -195,3 +195,20 @@ def test_values_pickle_as_their_fields():
         copy = pickle.loads(pickle.dumps(value))
         assert copy == value and hash(copy) == hash(value)
     assert pickle.loads(pickle.dumps(card)).total == 56
+
+
+@pytest.mark.parametrize(("given", "message"), [
+    ((3,), "dice '3': 1 die given, need exactly 5 faces 1 to 6 (e.g. 22256)"),
+    ([2, 2, 2, 5], "dice '2 2 2 5': 4 dice given, need exactly 5 faces 1 to 6 (e.g. 22256)"),
+    ("2225", "dice '2225': 4 dice given, need exactly 5 faces 1 to 6 (e.g. 22256)"),
+])
+def test_dice_of_a_sequence_are_written_as_faces(given, message):
+    with pytest.raises(InvalidDiceError) as refused:
+        Dice(given)
+    assert str(refused.value) == message
+
+
+def test_a_keep_of_six_dice_is_written_as_faces():
+    with pytest.raises(YahtzeeError) as refused:
+        Keep((1, 2, 3, 4, 5, 6))
+    assert str(refused.value) == "keep '1 2 3 4 5 6': 6 dice, at most 5"

@@ -20,7 +20,7 @@ from solver.errors import InvalidCardError
 from solver.game.dice import N_KEEPS
 from solver.readout import turn_placements
 from solver.stats import optimal_stats
-from tests.test_no_silent_wait import LATE as NINE_TURNS
+from tests.advisor.test_play import LATE as NINE_TURNS
 
 LATE = NINE_TURNS + """Ann: 12346 chance
 Bob: 66666 sixes

@@ -26,7 +26,7 @@ from advisor.play_win import WinEachTurn
 from advisor.record import parse_record
 from advisor.solved_turn import _Steps
 from solver.levels import PROGRESS_STEPS
-from tests.test_no_silent_wait import LATE as NINE_TURNS
+from tests.advisor.test_play import LATE as NINE_TURNS
 
 GATE = "YAHTZEE_TEST_SOLVE_GATE"
 MORE = "type 'more' to see them all"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -10,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from advisor.cli import cli
+from advisor.record_file import read_record
 
 FULL_CARD = ("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=0,fh=25,ss=30,"
              "ls=40,yahtzee=50,chance=22")
@@ -141,3 +143,102 @@ def test_help_needs_no_numba():
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
     result = run("--help")
     assert result.exit_code == 0 and "--rolls-left" in result.stdout
+
+
+def yahtzee(*args: str):
+    """Any ``yahtzee`` command line (``run`` is ``yahtzee advise``)."""
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_dice_as_the_argument_equal_dice_option():
+    assert yahtzee("advise", "22256", "--json").stdout == yahtzee("advise", "--dice", "22256",
+                                                          "--json").stdout
+    both = yahtzee("advise", "22256", "--dice", "22256")
+    assert both.exit_code == 2 and "give the dice once" in both.stderr
+    none = yahtzee("advise")
+    assert none.exit_code == 2 and "give the dice" in none.stderr
+
+
+def test_advise_in_a_recorded_game_and_append(tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_text("players Ann,Bob\nAnn: 12345 ls\n")
+    first = yahtzee("advise", "--game", str(path), "22256", "--json")
+    assert first.exit_code == 0, first.output
+    data = json.loads(first.stdout)
+    assert data["player"] == "Bob" and data["rolls_left"] == 2 and data["card"]["text"] == ""
+    assert path.read_text() == "players Ann,Bob\nAnn: 12345 ls\n"  # nothing added
+    kept = yahtzee("advise", "--game", str(path), "22256", "--append", "keep 2225")
+    assert kept.exit_code == 0, kept.output
+    assert "keep 2 2 2 5 costs 3.24 points on average (best: keep 2 2 2)" in kept.stdout
+    after = yahtzee("advise", "--game", str(path), "22253", "--json", "--append", "score twos")
+    data = json.loads(after.stdout)
+    assert data["rolls_left"] == 1 and data["appended"]["box"] == "twos"
+    record = read_record(path)
+    assert str(record.turns[-1].rolls[-1]) == "22235" and record.turns[-1].box == "twos"
+    assert record.cards()["Bob"].total == 6
+    ann = json.loads(yahtzee("advise", "--game", str(path), "66666", "--json").stdout)
+    assert ann["player"] == "Ann" and ann["card"]["text"] == "large_straight=40"
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["13456", "--append", "keep 222"], "does not contain the kept dice"),
+    (["22256", "--card", "twos=6"], "leave out --card"),
+    (["22256", "--append", "keep 7"], "not dice to keep"),
+])
+def test_bad_game_advice_exit_2(tmp_path, args, fragment):
+    path = tmp_path / "game.txt"
+    path.write_text("Ann: 22256 222\n")
+    result = yahtzee("advise", "--game", str(path), *args)
+    assert result.exit_code == 2, result.output
+    assert fragment in result.stderr and result.stderr.count("\n") == 1
+    assert path.read_text() == "Ann: 22256 222\n"
+
+
+def test_append_without_game_is_refused():
+    result = yahtzee("advise", "22256", "--append", "keep 222")
+    assert result.exit_code == 2 and "--game" in result.stderr
+
+
+def test_advise_game_on_a_record_not_there_yet_is_a_new_game(tmp_path):
+    path = tmp_path / "game.txt"
+    runner = CliRunner()
+    looked = runner.invoke(cli, ["advise", "--game", str(path), "22256", "--top", "1"])
+    assert looked.exit_code == 0, looked.output
+    assert f"game {path} does not exist yet: a new game (--append MOVE starts it)" in \
+        looked.stdout
+    assert "rules official | turn 1 of 13 | card total 0" in looked.stdout
+    assert not path.exists()  # only looked: nothing written
+    started = runner.invoke(cli, ["advise", "--game", str(path), "22256", "--append", "1",
+                                  "--json"])
+    assert started.exit_code == 0, started.output
+    data = json.loads(started.stdout)
+    assert data["player"] == "Player 1" and data["appended"]["keep"] == [2, 2, 2]
+    assert path.read_text() == "rules official\nplayers Player 1\nPlayer 1: 22256 222\n"
+    more = runner.invoke(cli, ["advise", "--game", str(path), "22234", "--append", "keep 2223"])
+    assert more.exit_code == 0, more.output
+    assert "keep 2 2 2 3 costs 2.49 points on average" in more.stdout
+    assert path.read_text().endswith("Player 1: 22256 222 22234 2223\n")
+    nowhere = runner.invoke(cli, ["advise", "--game", str(tmp_path / "no" / "g.txt"), "22256",
+                                  "--append", "1"])
+    assert nowhere.exit_code == 2 and "does not exist" in nowhere.output
+    assert not (tmp_path / "no").exists()
+
+
+MID = "aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,three_of_a_kind=20"
+
+
+@pytest.mark.parametrize("command", [
+    ["advise", "55516", "--card", MID, "--target", "260"],
+    ["strategy", "--card", MID + ",4k=20,fh=25,ss=30,ls=40", "--target", "250", "--format",
+     "csv"],
+])
+def test_target_commands_follow_the_solve_on_stderr(command):
+    import importlib
+
+    from advisor import vector_cache
+
+    vector_cache.clear()
+    importlib.import_module("advisor.advise")._advisors[False].clear()  # nothing kept
+    result = yahtzee(*command)
+    assert result.exit_code == 0, result.output
+    assert re.search(r"P\(final score >= \d+\): +100%\|", result.stderr), result.stderr

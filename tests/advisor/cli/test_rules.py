@@ -57,3 +57,9 @@ def test_unknown_rule_set_is_one_line_listing_the_valid_ones() -> None:
     assert len(lines) == 1 and lines[0].startswith("Error:")
     assert all(name in lines[0] for name in RULE_NAMES)
     assert "Traceback" not in result.output
+
+
+def test_rules_show_the_short_names():
+    out = _run("rules", "official").stdout
+    assert "three_of_a_kind  3k" in out and "aces             1s" in out
+    assert "chance           ch" in out

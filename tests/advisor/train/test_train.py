@@ -479,3 +479,20 @@ FULL_BUT_CHANCE = ("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=2
 def test_has_choice_by_the_rule_book(card, dice, rolls_left, choice):
     """Hand-worked from the rule book's Joker procedure, not from the placements code."""
     assert has_choice(Scorecard.parse(card), Dice(dice), rolls_left) is choice
+
+
+def test_a_number_in_practice_is_a_row_of_list_and_every_prompt_says_so(official_table,
+                                                                        official_moments):
+    """In `play` a number is a row of the ranked advice; in `train` it is a row of the
+    unranked `list`: every practice prompt says so, and the list says it is unranked."""
+    result = CliRunner().invoke(cli, ["train", "--positions", "2", "--seed", "7",
+                                      "--no-history"], input="list\n5\nkeep 7\nquit\n")
+    out = result.output
+    assert result.exit_code == 0, out
+    prompt = "your choice (a move, or a number from 'list')> "
+    assert out.count(prompt) == 4  # list, 5, the refused keep 7, quit: each asked alike
+    assert "your choice> " not in out
+    listed = out.split("every choice, in no order of merit (type its number or the move):\n")[1]
+    fifth = listed.splitlines()[4]
+    assert fifth == "   5  keep 3 4 5 6"
+    assert "  keep 3 4 5 6: a best choice, tied with keep 1 3 4 5" in out  # 5 is that row

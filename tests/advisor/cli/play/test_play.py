@@ -118,3 +118,93 @@ def test_bad_names_and_end_of_input():
     assert result.exit_code == 2 and "distinct" in result.stderr
     result = play("22256\n")
     assert result.exit_code == 1 and "Traceback" not in result.output
+
+
+def play_lines(lines, *args):
+    """``yahtzee play ARGS`` given ``lines``, one a line."""
+    return CliRunner().invoke(cli, ["play", *args], input="\n".join(lines) + "\n")
+
+
+def play_as_ann(lines: list[str]) -> str:
+    """The output of a game of Ann alone given ``lines``."""
+    result = CliRunner().invoke(cli, ["play", "--names", "Ann"],
+                                input="".join(f"{line}\n" for line in lines))
+    return result.output
+
+
+def test_did_you_mean_in_a_card_and_in_play():
+    result = CliRunner().invoke(cli, ["advise", "22256", "--card", "chanse=20"])
+    assert result.exit_code == 2
+    assert "did you mean chance?" in result.output
+    out = play_lines(["22256", "chanse", "quit"]).stdout
+    assert "! 'chanse' is not a move: did you mean 'score chance'?" in out
+
+
+def test_resume_in_the_middle_of_a_turn_shows_player_turn_and_dice(tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_text("rules official\nplayers Ann,Bob\nAnn: 22256 twos\nBob: 11156 111\n")
+    out = play_lines(["quit"], "--resume", str(path)).stdout
+    assert out.startswith("\n== Bob, turn 1 of 13 | total 0 | upper 0: bonus needs 63 more"
+                          " | 13 boxes open\n  so far this turn: rolled 1 1 1 5 6, kept 1 1 1\n"
+                          "kept 1 1 1; dice now")
+    path.write_text("rules official\nplayers Ann,Bob\nAnn: 22256 twos\nBob: 11156 111 11123\n")
+    out = play_lines(["quit"], "--resume", str(path)).stdout
+    assert ("== Bob, turn 1 of 13 | total 0 | upper 0: bonus needs 63 more | 13 boxes open\n"
+            "  so far this turn: rolled 1 1 1 5 6, kept 1 1 1, rolled 1 1 1 2 3\n"
+            "Bob: dice 1 1 1 2 3 | ROLLS LEFT: 1 (after roll 2 of 3)") in out
+    path.write_text("rules official\nplayers Ann,Bob\nAnn: 22256 twos\nBob: 11156 111 11123 -\n")
+    out = play_lines(["quit"], "--resume", str(path)).stdout
+    assert "so far this turn: rolled 1 1 1 5 6, kept 1 1 1, rolled 1 1 1 2 3, kept nothing\n" \
+           "kept nothing; dice now" in out
+
+
+def test_cards_of_several_players_side_by_side(tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_text("rules official\nplayers Ann,Bob\nAnn: 22256 twos\nBob: 12345 ls\n"
+                    "Ann: 66612 sixes\n")
+    out = play_lines(["cards", "quit"], "--resume", str(path)).stdout
+    head = "                     Ann   Bob"
+    rows = out[out.index(head):].splitlines()
+    assert rows[:10] == [head,
+                         "  Aces                 -     -",
+                         "  Twos                 6     -",
+                         "  Threes               -     -",
+                         "  Fours                -     -",
+                         "  Fives                -     -",
+                         "  Sixes               18     -",
+                         "  upper (of 63)       24     0",
+                         "  upper bonus          0     0",
+                         "  Three of a Kind      -     -"]
+    assert rows[13:19] == ["  Large Straight       -    40",
+                           "  Yahtzee              -     -",
+                           "  Chance               -     -",
+                           "  Yahtzee bonus        0     0",
+                           "  total               24    40",
+                           "  boxes open          11    12"]
+    one = play_lines(["card", "quit"], "--resume", str(path)).stdout
+    assert "Bob: total 40 | upper 0: bonus needs 63 more | 12 boxes open" in one
+    assert "  open: aces (1s), twos (2s)" in one
+
+
+def test_one_die_after_keeping_two_says_what_to_type(official_table):
+    """After keeping 3 3 the prompt offers "the 3 rerolled"; typing one die says so in
+    the dice's own words, and the three rerolled are then accepted."""
+    out = play_as_ann(["13356", "keep 33", "3", "145", "score chance"])
+    assert "kept 3 3; dice now (all five, or the 3 rerolled)> " in out
+    assert ("  ! dice 3: 1 die given after keeping 3 3; type the 3 rerolled (e.g. 145) or "
+            "all five dice showing") in out
+    assert "Ann: dice 1 3 3 4 5 | ROLLS LEFT: 1" in out  # 3 3 kept + 1 4 5 rerolled
+    assert "(3,)" not in out and "'(" not in out
+
+
+def test_a_score_line_names_the_box_as_the_card_does(official_table):
+    out = play_as_ann(["33345", "score 3k"])
+    assert "Ann scores 18 in Three of a Kind: total 18" in out
+    assert "in three_of_a_kind" not in out  # (a record line keeps its notation)
+
+
+def test_a_wrong_point_count_and_an_undo_name_the_box_as_the_card_does(official_table):
+    out = play_as_ann(["33345", "score 3k 20", "score 3k", "undo"])
+    assert "  ! Three of a Kind scores 18 with 3 3 3 4 5, not 20" in out
+    assert "undone: Ann's Three of a Kind (3 3 3 4 5)" in out
+    assert "three_of_a_kind scores" not in out and "Ann's three_of_a_kind" not in out

@@ -136,3 +136,11 @@ def test_bad_input_is_one_line_and_exit_2(args, words):
     assert "Traceback" not in result.output
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error:") and words in lines[0]
+
+
+def test_stats_names_the_boxes_as_the_card_does(official_table):
+    result = CliRunner().invoke(cli, ["stats", "--card", "aces=3,twos=6,threes=9,fours=12,"
+                                      "fives=15,sixes=18,3k=20,4k=20,fh=25,ss=30"])
+    assert result.exit_code == 0, result.output
+    rows = result.stdout.split("  box ", 1)[1].splitlines()[1:4]
+    assert [row[2:18].rstrip() for row in rows] == ["Large Straight", "Yahtzee", "Chance"]

@@ -1,21 +1,17 @@
-"""No silent wait: a turn whose target or win solve is slow shows the expected-score
-advice at once, then says what it works out while a progress bar follows it; advise and
-strategy follow their solves with a bar on stderr."""
+"""``advisor.play`` (the game of ``yahtzee play``): no silent wait, a turn whose target or
+win solve is slow shows the expected-score advice at once, then says what it works out
+while a progress bar follows it; a card's summary line (``1 box open``)."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
-from click.testing import CliRunner
 
 import advisor.play
-from advisor.cli import cli
+from advisor.model import Scorecard
 from advisor.objective import Objective
-from advisor.play import GameSession
+from advisor.play import GameSession, card_summary
 from advisor.play_win import WinEachTurn
 from advisor.record import parse_record
-from advisor.solved_turn import solve_is_slow
 
 LATE = """rules official
 players Ann,Bob
@@ -38,7 +34,6 @@ Bob: 11123 3k
 Ann: 66654 3k
 Bob: 22221 4k
 """
-MID = "aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,three_of_a_kind=20"
 
 
 class Bars:
@@ -99,32 +94,8 @@ def test_a_quick_turn_says_what_it_works_out_without_a_first_list(official_table
                                                  "Bob (4 boxes open; Ctrl-C: expected-score")
 
 
-def test_solve_is_slow_by_open_boxes_and_what_is_kept(official_table):
-    new = parse_record("rules official\nplayers Ann,Bob\n").cards()["Ann"]
-    late = parse_record(LATE).cards()["Ann"]
-    assert solve_is_slow(new, official_table, Objective.for_target(300))
-    assert solve_is_slow(new, official_table, Objective.win(late))
-    assert not solve_is_slow(late, official_table, Objective.for_target(200))
-    assert not solve_is_slow(late, official_table, Objective.ev())
-    assert not solve_is_slow(late, official_table, Objective.for_target(2000))  # unreachable
-
-
-def run(*args: str):
-    return CliRunner().invoke(cli, list(args))
-
-
-@pytest.mark.parametrize("command", [
-    ["advise", "55516", "--card", MID, "--target", "260"],
-    ["strategy", "--card", MID + ",4k=20,fh=25,ss=30,ls=40", "--target", "250", "--format",
-     "csv"],
-])
-def test_target_commands_follow_the_solve_on_stderr(command):
-    import importlib
-
-    from advisor import vector_cache
-
-    vector_cache.clear()
-    importlib.import_module("advisor.advise")._advisors[False].clear()  # nothing kept
-    result = run(*command)
-    assert result.exit_code == 0, result.output
-    assert re.search(r"P\(final score >= \d+\): +100%\|", result.stderr), result.stderr
+def test_one_box_open_is_singular():
+    card = Scorecard.parse("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=20,"
+                           "fh=25,ss=30,ls=40,yahtzee=50")
+    assert card_summary(card).endswith("| 1 box open")
+    assert card_summary(Scorecard.new()).endswith("| 13 boxes open")
