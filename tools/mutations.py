@@ -363,7 +363,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("upper-text-reach-strict", "python", "advisor/text.py",
              "    if reachable < UPPER_TARGET:", "    if reachable <= UPPER_TARGET:",
              "a bonus reachable exactly is called out of reach",
-             ("tests/test_card_figures.py",)),
+             ("tests/advisor/test_text.py",)),
     # ------------------------------------------------------------ the HTTP API and the page
     Mutation("web-stats-default-rules", "python", "advisor/web/app.py",
              "question = StatsQuestion.parse(**query(request, StatsQuestion.PARAMS))",
@@ -606,7 +606,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "reachable = have + sum(5 * rules.boxes[b].face",
              "reachable = have + sum(4 * rules.boxes[b].face",
              "the upper bonus is called out of reach when only five of a face reach it",
-             ("tests/test_card_figures.py::test_what_the_upper_bonus_still_needs",)),
+             ("tests/advisor/test_text.py::test_what_the_upper_bonus_still_needs",)),
     Mutation("heuristic-par-with-joker", "python", "solver/simulate/policies.py",
              "arrays = rules.arrays._replace(yahtzee_bonus=0.0, has_joker=False, n_flags=1)",
              "arrays = rules.arrays._replace(yahtzee_bonus=0.0, n_flags=1)",
@@ -632,7 +632,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              'short = box.aliases[0] if box.aliases else ""',
              "play's list of open boxes gives each box its first short name, not its shortest "
              "(aces (ones))",
-             ("tests/test_card_figures.py::test_the_open_boxes_are_listed_with_their_shortest_"
+             ("tests/advisor/test_text.py::test_the_open_boxes_are_listed_with_their_shortest_"
               "short_name",)),
     Mutation("opponent-table-rules-unchecked", "python", "advisor/objective.py",
              "    if card.rules_name != table.rules.name:\n"
@@ -795,12 +795,12 @@ MUTATIONS: tuple[Mutation, ...] = (
              'text = f"{100 * p:.{0 if 0.095 <= p < 0.995 else 1}f}"',
              'text = f"{100 * p:.{0 if 0.095 <= p < 0.9995 else 1}f}"',
              "the why's percentages round 99.5 % to 99.95 % up to '100 %'",
-             ("tests/test_percent_format.py::test_the_why_percent_at_each_boundary",)),
+             ("tests/advisor/why/test_percent.py::test_the_why_percent_at_each_boundary",)),
     Mutation("page-percent-rounds-to-100", "python", "advisor/web/static/percent.js",
              "if (Number(text) >= 100) return `>${(100 - least).toFixed(digits)}%`;",
              "if (Number(text) > 100) return `>${(100 - least).toFixed(digits)}%`;",
              "the page's percentages round up to '100%'",
-             ("tests/test_percent_format.py::test_the_page_writes_the_same_percentages",)),
+             ("tests/advisor/why/test_percent.py::test_the_page_writes_the_same_percentages",)),
     Mutation("practice-tie-the-best", "python", "advisor/train.py",
              "return not self.is_error and self.answer.move != self.best.move",
              "return False",

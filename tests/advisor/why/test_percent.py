@@ -14,7 +14,7 @@ import pytest
 
 from advisor.why import _percent
 
-STATIC = Path(__file__).resolve().parents[1] / "advisor" / "web" / "static"
+STATIC = Path(__file__).resolve().parents[3] / "advisor" / "web" / "static"
 
 # probability -> what the why line prints (the page writes the same without the space)
 CASES = [
