@@ -241,7 +241,7 @@ HEAVY = (
     "tests/test_docs.py",
     "tests/solver/target_table/test_checks.py::test_a_simulation_never_reads_an_index_out_of_range",
     "tests/advisor/test_record_file.py::test_moves_keep_comments_line_ends_and_the_byte_order_mark",
-    "tests/test_bounded_numbers.py::test_every_command_with_closed_stdin_and_with_dev_zero"
+    "tests/advisor/cli/test_input.py::test_every_command_with_closed_stdin_and_with_dev_zero"
     "[args11-0]",
     "tests/test_install.py",
     "tests/solver/simulate/test_judge.py::test_target_strategies_are_judged",

@@ -18,6 +18,7 @@ from advisor.advise import advise
 from advisor.cli import cli
 from advisor.model import Dice, Keep, Scorecard
 from advisor.objective import Objective, max_distribution
+from advisor.play_win import WinEachTurn, choose_judging
 from advisor.record import parse_record
 from advisor.record_file import read_record
 from solver.errors import ObjectiveError
@@ -323,3 +324,50 @@ def test_a_record_whose_objective_line_cannot_be_read_is_refused_unless_one_is_g
     assert result.exit_code == 0, result.output
     assert not path.read_text().startswith("#")
 
+
+def run_input(*args: str, input: str | None = None):  # noqa: A002
+    """Any ``yahtzee`` command line, given ``input`` on stdin."""
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def error_line(result) -> str:
+    """The one ``Error:`` line of a refusal, without its prefix."""
+    lines = [line for line in result.stderr.splitlines() if line.startswith("Error")]
+    assert len(lines) == 1, result.output
+    return lines[0].removeprefix("Error: ")
+
+
+WIN_RECORD = "players Ann,Bob\nAnn: 22256 twos\nBob: 33345 threes\n"
+
+
+@pytest.mark.parametrize("value", ["16", "99999", "99999999999999999999", "0"])
+def test_win_from_is_a_number_of_open_boxes(value: str) -> None:
+    expected = (f"--win-from {value!r}: give a number of open boxes, 1 to 15 (the number "
+                f"of boxes or more: from the first turn)")
+    for args in (["analyze", "-", "--objective", "win", "--win-from", value],
+                 ["play", "--names", "Ann,Bob", "--objective", "win", "--win-from", value]):
+        result = run_input(*args, input=WIN_RECORD)
+        assert result.exit_code == 2 and error_line(result) == expected, args
+    with pytest.raises(ValueError) as caught:
+        choose_judging(objective_name="win", win_from=int(value), target=None, beat=None,
+                       opponent=None, players=("Ann", "Bob"), rules="official")
+    assert str(caught.value) == expected
+
+
+def test_win_from_goes_up_to_the_most_boxes_of_any_rules() -> None:
+    def judging(n: int, rules: str) -> object:
+        return choose_judging(objective_name="win", win_from=n, target=None, beat=None,
+                              opponent=None, players=("Ann", "Bob"), rules=rules)
+
+    assert judging(13, "official") == WinEachTurn(13) and judging(1, "official") == \
+        WinEachTurn(1)
+    assert judging(15, "yatzy") == WinEachTurn(15) == judging(15, "official")
+    with pytest.raises(ValueError, match="1 to 15"):
+        judging(16, "yatzy")
+
+
+def test_a_record_noting_more_open_boxes_than_the_rules_have_is_refused() -> None:
+    text = ("# objective: win (each player against the best of the others, from 16 open "
+            "boxes on)\n" + WIN_RECORD)
+    result = run_input("analyze", "-", input=text)
+    assert result.exit_code == 2 and "names no objective" in error_line(result)

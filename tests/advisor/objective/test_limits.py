@@ -1,5 +1,5 @@
 """Limits of the newer layers at, just under and just over each bound, through every
-entry that takes them (the refusals' words are in tests/test_bounded_numbers.py): seven
+entry that takes them (the refusals' words are in tests/advisor/objective/test_objective.py): seven
 opponents' cards (a table of eight) by the options, the library's list and the JSON form;
 the share of the win (a tie of k players at the top worth 1/k) against every
 combination of the others' scores, enumerated."""

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from advisor.advise import TurnAdvisor, advise
 from advisor.cli import cli
 from advisor.model import Dice, Scorecard
-from advisor.objective import Objective
+from advisor.objective import MAX_OPPONENTS, Objective
 from solver.errors import ObjectiveError, YahtzeeError
 
 MID = "aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,three_of_a_kind=20"
@@ -199,3 +199,24 @@ def test_cli_strategy_takes_an_objective():
                           "--rolls-left", "0").stdout)
     assert data["objective"] == {"kind": "target", "target": 230}
     assert "p_target" in data["rows"][0]["best"]
+
+
+def test_at_most_seven_opponents() -> None:
+    seven = ";".join(["twos=6"] * MAX_OPPONENTS)
+    assert len(Objective.parse_options(opponents=seven).opponents) == MAX_OPPONENTS
+    for count in (8, 50, 5000):
+        with pytest.raises(ValueError) as caught:
+            Objective.parse_options(opponents=";".join(["twos=6"] * count))
+        assert str(caught.value) == (f"{count:,} opponents: a win objective takes 2 to 7 "
+                                     f"opponents' cards (the others at a table of eight)")
+        with pytest.raises(ValueError, match="2 to 7"):
+            Objective.win_against(["twos=6"] * count)
+        with pytest.raises(ValueError, match="2 to 7"):
+            Objective.from_json({"kind": "win", "opponents": ["twos=6"] * count})
+
+
+def test_an_empty_card_among_opponents_is_a_new_game() -> None:
+    """What the page sends for players who have not played yet (as ``--card ''``)."""
+    objective = Objective.parse_options(opponents=";;")
+    assert len(objective.opponents) == 3 and all(c.total == 0 and len(c.open_boxes()) == 13
+                                                  for c in objective.opponents)

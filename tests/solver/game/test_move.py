@@ -74,3 +74,10 @@ def test_every_option_exposes_a_move_its_description_parses_to(official_table):
             assert move == option.move
             if move.box is not None:
                 assert move.points == option.points
+
+
+def test_a_long_move_is_echoed_at_most_80_characters() -> None:
+    for text in ("x" * 2_000_000, "keep " + "7" * 5000, "score " + "q" * 5000):
+        with pytest.raises(ValueError) as caught:
+            Move.parse(text)
+        assert len(str(caught.value)) < 400, str(caught.value)[:500]

@@ -194,3 +194,17 @@ def test_moves_equal_advise_under_a_target(two_rolls_200):
     compared, open_ended = _check_against_advise(table, run.traces[:8], 200, first_turn=6)
     assert compared >= 100
     assert open_ended >= compared // 2  # the probabilities decided, not only the tie-break
+
+
+HUGE = "8" * 30  # a target of 30 digits, beyond any game
+
+
+@pytest.mark.parametrize("target", [HUGE, "100000000000", "1576"])
+def test_a_target_beyond_any_game_simulates_as_the_expected_score(official_table,
+                                                                    target: str) -> None:
+    """Never reached: every option has P = 0, so the higher expected score decides every
+    choice, and the games are optimal play's games of the same seed."""
+    result = simulate(official_table, f"target:{target}", games=20, seed=5, judged=False)
+    optimal = simulate(official_table, "optimal", games=20, seed=5, judged=False)
+    assert result.p_target == 0.0 and result.target == int(target)
+    assert list(result.scores) == list(optimal.scores)

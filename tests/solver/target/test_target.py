@@ -7,8 +7,10 @@ import numpy as np
 import pytest
 from oracles.target_reference import TwinDP, least_total, stored_vector, win_share_utility
 
-from solver.stats import optimal_stats
-from solver.target import Utility, solve_vectors, turn_at
+from solver.errors import YahtzeeError
+from solver.game.rules import RULE_NAMES, get_rules
+from solver.stats import highest_score, optimal_stats
+from solver.target import Utility, solve_vectors, target_cap, turn_at
 
 # (rules, open boxes by name, start upper subtotal, start flag): one to three open boxes
 CASES = [
@@ -169,3 +171,16 @@ def test_flat_reads_are_the_plans_options(table_of, rules_name):
                 assert got == want, (m, y, r)
                 compared += len(want)
     assert compared > 10_000
+
+
+def test_the_cap_is_one_above_the_highest_score_of_each_rule_set() -> None:
+    for name in RULE_NAMES:
+        rules = get_rules(name)
+        assert target_cap(rules) == highest_score(rules) + 1
+        assert Utility.target(10**30, rules).top == highest_score(rules) + 1
+        assert Utility.target(highest_score(rules), rules).top == highest_score(rules)
+    assert target_cap() == max(highest_score(get_rules(n)) for n in RULE_NAMES) + 1 == 1576
+    assert Utility.target(10**40).top == 1576 and Utility.target(-5).top == 0
+    for bad in (True, 1.5, "300"):
+        with pytest.raises(YahtzeeError, match="whole number"):
+            Utility.target(bad)  # type: ignore[arg-type]

@@ -4,8 +4,10 @@ one-line errors on bad input."""
 from __future__ import annotations
 
 import json
+import subprocess
 
 import pytest
+from cli_process import python_script
 from click.testing import CliRunner
 
 from advisor.cli import cli
@@ -144,3 +146,44 @@ def test_stats_names_the_boxes_as_the_card_does(official_table):
     assert result.exit_code == 0, result.output
     rows = result.stdout.split("  box ", 1)[1].splitlines()[1:4]
     assert [row[2:18].rstrip() for row in rows] == ["Large Straight", "Yahtzee", "Chance"]
+
+
+HUGE = "8" * 30  # a target of 30 digits, beyond any game
+
+
+def run_input(*args: str, input: str | None = None):  # noqa: A002
+    """Any ``yahtzee`` command line, given ``input`` on stdin."""
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def error_line(result) -> str:
+    """The one ``Error:`` line of a refusal, without its prefix."""
+    lines = [line for line in result.stderr.splitlines() if line.startswith("Error")]
+    assert len(lines) == 1, result.output
+    return lines[0].removeprefix("Error: ")
+
+
+def test_simulate_target_beyond_any_game_from_the_cli(official_table) -> None:
+    result = run_input("simulate", "--strategy", f"target:{HUGE}", "--games", "10", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["p_target"] == 0.0 and data["target"] == int(HUGE)
+    result = run_input("simulate", "--strategy", "target:" + "8" * 31, "--games", "10")
+    assert result.exit_code == 2 and "at most 30 digits" in error_line(result)
+
+
+def test_a_target_beyond_any_game_takes_no_memory(official_table) -> None:
+    """``target:100000000000`` ran out of memory: now a few MB over the baseline."""
+    script = ("from advisor.cli import main\n"
+              "from cli_process import own_peak_mb\n"
+              "sys.argv = ['yahtzee', 'simulate', '--games', '10', '--strategy', "
+              "'target:' + sys.argv[1]]\n"
+              "try:\n    main()\nexcept SystemExit:\n    pass\n"
+              "print(own_peak_mb())\n")
+    peaks = []
+    for target in ("2000", "100000000000", HUGE):
+        out = subprocess.run(python_script(script, target), capture_output=True,
+                             timeout=300, text=True)
+        assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+        peaks.append(float(out.stdout.splitlines()[-1]))
+    assert max(peaks) < peaks[0] + 50, peaks  # MB

@@ -93,3 +93,21 @@ def test_reset_refuses_every_option_with_a_clear_value_error(lone, options, word
     for none in (None, {}):
         lone.reset(seed=5, options=none)
         assert (lone.card, lone.dice) == before
+
+
+def test_the_rl_env_lists_only_the_opponents_it_takes() -> None:
+    import gymnasium
+
+    import advisor.rl  # noqa: F401  (registers the environment)
+
+    for name in ("target:300", "Target:300", "nonsense", "x" * 5000):
+        with pytest.raises(ValueError) as caught:
+            gymnasium.make("yahtzee/Yahtzee-v0", opponents=[name])
+        message = str(caught.value)
+        assert "optimal, greedy, greedy-turn, heuristic" in message and len(message) < 200
+        assert "not target:X" in message and "and target:X" not in message
+    with pytest.raises(ValueError, match="more than 7 opponents"):
+        gymnasium.make("yahtzee/Yahtzee-v0", opponents=["greedy"] * 8)
+    env = gymnasium.make("yahtzee/Yahtzee-v0", opponents=["greedy"] * 7)
+    obs, _ = env.reset(seed=1)
+    assert obs["opponent_totals"].shape == (7,)
