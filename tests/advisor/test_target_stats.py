@@ -85,3 +85,21 @@ def test_the_highest_reachable_target_is_solved(official_table, monkeypatch):
     data = json.loads(CliRunner().invoke(cli, ["stats", "--target", "244", "--card",
                                                CHANCE_OPEN, "--json"]).stdout)
     assert (data["p_target"], data["p_target_ev"], data["targets"]) == (0.0, 0.0, [])
+
+
+LATE_CARD = ("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=20,fh=25,ss=30,"
+             "ls=40,yahtzee=0")
+
+
+def test_stats_out_of_reach_targets_are_zero(official_table) -> None:
+    from advisor.model import Scorecard
+    from advisor.target_stats import target_stats
+
+    card = Scorecard.parse(LATE_CARD)
+    result = target_stats(official_table, card, 10**20, rows=(250, 263, 264, 10**25))
+    assert result.p_target == 0.0 and result.p_target_ev == 0.0
+    assert result.rows == ()  # (answered at once: no table of other targets)
+    result = target_stats(official_table, card, 263, rows=(250, 263, 264, 10**25))
+    rows = {x: (p, q) for x, p, q in result.rows}
+    assert rows[264] == rows[10**25] == (0.0, 0.0)
+    assert 0 < rows[263][0] < 1 and rows[250][0] > 0

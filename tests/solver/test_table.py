@@ -9,7 +9,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
+from advisor.cli import cli
 from solver import table as table_module
 from solver.errors import CorruptTableError, MissingTableError, TableError
 from solver.formats import tablefile
@@ -279,3 +281,35 @@ def test_open_table_and_the_advisor_use_the_same_factory(cache_dir: Path) -> Non
     assert advice.best.describe() == "keep 2 2 2"
     assert open_table("official").path == cache_dir / "official.ytable"
     assert not hasattr(table_module, "default_table")
+
+
+def run_input(*args: str, input: str | None = None):  # noqa: A002
+    """Any ``yahtzee`` command line, given ``input`` on stdin."""
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+@pytest.mark.usefixtures("official_table")  # commands read it, none builds it
+def test_a_damaged_cached_table_is_built_again(tmp_path: Path, tables_dir: str,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    from solver.table import clear_table_cache
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    shutil.copy(Path(tables_dir) / "official.ytable", cache / "official.ytable")
+    with open(cache / "official.ytable", "r+b") as f:  # a flipped byte in the body
+        f.seek(-100, os.SEEK_END)
+        f.write(b"\xff\xff")
+    monkeypatch.setenv("YAHTZEE_TABLES", str(cache))
+    clear_table_cache()
+    try:
+        result = run_input("advise", "22256", "--json")
+        assert result.exit_code == 0, result.output
+        assert "checksum" in result.stderr and "building it again" in result.stderr
+        clear_table_cache()
+        again = run_input("advise", "22256", "--json")
+        assert again.exit_code == 0 and "note" not in again.stderr  # rebuilt on disk
+        assert json.loads(again.stdout) == json.loads(result.stdout)
+    finally:
+        clear_table_cache()

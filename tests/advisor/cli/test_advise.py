@@ -6,6 +6,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -242,3 +243,43 @@ def test_target_commands_follow_the_solve_on_stderr(command):
     result = yahtzee(*command)
     assert result.exit_code == 0, result.output
     assert re.search(r"P\(final score >= \d+\): +100%\|", result.stderr), result.stderr
+
+
+LATE_CARD = ("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=20,fh=25,ss=30,"
+             "ls=40,yahtzee=0")
+
+
+@pytest.mark.parametrize("option, value", [("--target", "99999999999999999999999"),
+                                           ("--target", "1000000000"),
+                                           ("--beat", "99999999999999999999999"),
+                                           ("--target", "1576")])
+def test_a_target_beyond_any_game_is_answered_at_once(option: str, value: str) -> None:
+    result = yahtzee("advise", "22256", option, value, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert all(o["p_target"] == 0.0 for o in data["options"])
+    ev = json.loads(yahtzee("advise", "22256", "--json").stdout)
+    assert [o["expected_final"] for o in data["options"]] == \
+        [o["expected_final"] for o in ev["options"]]
+
+
+def test_advise_game_takes_the_objective_and_refuses_other_rules(tmp_path: Path) -> None:
+    path = tmp_path / "g.txt"  # one box open: every objective is quick to solve
+    path.write_text("players Ann\n" + "".join(
+        f"Ann: {dice} {box}\n" for dice, box in (
+            ("11123", "aces"), ("22213", "twos"), ("33312", "threes"), ("44412", "fours"),
+            ("55512", "fives"), ("66612", "sixes"), ("66612", "3k"), ("66662", "4k"),
+            ("22333", "fh"), ("12346", "ss"), ("23456", "ls"), ("12345", "yahtzee"))))
+    for option, value, kind in (("--target", "260", "target"), ("--beat", "3000", "target"),
+                                ("--opponent", LATE_CARD, "win")):
+        data = json.loads(yahtzee("advise", "--game", str(path), "12345", option, value,
+                              "--json").stdout)
+        assert data["objective"]["kind"] == kind and data["player"] == "Ann"
+        key = "p_target" if kind == "target" else "win_share"
+        assert all(key in o for o in data["options"])
+    line = yahtzee("advise", "--game", str(path), "12345", "--rules", "yatzy").stderr
+    assert "the record is a game of rules 'official'" in line
+    assert yahtzee("advise", "--game", str(path), "12345", "--rules", "official").exit_code == 0
+    result = yahtzee("advise", "--game", str(path), "12345", "--target", "260", "--append", "1")
+    assert result.exit_code == 0
+    assert path.read_text().splitlines()[0] == '# objective: {"kind": "target", "target": 260}'

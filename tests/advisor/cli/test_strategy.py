@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -109,3 +110,26 @@ def test_json_and_out_with_the_runner_up(tmp_path):
     assert "; next " in out.read_text()
     refused = run("--card", CARD, "--out", str(tmp_path))
     assert refused.exit_code == 2 and "it is a folder, which is never replaced" in refused.stderr
+
+
+LATE_CARD = ("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=20,fh=25,ss=30,"
+             "ls=40,yahtzee=0")
+
+
+def yahtzee(*args: str):
+    """Any ``yahtzee`` command line (``run`` is ``yahtzee strategy``)."""
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_strategy_out_never_replaces_a_record_unasked(tmp_path: Path) -> None:
+    record = tmp_path / "game.txt"
+    record.write_text("players Ann\nAnn: 22256 twos\n")
+    result = yahtzee("strategy", "--card", LATE_CARD, "--out", str(record))
+    assert result.exit_code == 2 and "--force" in result.stderr
+    assert record.read_text() == "players Ann\nAnn: 22256 twos\n"
+    for fmt in (["--format", "md"], ["--format", "csv"], ["--json"]):
+        sheet = tmp_path / f"sheet{fmt[-1]}"
+        assert yahtzee("strategy", "--card", LATE_CARD, *fmt, "--out", str(sheet)).exit_code == 0
+        assert yahtzee("strategy", "--card", LATE_CARD, *fmt, "--out", str(sheet)).exit_code == 0
+    assert yahtzee("strategy", "--card", LATE_CARD, "--out", str(record), "--force").exit_code == 0
+    assert record.read_text().startswith("# Strategy sheet:")

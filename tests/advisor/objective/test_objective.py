@@ -220,3 +220,10 @@ def test_an_empty_card_among_opponents_is_a_new_game() -> None:
     objective = Objective.parse_options(opponents=";;")
     assert len(objective.opponents) == 3 and all(c.total == 0 and len(c.open_boxes()) == 13
                                                   for c in objective.opponents)
+
+
+def test_objectives_refuse_numbers_longer_than_thirty_digits() -> None:
+    assert Objective.for_target("9" * 30).target == 10**30 - 1
+    for value in ("9" * 31, 10**30, "1" * 5000):
+        with pytest.raises(ValueError, match="at most 30 digits"):
+            Objective.for_target(value)

@@ -146,3 +146,43 @@ def test_a_table_of_another_rule_set_is_refused(official_table) -> None:
                     ["stats"], ["simulate", "--games", "10"]):
         result = run(*command, "--rules", "free-joker", "--table", str(official_table.path))
         assert_one_error_line(result, "official", "free-joker", "rebuild")
+
+
+# ------------------------------------------------ numbers: ASCII digits, one check
+
+
+def run_input(*args: str, input: str | None = None):  # noqa: A002
+    """Any ``yahtzee`` command line, given ``input`` on stdin."""
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+@pytest.mark.usefixtures("official_table")  # commands read it, none builds it
+@pytest.mark.parametrize("text", ["３００", "٣٠٠", "3_00", "+300", "3e2", "9" * 5000, "-1", "²"])
+def test_targets_are_ascii_digits_as_dice_and_cards_are(text: str) -> None:
+    for args in (["advise", "22256", "--target", text], ["stats", "--target", text],
+                 ["advise", "22256", "--beat", text],
+                 ["simulate", "--games", "5", "--strategy", f"target:{text}"]):
+        result = run_input(*args)
+        assert result.exit_code == 2 and "Traceback" not in result.output, args
+        assert len(result.stderr) < 300
+
+
+INT_OPTIONS = [("advise", "22256", "--rolls-left"), ("advise", "22256", "--top"),
+               ("play", "--players"), ("simulate", "--games"), ("simulate", "--seed"),
+               ("serve", "--port"), ("play", "--names", "A,B", "--objective", "win",
+                                     "--win-from")]
+
+
+@pytest.mark.usefixtures("official_table")  # commands read it, none builds it
+@pytest.mark.parametrize("text", ["٢", "２", "1_0", "+1", "²", "9" * 5000, "1.0"])
+def test_whole_number_options_take_ascii_digits_only(text: str) -> None:
+    for args in INT_OPTIONS:
+        result = run_input(*args, text, input="")
+        assert result.exit_code == 2 and "Traceback" not in result.output, (args, text)
+        assert "not a valid integer" in result.stderr and len(result.stderr) < 300, args
+
+
+@pytest.mark.usefixtures("official_table")  # commands read it, none builds it
+def test_whole_number_options_still_take_spaces_and_range_messages() -> None:
+    assert run_input("advise", "22256", "--rolls-left", " 1 ").exit_code == 0
+    assert "is not in the range" in run_input("advise", "22256", "--top", "-1").stderr

@@ -11,8 +11,8 @@ from oracles.independent_scorer import RULE_BOOKS, placements, upper_after
 
 from solver.errors import InvalidCardError
 from solver.game.dice import N_KEEPS, ROLL_PROBABILITY, ROLLS, keep_outcome_probabilities
-from solver.game.rules import RULE_NAMES
-from solver.stats import PERCENTILES, optimal_stats
+from solver.game.rules import RULE_NAMES, get_rules
+from solver.stats import PERCENTILES, highest_score, optimal_stats
 from solver.table import turn_values
 
 TIE = 1e-9
@@ -214,3 +214,10 @@ def test_every_figure_of_the_stats_json_means_what_its_key_says(table_of, offici
     for q, x in data["percentiles"].items():
         assert sum(p for y, p in dist.items() if y <= x) >= int(q) / 100 - 1e-12
         assert sum(p for y, p in dist.items() if y < x) < int(q) / 100 + 1e-12
+
+
+def test_the_highest_score_is_computed_per_rule_set() -> None:
+    found = {name: highest_score(get_rules(name)) for name in RULE_NAMES}
+    assert found["official"] == 1575  # 13 boxes at their best, 35, twelve 100 bonuses
+    assert found["yatzy"] == 374
+    assert found["no-bonus"] == 375 and found["two-rolls"] == 1575
