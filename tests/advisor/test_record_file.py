@@ -14,6 +14,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from cli_checks import one_error_line, run_cli
 from cli_process import YAHTZEE
 from click.testing import CliRunner
 
@@ -467,3 +468,31 @@ def test_write_record_takes_only_a_record(tmp_path, thing):
     with pytest.raises(InvalidRecordError, match="write_record takes a GameRecord, not "):
         write_record(path, thing)
     assert not path.exists()
+
+
+@pytest.fixture
+def odd_record_files(tmp_path: Path) -> dict[str, str]:
+    os.mkfifo(tmp_path / "fifo")
+    big = tmp_path / "big.txt"
+    with open(big, "wb") as f:
+        f.truncate(3 * 2**30)  # sparse: 3 GB that would be read whole
+    return {"/dev/zero": "a device", str(tmp_path / "fifo"): "FIFO", str(tmp_path): "folder",
+            str(big): "too large"}
+
+
+def test_analyze_refuses_devices_fifos_and_huge_files_before_reading(odd_record_files) -> None:
+    for path, words in odd_record_files.items():
+        assert words in one_error_line(run_cli("analyze", path))
+
+
+def test_play_resume_refuses_devices_fifos_and_huge_files(odd_record_files) -> None:
+    for path, words in odd_record_files.items():
+        assert words in one_error_line(CliRunner().invoke(cli, ["play", "--resume", path],
+                                                          input="quit\n"))
+
+
+def test_analyze_from_stdin_is_bounded_and_quotes_little() -> None:
+    line = one_error_line(CliRunner().invoke(cli, ["analyze", "-"], input="2" * 1_500_000))
+    assert "too large" in line
+    line = one_error_line(CliRunner().invoke(cli, ["analyze", "-"], input="[" * 100_000))
+    assert len(line) < 300

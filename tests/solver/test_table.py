@@ -5,10 +5,15 @@ from __future__ import annotations
 import io
 import json
 import os
+import signal
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_checks import one_error_line, run_cli, sample_table
 from click.testing import CliRunner
 
 from advisor.cli import cli
@@ -313,3 +318,156 @@ def test_a_damaged_cached_table_is_built_again(tmp_path: Path, tables_dir: str,
         assert json.loads(again.stdout) == json.loads(result.stdout)
     finally:
         clear_table_cache()
+
+
+# ------------------------------------ through the CLI: unusable tables, an unwritable cache
+
+
+@pytest.mark.usefixtures("official_table")  # commands read it, none builds it
+def test_hint_for_a_table_of_other_rules_does_not_overwrite_it(tmp_path: Path) -> None:
+    yatzy = sample_table(tmp_path / "yatzy.ytable", "yatzy")
+    line = one_error_line(run_cli("advise", "--dice", "22256", "--table", str(yatzy)))
+    assert "--rules yatzy" in line and f"--out {yatzy}" not in line
+    assert "yahtzee solve --rules official" in line
+
+
+@pytest.mark.usefixtures("official_table")  # commands read it, none builds it
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom", "/dev/null"])
+def test_hint_for_a_device_never_points_the_rebuild_at_it(device: str) -> None:
+    line = one_error_line(run_cli("advise", "--dice", "22256", "--table", device))
+    assert "a device" in line and "--out" not in line
+
+
+@pytest.mark.usefixtures("official_table")  # commands read it, none builds it
+@pytest.mark.parametrize("shape", ["5", "null", "[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]",
+                                   '"8192"', "[8192, 64, 2.5]"])
+def test_malformed_header_field_through_the_cli(tmp_path: Path, shape: str) -> None:
+    table = sample_table(tmp_path / "official.ytable")
+    raw = table.read_bytes()
+    end = raw.index(b"\n")
+    header = raw[:end].replace(b"[8192, 64, 2]", shape.encode())
+    table.write_bytes(header + raw[end:])
+    line = one_error_line(run_cli("advise", "--dice", "22256", "--table", str(table)))
+    assert str(table) in line
+
+
+@pytest.mark.usefixtures("official_table")  # commands read it, none builds it
+def test_nan_in_a_table_with_a_valid_checksum_is_refused(tmp_path: Path) -> None:
+    import numpy as np
+
+    rules = get_rules("official")
+    values = np.where(reachable_states(rules), 100.0, np.nan)
+    values[0, 0, 0] = np.nan
+    write_table(tmp_path / "nan.ytable", rules, values)
+    for command in (["advise", "--dice", "22256"], ["simulate", "--games", "10"]):
+        line = one_error_line(run_cli(*command, "--table", str(tmp_path / "nan.ytable")))
+        assert "NaN" in line
+
+
+@pytest.mark.usefixtures("official_table")  # commands read it, none builds it
+def test_sparse_3gb_table_is_refused_from_its_header(tmp_path: Path) -> None:
+    table = sample_table(tmp_path / "official.ytable")
+    with open(table, "r+b") as f:
+        f.truncate(3 * 2**30)
+    line = one_error_line(run_cli("advise", "--dice", "22256", "--table", str(table)))
+    assert "extra bytes" in line
+
+
+@pytest.fixture
+def unwritable_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    monkeypatch.setenv("YAHTZEE_TABLES", str(blocker / "tables"))
+    clear_table_cache()
+    yield
+    clear_table_cache()
+
+
+@pytest.mark.usefixtures("official_table")  # commands read it, none builds it
+@pytest.mark.parametrize("command", [
+    ["advise", "--dice", "22256"], ["strategy", "--card", "twos=6", "--rolls-left", "0"],
+    ["simulate", "--games", "20"], ["export", "--format", "npy", "--out", "{tmp}/t.npy"],
+])
+def test_commands_work_when_the_cache_cannot_be_written(unwritable_cache, tmp_path: Path,
+                                                        command) -> None:
+    args = [a.replace("{tmp}", str(tmp_path)) for a in command]
+    result = run_cli(*args)
+    assert result.exit_code == 0, result.stderr
+    assert "in memory" in result.stderr
+    assert result.stdout or (tmp_path / "t.npy").is_file()
+
+
+@pytest.mark.usefixtures("official_table")  # commands read it, none builds it
+def test_read_only_cache_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        probe = folder / "probe"
+        try:
+            probe.write_text("x")
+            probe.unlink()
+            pytest.skip("running as root: a read-only mode does not stop writes")
+        except PermissionError:
+            pass
+        monkeypatch.setenv("YAHTZEE_TABLES", str(folder))
+        clear_table_cache()
+        result = run_cli("advise", "--dice", "22256")
+        assert result.exit_code == 0 and "in memory" in result.stderr
+        assert "not writable" in one_error_line(run_cli("solve"))
+    finally:
+        folder.chmod(0o755)
+        clear_table_cache()
+
+
+KILLED_BUILD = textwrap.dedent("""
+    import os, sys, time
+    def stall(fd):  # the table is being written: say so, then wait to be killed
+        print("writing", flush=True)
+        time.sleep(600)
+    os.fsync = stall
+    from advisor.cli import main
+    main(["solve"])
+""")
+
+
+@pytest.mark.usefixtures("official_table")  # commands read it, none builds it
+def test_sigkill_during_a_write_leaves_litter_the_next_command_removes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = tmp_path / "cache"
+    env = {**os.environ, "YAHTZEE_TABLES": str(cache)}
+    proc = subprocess.Popen([sys.executable, "-c", KILLED_BUILD], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == "writing\n"
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate()  # waits, and closes the pipe
+    left = os.listdir(cache)
+    assert len(left) == 1 and left[0].startswith(f".official.ytable.{proc.pid}-"), left
+    monkeypatch.setenv("YAHTZEE_TABLES", str(cache))
+    clear_table_cache()
+    try:
+        result = run_cli("advise", "--dice", "22256")
+    finally:
+        clear_table_cache()
+    assert result.exit_code == 0, result.stderr
+    assert os.listdir(cache) == ["official.ytable"]
+
+
+@pytest.mark.usefixtures("official_table")  # commands read it, none builds it
+def test_stale_temporary_is_removed_by_a_command_that_only_reads(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, official_table) -> None:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    write_table(cache / "official.ytable", official_table.rules, official_table.values)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True).stdout.strip()
+    (cache / f".official.ytable.{dead}-0badc0de.tmp").write_bytes(b"half a table")
+    monkeypatch.setenv("YAHTZEE_TABLES", str(cache))
+    clear_table_cache()
+    try:
+        assert run_cli("advise", "--dice", "22256").exit_code == 0
+    finally:
+        clear_table_cache()
+    assert os.listdir(cache) == ["official.ytable"]

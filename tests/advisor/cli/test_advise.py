@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_checks import one_error_line, run_cli
 from click.testing import CliRunner
 
 from advisor.cli import cli
@@ -283,3 +284,45 @@ def test_advise_game_takes_the_objective_and_refuses_other_rules(tmp_path: Path)
     result = yahtzee("advise", "--game", str(path), "12345", "--target", "260", "--append", "1")
     assert result.exit_code == 0
     assert path.read_text().splitlines()[0] == '# objective: {"kind": "target", "target": 260}'
+
+
+BAD_DICE = ["２２２５６", "٢٢٢٥٦", "۲۲۲۵۶", "22256,", ",22256", "2,,2,2,5,6", "2,2,2,5,6,",
+            "2 2 2 5 6,", "2\u00a02\u00a02\u00a05\u00a06", "2\u30002 2 5 6", "22256\n",
+            "2;2;2;5;6", "2,2,2,5, ,6", "²2256", "𝟐2256", "0x16", "+2 2 2 5 6"]
+
+
+@pytest.mark.parametrize("dice", BAD_DICE)
+def test_dice_are_ascii_digits_one_to_six_without_empty_items(dice: str) -> None:
+    one_error_line(run_cli("advise", "--dice", dice))
+
+
+@pytest.mark.parametrize("dice", ["22256", "2,2,2,5,6", "2 2 2 5 6", "2, 2, 2, 5, 6",
+                                  " 22256 ", "2 , 2 , 2 , 5 , 6"])
+def test_good_dice_still_accepted(dice: str) -> None:
+    assert run_cli("advise", "--dice", dice, "--json").exit_code == 0
+
+
+BAD_CARDS = [
+    "yahtzee=50,yahtzee_bonus=1,ss=0",  # the bonus had no upper box to fill or to unlock
+    "yahtzee=50,yahtzee_bonus=1,chance=17",
+    "yahtzee=50,yahtzee_bonus=2,twos=6,ss=30,chance=17",  # only ss can take a Joker
+    "yahtzee=50,yahtzee_bonus=1,twos=6",  # twos filled, but with 6: bonus went nowhere
+    "twos=6,,fours=12", "twos=6,", ",twos=6", "twos=６", "twos=٦", "chance=0", "twos=+6",
+    "twos=6,fours", "twos==6", "=6", "twos=" + "9" * 5000, "yahtzee_bonus=" + "9" * 50,
+]
+
+
+@pytest.mark.parametrize("card", BAD_CARDS)
+def test_cards_no_game_reaches_are_refused(card: str) -> None:
+    line = one_error_line(run_cli("advise", "--dice", "22256", "--card", card))
+    assert len(line) < 400
+
+
+@pytest.mark.parametrize("card", [
+    "yahtzee=50,yahtzee_bonus=1,twos=10", "yahtzee=50,yahtzee_bonus=2,twos=10,chance=10",
+    "aces=0,yahtzee=50,yahtzee_bonus=1,chance=5", "twos=6,yahtzee=50,ss=30,yahtzee_bonus=1",
+    " twos=6 , fours=12 ", "",
+])
+def test_reachable_cards_still_accepted(card: str) -> None:
+    result = run_cli("advise", "--dice", "22256", "--card", card)
+    assert result.exit_code == 0, result.stderr

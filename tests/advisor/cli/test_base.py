@@ -17,6 +17,7 @@ from pathlib import Path
 
 import click
 import pytest
+from cli_checks import one_error_line, run_cli
 from cli_process import YAHTZEE, python_script
 from click.testing import CliRunner
 
@@ -225,3 +226,60 @@ def test_long_paths_are_shown_in_at_most_80_characters(tmp_path: Path) -> None:
         longest = max(len(word.strip(":;,()")) for word in lines[0].replace("'", " ").split())
         assert longest <= 80, lines[0]
         assert "..." in lines[0]
+
+
+def test_output_to_a_full_device_is_one_error_line() -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([*YAHTZEE, "rules", "official"], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "Error: cannot write the output: No space left on device"]
+
+
+def test_advise_to_a_full_device(tables_dir: str) -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([*YAHTZEE, "advise", "--dice", "22256"], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=300)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: cannot write the output")
+
+
+def test_closed_pipe_is_silent() -> None:
+    proc = subprocess.Popen([*YAHTZEE, "rules", "official"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    proc.stdout.close()  # the reader goes away before anything is written
+    _, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 1  # as click answers a closed pipe: no message
+    assert stderr == ""
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "abc", "1.5", "99999999", " "])
+def test_invalid_numba_num_threads(value: str) -> None:
+    line = one_error_line(run_cli("advise", "--dice", "22256", env={"NUMBA_NUM_THREADS": value}))
+    assert "NUMBA_NUM_THREADS" in line
+
+
+def test_valid_numba_num_threads_is_accepted() -> None:
+    assert run_cli("advise", "--dice", "22256", env={"NUMBA_NUM_THREADS": "1"}).exit_code == 0
+
+
+@pytest.mark.parametrize("args", [
+    ("advise", "--dice", "2" * 100_000),
+    ("advise", "--dice", "7" * 100_000),
+    ("advise", "--dice", "2," * 50_000),
+    ("advise", "--dice", "22256", "--card", "x" * 100_000 + "=1"),
+    ("advise", "--dice", "22256", "--card", "twos=6," * 20_000),
+    ("advise", "--dice", "22256", "--rules", "r" * 100_000),
+    ("simulate", "--strategy", "s" * 100_000),
+    ("simulate", "--strategy", "m" * 100_000 + ":f"),
+    ("simulate", "--games", "g" * 100_000),
+    ("export", "--format", "x" * 100_000, "--out", "x"),
+])
+def test_long_input_is_echoed_at_most_80_characters(args) -> None:
+    line = one_error_line(run_cli(*args))
+    longest = max(len(run_) for run_ in line.replace("'", " ").split())
+    assert longest <= 80, line[:300]
+    assert len(line) < 400

@@ -6,14 +6,16 @@ import csv
 import json
 import os
 import re
+import stat
 from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_checks import one_error_line, run_cli, sample_table
 from click.testing import CliRunner, Result
 
 from advisor.cli import cli
-from solver.formats.tablefile import read_table
+from solver.formats.tablefile import read_header, read_table
 from solver.game.rules import RULE_NAMES
 
 OFFICIAL_SCORE = 254.5877287345
@@ -216,3 +218,90 @@ def test_export_with_a_table_of_other_rules(tmp_path: Path, official_table) -> N
 
 def test_export_from_a_missing_table(tmp_path: Path) -> None:
     assert "yahtzee solve" in export_error(tmp_path / "none.ytable", tmp_path)
+
+
+# ------------------------------------------ writes that would destroy what is at a path
+
+
+@pytest.mark.usefixtures("official_table")  # commands read it, none builds it
+@pytest.mark.parametrize("command", [["solve"], ["export", "--format", "npy"],
+                                     ["export", "--format", "csv"]])
+@pytest.mark.parametrize("force", [[], ["--force"]])
+def test_devices_fifos_symlinks_and_folders_are_never_replaced(tmp_path: Path, command,
+                                                               force) -> None:
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "real.ytable").write_bytes(b"keep")
+    (tmp_path / "link").symlink_to(tmp_path / "real.ytable")
+    (tmp_path / "dir").mkdir()
+    targets = {"/dev/full": "a device", "/dev/null": "a device", str(tmp_path / "fifo"): "FIFO",
+               str(tmp_path / "link"): "symbolic link", str(tmp_path / "dir"): "folder",
+               f"{tmp_path}/dir/": "folder", f"{tmp_path}/new/": "names a folder"}
+    for target, kind in targets.items():
+        before = os.lstat(target.rstrip("/")) if os.path.lexists(target.rstrip("/")) else None
+        line = one_error_line(run_cli(*command, "--out", target, *force))
+        assert kind in line, line
+        if before is not None:
+            after = os.lstat(target.rstrip("/"))
+            assert (after.st_ino, stat.S_IFMT(after.st_mode)) == \
+                (before.st_ino, stat.S_IFMT(before.st_mode))
+    assert (tmp_path / "real.ytable").read_bytes() == b"keep"
+    assert sorted(os.listdir(tmp_path)) == ["dir", "fifo", "link", "real.ytable"]
+    assert os.listdir(tmp_path / "dir") == []
+
+
+@pytest.mark.usefixtures("official_table")  # commands read it, none builds it
+def test_export_onto_a_table_is_refused_unless_forced(tmp_path: Path) -> None:
+    table = sample_table(tmp_path / "official.ytable")
+    before = table.read_bytes()
+    line = one_error_line(run_cli("export", "--format", "npy", "--out", str(table)))
+    assert "--force" in line
+    assert table.read_bytes() == before
+    assert run_cli("export", "--format", "npy", "--out", str(table), "--force").exit_code == 0
+    assert table.read_bytes()[:6] == b"\x93NUMPY"
+
+
+@pytest.mark.usefixtures("official_table")  # commands read it, none builds it
+def test_export_replaces_an_earlier_export_of_its_format(tmp_path: Path) -> None:
+    out = tmp_path / "t.csv"
+    for _ in range(2):
+        result = run_cli("export", "--format", "csv", "--out", str(out))
+        assert result.exit_code == 0, result.stderr
+    assert "--force" in one_error_line(run_cli("export", "--format", "npy", "--out", str(out)))
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine")
+    assert "--force" in one_error_line(run_cli("export", "--format", "csv", "--out", str(notes)))
+    assert notes.read_text() == "mine"
+
+
+@pytest.mark.usefixtures("official_table")  # commands read it, none builds it
+def test_solve_onto_a_table_of_other_rules_is_refused_before_building(tmp_path: Path) -> None:
+    table = sample_table(tmp_path / "official.ytable")
+    before = table.read_bytes()
+    line = one_error_line(run_cli("solve", "--rules", "two-rolls", "--out", str(table)))
+    assert "--force" in line and str(table) in line
+    assert table.read_bytes() == before
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine")
+    one_error_line(run_cli("solve", "--out", str(notes)))
+    assert notes.read_text() == "mine"
+
+
+@pytest.mark.usefixtures("official_table")  # commands read it, none builds it
+def test_solve_rebuilds_a_table_of_the_same_rules_in_place(tmp_path: Path) -> None:
+    table = sample_table(tmp_path / "two-rolls.ytable", "two-rolls")
+    result = run_cli("solve", "--rules", "two-rolls", "--out", str(table), "--json")
+    assert result.exit_code == 0, result.stderr
+    assert read_header(table)["rules"] == "two-rolls"
+    assert os.listdir(tmp_path) == ["two-rolls.ytable"]
+
+
+@pytest.mark.usefixtures("official_table")  # commands read it, none builds it
+@pytest.mark.parametrize("umask", [0o022, 0o077])
+def test_exports_follow_the_umask(tmp_path: Path, umask: int) -> None:
+    old = os.umask(umask)
+    try:
+        result = run_cli("export", "--format", "npy", "--out", str(tmp_path / "t.npy"))
+    finally:
+        os.umask(old)
+    assert result.exit_code == 0, result.stderr
+    assert stat.S_IMODE(os.stat(tmp_path / "t.npy").st_mode) == 0o666 & ~umask

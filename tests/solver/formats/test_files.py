@@ -1,5 +1,5 @@
 """solver.formats.files: what a write refuses, modes, temporary files (the library side; the CLI
-side of each class is in test_cli_hardening.py)."""
+side of each class is in tests/advisor/cli/test_solve.py and tests/solver/test_table.py)."""
 
 from __future__ import annotations
 

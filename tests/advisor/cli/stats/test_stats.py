@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import subprocess
+from pathlib import Path
 
 import pytest
+from cli_checks import one_error_line, run_cli
 from cli_process import python_script
 from click.testing import CliRunner
 
@@ -187,3 +189,75 @@ def test_a_target_beyond_any_game_takes_no_memory(official_table) -> None:
         assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
         peaks.append(float(out.stdout.splitlines()[-1]))
     assert max(peaks) < peaks[0] + 50, peaks  # MB
+
+
+@pytest.mark.parametrize("games", [str(2**31), str(2**63), "1" + "0" * 23, "10000001", "0",
+                                   "-5", "9" * 5000])
+def test_simulate_games_beyond_the_maximum(games: str) -> None:
+    line = one_error_line(run_cli("simulate", "--games", games))
+    assert "--games" in line and len(line) < 200
+
+
+def test_strategy_and_compare_together_are_refused() -> None:
+    line = one_error_line(run_cli("simulate", "--strategy", "greedy", "--compare", "optimal"))
+    assert "--strategy" in line and "--compare" in line
+
+
+@pytest.mark.parametrize("args, option", [
+    (("--strategy", ""), "--strategy"), (("--strategy", "  "), "--strategy"),
+    (("--compare", ""), "--compare"), (("--compare", "optimal,,greedy"), "--compare"),
+    (("--compare", "optimal,"), "--compare"), (("--compare", "optimal,lucky"), "--compare"),
+    (("--strategy", "lucky"), "--strategy"),
+])
+def test_errors_name_the_option_given(args, option: str) -> None:
+    line = one_error_line(run_cli("simulate", "--games", "5", *args))
+    assert option in line
+    other = "--compare" if option == "--strategy" else "--strategy"
+    assert other not in line
+
+
+STRATEGIES = """
+import os
+def takes_nothing():
+    return "chance"
+def raises(decision):
+    raise RuntimeError("boom")
+def returns_junk(decision):
+    return object()
+def infinite_keep(decision):
+    import itertools
+    return itertools.count(1)
+def float_faces(decision):
+    return [2.5]
+class NotAStrategy:
+    pass
+pi = 3.14
+"""
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("hostile_strats:takes_nothing", "TypeError"),
+    ("hostile_strats:raises", "RuntimeError"),
+    ("hostile_strats:returns_junk", "illegal move"),
+    ("hostile_strats:infinite_keep", "illegal move"),
+    ("hostile_strats:float_faces", "illegal move"),
+    ("hostile_strats:NotAStrategy", "not a strategy"),
+    ("hostile_strats:pi", "not a strategy"),
+    ("hostile_strats:missing", "cannot import"),
+    ("hostile_broken:play", "SyntaxError"),
+    (".hostile_strats:raises", "relative"),
+    ("..x:y", "relative"),
+    (":raises", "module:function"),
+    ("hostile_strats:", "module:function"),
+    ("os:getcwd", "TypeError"),
+    ("sys:exit", "SystemExit"),
+])
+def test_python_strategies_that_are_not_strategies(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch,
+                                                   spec: str, words: str) -> None:
+    (tmp_path / "hostile_strats.py").write_text(STRATEGIES)
+    (tmp_path / "hostile_broken.py").write_text("def play(:\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    line = one_error_line(run_cli("simulate", "--games", "3", "--strategy", spec))
+    assert words in line, line
