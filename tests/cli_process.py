@@ -12,13 +12,15 @@ import tempfile
 CLI = "from advisor.cli import main; main()"
 YAHTZEE = [sys.executable, "-c", CLI]
 """The command line of ``yahtzee`` in a new process, from this checkout."""
-TESTS = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+"""The checkout: on a script's path, ``tests`` is importable and ``solver`` and ``advisor``
+are the checkout's (never the folders of their tests, tests/solver and tests/advisor)."""
 
 
 def python_script(script: str, *args: str) -> list[str]:
     """The command line of a new Python process running ``script`` with ``args`` in
-    ``sys.argv[1:]``, with this folder on its path (``from cli_process import ...``)."""
-    return [sys.executable, "-c", f"import sys; sys.path.insert(0, {TESTS!r})\n{script}",
+    ``sys.argv[1:]``, with the checkout on its path (``from tests.cli_process import ...``)."""
+    return [sys.executable, "-c", f"import sys; sys.path.insert(0, {ROOT!r})\n{script}",
             *args]
 
 # A small Python process forks and runs the CLI, waits for it and writes the peak that

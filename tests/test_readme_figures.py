@@ -4,9 +4,9 @@ README and asserted against the code at the digits printed."""
 from __future__ import annotations
 
 import pytest
-from oracles import readme
 
 from solver.game.rules import RULE_NAMES
+from tests.oracles import readme
 
 STATS = "Exact statistics of optimal play"
 VALUES = "What is computed"

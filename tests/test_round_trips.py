@@ -11,7 +11,6 @@ import pickle
 import random
 
 import pytest
-from cards import random_cards
 
 from advisor.advice import Option
 from advisor.model import Dice, Keep, Scorecard
@@ -20,6 +19,7 @@ from solver.game.card import BONUS_KEY
 from solver.game.dice import DICE, FACES
 from solver.game.move import Move, canonical_box
 from solver.game.rules import RULE_NAMES, get_rules
+from tests.cards import random_cards
 
 YAHTZEE_ALIASES = {
     "aces": ("ones", "1s"), "twos": ("2s",), "threes": ("3s",), "fours": ("4s",),

@@ -11,7 +11,6 @@ from collections import OrderedDict
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from oracles.target_reference import win_share_utility
 
 from advisor.advice import advice_table
 from advisor.advise import advise
@@ -24,6 +23,7 @@ from advisor.record_file import read_record
 from solver.errors import ObjectiveError
 from solver.stats import optimal_stats
 from solver.target import Utility, solve_vectors, turn_at
+from tests.oracles.target_reference import win_share_utility
 
 # Ten turns each: three boxes open per player.
 ANN = ["11123 aces", "22256 twos", "44456 fours", "55561 fives", "66612 sixes",

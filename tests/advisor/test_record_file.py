@@ -14,14 +14,14 @@ import threading
 from pathlib import Path
 
 import pytest
-from cli_checks import one_error_line, run_cli
-from cli_process import YAHTZEE
 from click.testing import CliRunner
 
 from advisor.cli import cli
 from advisor.record import GameRecord, check_names, parse_record
 from advisor.record_file import RecordBusyError, RecordFile, read_record, write_record
 from solver.errors import InvalidRecordError, WriteError
+from tests.cli_checks import one_error_line, run_cli
+from tests.cli_process import YAHTZEE
 
 # Alternating lines get a game through whatever is asked (a dice line at a move prompt
 # corrects the roll; an empty line at a dice prompt is refused and asked again).

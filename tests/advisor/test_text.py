@@ -8,11 +8,11 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from cards import random_cards
 
 from advisor.model import Scorecard
 from advisor.text import card_lines, card_summary, upper_text
 from solver.game.rules import RULE_NAMES, UPPER_TARGET
+from tests.cards import random_cards
 
 
 def most_upper_still(card: Scorecard) -> int:

@@ -24,9 +24,8 @@ from collections import Counter
 from functools import cache
 from itertools import product
 
-from oracles.independent_scorer import RULE_BOOKS, RuleBook, placements, upper_after
-
 from solver.game import dice as dc
+from tests.oracles.independent_scorer import RULE_BOOKS, RuleBook, placements, upper_after
 
 UPPER_TARGET = 63
 

@@ -21,8 +21,8 @@ import math
 from collections import defaultdict
 from functools import cache
 
-from oracles.independent_scorer import placements, upper_after
-from oracles.reference import (
+from tests.oracles.independent_scorer import placements, upper_after
+from tests.oracles.reference import (
     ReferenceSolver,
     _keep_faces,
     _key,

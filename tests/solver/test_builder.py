@@ -6,9 +6,9 @@ from functools import cache
 
 import numpy as np
 import pytest
-from oracles.reference import reachable_upper_subtotals
 
 from solver.game.rules import RULE_NAMES, get_rules
+from tests.oracles.reference import reachable_upper_subtotals
 
 # New-game expected scores under optimal play, to 10 decimals. The official figure
 # differs from the often quoted 254.5896, which is the free-joker convention.

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from oracles.independent_scorer import RULE_BOOKS, placements, upper_after
-from oracles.reference import roll_faces, roll_sub_keeps
 
 from advisor.model import Dice, Scorecard
 from solver.game.dice import N_KEEPS, N_ROLLS
 from solver.game.ties import EV_TIE, P_TIE
 from solver.readout import best_keeps, turn_choices, turn_placements
+from tests.oracles.independent_scorer import RULE_BOOKS, placements, upper_after
+from tests.oracles.reference import roll_faces, roll_sub_keeps
 
 EV_EQUAL = 1e-9
 

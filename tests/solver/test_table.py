@@ -13,7 +13,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cli_checks import one_error_line, run_cli, sample_table
 from click.testing import CliRunner
 
 from advisor.cli import cli
@@ -24,6 +23,7 @@ from solver.formats.tablefile import read_table, write_table
 from solver.game.rules import RULE_NAMES, get_rules
 from solver.game.states import reachable_states
 from solver.table import clear_table_cache, get_table, open_table
+from tests.cli_checks import one_error_line, run_cli, sample_table
 
 OFFICIAL = get_rules("official")
 

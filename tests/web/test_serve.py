@@ -19,10 +19,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from qr_decode import decode, read_half_blocks
 
 from advisor.cli import qr
 from advisor.cli.addresses import interface_addresses, served_urls, url
+from tests.qr_decode import decode, read_half_blocks
 
 YAHTZEE = str(Path(sys.executable).parent / "yahtzee")
 

@@ -13,7 +13,6 @@ import os
 import urllib.parse
 
 import pytest
-from faults import fail_next
 
 import advisor.web.jobs as jobs_module
 import advisor.web.offload as offload
@@ -22,6 +21,7 @@ from advisor.web.app import create_app
 from advisor.web.charts import StatsService
 from advisor.web.jobs import JobService
 from advisor.web.offload import RecordWork
+from tests.faults import fail_next
 from tests.web.jobs.test_fair import _run_apart
 from tests.web.test_connections import running
 

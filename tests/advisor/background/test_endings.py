@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 import pytest
-from faults import fail_next
 
 import advisor.background as background
 from advisor.background import TurnSolves
@@ -26,6 +25,7 @@ from advisor.play_win import WinEachTurn
 from advisor.record import parse_record
 from solver.errors import YahtzeeError
 from tests.advisor.background.test_in_play import LATE, always_slow
+from tests.faults import fail_next
 
 GATES = "YAHTZEE_TEST_SOLVE_GATES"
 STEPS = (1, 3)

@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_checks import one_error_line, run_cli
 from click.testing import CliRunner
 
 from advisor.cli import cli
 from advisor.record_file import read_record
+from tests.cli_checks import one_error_line, run_cli
 
 FULL_CARD = ("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=0,fh=25,ss=30,"
              "ls=40,yahtzee=50,chance=22")

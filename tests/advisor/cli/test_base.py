@@ -17,12 +17,12 @@ from pathlib import Path
 
 import click
 import pytest
-from cli_checks import one_error_line, run_cli
-from cli_process import YAHTZEE, python_script
 from click.testing import CliRunner
 
 from advisor.cli import cli
 from advisor.cli._base import COMMANDS
+from tests.cli_checks import one_error_line, run_cli
+from tests.cli_process import YAHTZEE, python_script
 
 NAMES = ["advise", "analyze", "export", "help", "play", "rules", "serve", "simulate", "site",
          "solve", "stats", "strategy", "train", "warmup"]
@@ -160,7 +160,7 @@ MEASURE = textwrap.dedent("""
     import json, sys
     from click.testing import CliRunner
     from advisor.cli import cli
-    from cli_process import own_peak_mb as peak_mb
+    from tests.cli_process import own_peak_mb as peak_mb
 
     def run_input(*args, input=None):
         result = CliRunner().invoke(cli, list(args), input=input)

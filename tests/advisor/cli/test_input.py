@@ -9,12 +9,12 @@ from __future__ import annotations
 import io
 
 import pytest
-from cli_process import close_stdin, run_measured
 from click.testing import CliRunner
 
 from advisor.cli import cli
 from advisor.cli._input import MAX_LINE, MAX_SKIPPED, read_line
 from solver.errors import LimitError
+from tests.cli_process import close_stdin, run_measured
 
 TOO_LONG = "a line of more than 1000 characters is not a move"
 

@@ -8,9 +8,9 @@ import random
 import string
 
 import pytest
-from qr_decode import decode, read_half_blocks
 
 from advisor.cli import qr
+from tests.qr_decode import decode, read_half_blocks
 
 # ISO/IEC 18004 Table 7: bytes of 8-bit data per version (1-10) and level L, M, Q, H.
 BYTE_CAPACITY = ((17, 14, 11, 7), (32, 26, 20, 14), (53, 42, 32, 24), (78, 62, 46, 34),

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cli_checks import one_error_line, run_cli, sample_table
 from click.testing import CliRunner, Result
 
 from advisor.cli import cli
 from solver.formats.tablefile import read_header, read_table
 from solver.game.rules import RULE_NAMES
+from tests.cli_checks import one_error_line, run_cli, sample_table
 
 OFFICIAL_SCORE = 254.5877287345
 OFFICIAL_STATES = 536448

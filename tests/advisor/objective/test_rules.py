@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from oracles.target_reference import TwinDP, win_share_utility
 
 from advisor.advise import TurnAdvisor, advise
 from advisor.model import Dice, Scorecard
@@ -18,6 +17,7 @@ from advisor.play_win import WinEachTurn, judging_of_record, objective_comment
 from solver.errors import ObjectiveError
 from solver.game.rules import RULE_NAMES, get_rules
 from solver.stats import optimal_stats
+from tests.oracles.target_reference import TwinDP, win_share_utility
 
 YAHTZEE_CARD = "aces=3,twos=6,threes=9,fours=12,fives=15,3k=20,4k=0,fh=25,ss=30,ls=40,yahtzee=50"
 YAHTZEE_OPPONENT = "aces=2,twos=6,threes=12,fours=12,fives=15,sixes=18,3k=20,4k=0,fh=25,ss=30"

@@ -15,8 +15,6 @@ import math
 
 import numpy as np
 import pytest
-from oracles.target_reference import TwinDP
-from oracles.tournament_reference import tournament_share, tournament_utility
 
 from advisor.advise import TurnAdvisor, advise
 from advisor.model import Dice, Scorecard
@@ -27,6 +25,8 @@ from solver.game.rules import get_rules
 from solver.stats import highest_score
 from solver.stats_file import new_game_stats
 from solver.target import Utility
+from tests.oracles.target_reference import TwinDP
+from tests.oracles.tournament_reference import tournament_share, tournament_utility
 
 SIZES = (2, 3, 4, 10, 100, 1_000, 10_000, 100_000)
 """The tournaments of docs/objectives.md's figures."""

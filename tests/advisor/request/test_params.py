@@ -9,11 +9,11 @@ import json
 import click
 import pytest
 from click.testing import CliRunner
-from oracles.independent_scorer import RULE_BOOKS
 
 from advisor.cli import cli
 from advisor.request.params import PARAMS, RequestError, read_query
 from solver.game.rules import RULE_NAMES
+from tests.oracles.independent_scorer import RULE_BOOKS
 from tests.solver.test_builder import NEW_GAME
 
 

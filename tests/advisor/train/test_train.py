@@ -436,9 +436,8 @@ def test_the_kinds_of_every_keep_and_box_under_every_rule_set_are_the_docstrings
     chase pays only while the box is open, or holds 50 under rules with a bonus)."""
     from itertools import combinations_with_replacement
 
-    from cards import random_cards
-
     from advisor.advice import Option
+    from tests.cards import random_cards
 
     ruleset = get_rules(rules)
     five = ruleset.boxes[ruleset.yahtzee_box].name

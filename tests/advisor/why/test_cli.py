@@ -9,13 +9,13 @@ import math
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from oracles.why_reference import ReferenceOutcomes, summary
 
 from advisor.advise import TurnAdvisor
 from advisor.cli import cli
 from advisor.model import Dice, Scorecard
 from solver import moments as sm
 from solver.game.dice import ROLL_PROBABILITY, ROLLS
+from tests.oracles.why_reference import ReferenceOutcomes, summary
 
 LATE = "aces=3,twos=6,threes=9,fours=12,3k=20,4k=20,fh=25,ss=30,yahtzee=50"
 

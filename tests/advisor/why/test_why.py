@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from oracles.why_reference import ReferenceOutcomes, moments_after_turn, summary
 
 from advisor.advice import Option
 from advisor.advise import TurnAdvisor
 from advisor.model import Dice, Scorecard
 from advisor.why import TurnOutcomes
 from solver.game.rules import RULE_NAMES
+from tests.oracles.why_reference import ReferenceOutcomes, moments_after_turn, summary
 
 EXACT = 1e-12
 
@@ -108,9 +108,8 @@ def test_every_option_outcome_equals_the_twin(rules, text, twins, table_of):
 ])
 def test_the_last_turn_under_a_target_follows_the_target_strategy(rules, text, target,
                                                                    twins, table_of):
-    from oracles.why_reference import LastTurnTarget
-
     from advisor.objective import Objective
+    from tests.oracles.why_reference import LastTurnTarget
 
     card = Scorecard.parse(text, rules)
     assert len(card.open_boxes()) == 1
@@ -166,7 +165,7 @@ def late_figures(table_of):
 def test_the_kernel_figures_of_late_states_equal_the_twin(rules, twins, late_figures, table_of):
     import math
 
-    from oracles.why_reference import state_figures
+    from tests.oracles.why_reference import state_figures
 
     twin = twins[rules]
     for text in LATE[rules]:  # the twin knows every state these cards lead to

@@ -12,11 +12,11 @@ from functools import cache
 
 import numpy as np
 import pytest
-from oracles.reference import ReferenceSolver, reachable_upper_subtotals
 
 from solver.game.dice import ROLL_KEEP
 from solver.game.rules import get_rules
 from solver.table import turn_values
+from tests.oracles.reference import ReferenceSolver, reachable_upper_subtotals
 
 TOLERANCE = 1e-12
 
@@ -172,9 +172,8 @@ def test_full_card_is_worth_nothing(table_of, rules_name: str) -> None:
 
 def test_reroll_distributions_agree_with_the_solver_dice() -> None:
     """The reference counts every reroll; the solver's dice module must agree with it."""
-    from oracles.reference import keep_outcomes, roll_probabilities, roll_sub_keeps
-
     from solver.game.dice import N_KEEPS, ROLL_PROBABILITY, keep_outcome_probabilities, sub_keeps
+    from tests.oracles.reference import keep_outcomes, roll_probabilities, roll_sub_keeps
 
     assert np.allclose(ROLL_PROBABILITY, roll_probabilities(), rtol=0, atol=1e-15)
     for k in range(N_KEEPS):

@@ -166,9 +166,8 @@ def test_greedy_turn_matches_its_exact_mean_and_the_published_greedy(official_ta
                                                                      greedy_turn_stats):
     """greedy-turn is the optimal policy on a table of zeros: its simulated mean lands
     within 4 standard errors of the exact mean of that policy (217.38; published ~218)."""
-    from oracles import readme
-
     import solver.simulate
+    from tests.oracles import readme
 
     exact = greedy_turn_stats.mean
     assert round(exact, 4) == 217.3834
@@ -184,7 +183,7 @@ def test_greedy_turn_matches_its_exact_mean_and_the_published_greedy(official_ta
 @pytest.mark.slow
 def test_the_readme_strategy_figures(official_table):
     """The README's seeded 100,000-game comparison, figure by figure."""
-    from oracles import readme
+    from tests.oracles import readme
 
     strategies = ("optimal", "greedy-turn", "heuristic", "greedy")
     command = "yahtzee simulate --games 100000 --compare " + ",".join(strategies)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from numba import njit, prange
-from oracles.independent_scorer import RULE_BOOKS, joker_choices, ordinary_score
 
 from solver.game.dice import (
     KEEP_CHILD,
@@ -28,6 +27,7 @@ from solver.game.dice import (
 )
 from solver.game.states import upper_classes
 from solver.levels import masks_by_level
+from tests.oracles.independent_scorer import RULE_BOOKS, joker_choices, ordinary_score
 
 TIE = 1e-9
 FIRST = int(ROLL_KEEP[0])

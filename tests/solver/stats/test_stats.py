@@ -7,13 +7,13 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
-from oracles.independent_scorer import RULE_BOOKS, placements, upper_after
 
 from solver.errors import InvalidCardError
 from solver.game.dice import N_KEEPS, ROLL_PROBABILITY, ROLLS, keep_outcome_probabilities
 from solver.game.rules import RULE_NAMES, get_rules
 from solver.stats import PERCENTILES, highest_score, optimal_stats
 from solver.table import turn_values
+from tests.oracles.independent_scorer import RULE_BOOKS, placements, upper_after
 
 TIE = 1e-9
 

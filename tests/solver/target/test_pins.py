@@ -105,9 +105,8 @@ def test_new_game_p_target(table_of, stats_of, rules_name, tmp_path, monkeypatch
 
 def test_readme_table_shows_the_pinned_figures():
     """The README's table of new-game p_target is the pinned figures, to 10 decimals."""
-    from oracles.readme import table
-
     from solver.game.rules import RULE_NAMES
+    from tests.oracles.readme import table
 
     rows = table("Playing for a target or to win")  # also holds the timings table
     assert sorted(name for name in rows if name in RULE_NAMES) == sorted(PINNED)

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from oracles.target_reference import TwinDP, least_total, stored_vector, win_share_utility
 
 from solver.errors import YahtzeeError
 from solver.game.rules import RULE_NAMES, get_rules
 from solver.stats import highest_score, optimal_stats
 from solver.target import Utility, solve_vectors, target_cap, turn_at
+from tests.oracles.target_reference import TwinDP, least_total, stored_vector, win_share_utility
 
 # (rules, open boxes by name, start upper subtotal, start flag): one to three open boxes
 CASES = [

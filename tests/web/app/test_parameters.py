@@ -10,12 +10,12 @@ import json
 
 import numpy as np
 import pytest
-from cards import random_cards
 
 from advisor.advise import advise
 from advisor.model import Dice, Scorecard
 from advisor.objective import Objective
 from solver.game.rules import RULE_NAMES, UPPER_TARGET, get_rules
+from tests.cards import random_cards
 
 TRAIN_RULES = ("official", "two-rolls")
 """Rule sets whose graded practice is asked (a grade carries its why: the figures of

@@ -15,11 +15,11 @@ import time
 from pathlib import Path
 
 import pytest
-from faults import fail_next
 
 import advisor.web.jobs as jobs_module
 from advisor.web.jobs import JobCancelled, JobFailed, JobService
 from solver.errors import YahtzeeError
+from tests.faults import fail_next
 from tests.web.jobs.test_fair import _run_apart
 
 STEPS = (1, 3)

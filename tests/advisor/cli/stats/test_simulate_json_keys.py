@@ -14,10 +14,10 @@ from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
-from oracles.independent_scorer import RULE_BOOKS
 
 from advisor.cli import cli
 from solver.simulate import simulate
+from tests.oracles.independent_scorer import RULE_BOOKS
 from tests.solver.game.rules.test_every_path import check_games_follow_the_rules
 
 GAMES = 400

@@ -8,12 +8,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cli_checks import one_error_line, run_cli
-from cli_process import python_script
 from click.testing import CliRunner
 
 from advisor.cli import cli
 from solver.simulate import Decision
+from tests.cli_checks import one_error_line, run_cli
+from tests.cli_process import python_script
 
 
 @pytest.fixture(autouse=True)
@@ -177,7 +177,7 @@ def test_simulate_target_beyond_any_game_from_the_cli(official_table) -> None:
 def test_a_target_beyond_any_game_takes_no_memory(official_table) -> None:
     """``target:100000000000`` ran out of memory: now a few MB over the baseline."""
     script = ("from advisor.cli import main\n"
-              "from cli_process import own_peak_mb\n"
+              "from tests.cli_process import own_peak_mb\n"
               "sys.argv = ['yahtzee', 'simulate', '--games', '10', '--strategy', "
               "'target:' + sys.argv[1]]\n"
               "try:\n    main()\nexcept SystemExit:\n    pass\n"

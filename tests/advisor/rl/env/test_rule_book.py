@@ -9,11 +9,11 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 import pytest
-from oracles.independent_scorer import RULE_BOOKS, UPPER_GOAL, grand_total, placements
 
 import advisor.rl
 from solver.game.actions import KEEP_ACTIONS
 from solver.game.rules import RULE_NAMES
+from tests.oracles.independent_scorer import RULE_BOOKS, UPPER_GOAL, grand_total, placements
 
 EPISODES = {"official": 40}
 """Episodes per rule set (12 but for official: a second Yahtzee in a game, the Joker

@@ -15,7 +15,12 @@ from functools import cache
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from oracles.independent_scorer import (
+
+from advisor.cli import cli
+from solver.game.dice import KEEP_COUNTS
+from solver.game.rules import RULE_NAMES
+from solver.simulate import Decision, simulate
+from tests.oracles.independent_scorer import (
     ALL_ROLLS,
     RULE_BOOKS,
     UPPER_GOAL,
@@ -26,12 +31,7 @@ from oracles.independent_scorer import (
     placements,
     upper_after,
 )
-from oracles.reference import ReferenceSolver, best_keeps, roll_faces
-
-from advisor.cli import cli
-from solver.game.dice import KEEP_COUNTS
-from solver.game.rules import RULE_NAMES
-from solver.simulate import Decision, simulate
+from tests.oracles.reference import ReferenceSolver, best_keeps, roll_faces
 from tests.solver.test_builder import NEW_GAME
 
 

@@ -13,7 +13,10 @@ import random
 from pathlib import Path
 
 import pytest
-from oracles.independent_scorer import (
+
+from solver.game.dice import ROLLS
+from solver.game.rules import RULE_NAMES, get_rules, joker_lowest_tier
+from tests.oracles.independent_scorer import (
     ALL_ROLLS,
     RULE_BOOKS,
     YAHTZEE_CARD,
@@ -24,9 +27,6 @@ from oracles.independent_scorer import (
     yahtzee_score,
     yatzy_score,
 )
-
-from solver.game.dice import ROLLS
-from solver.game.rules import RULE_NAMES, get_rules, joker_lowest_tier
 
 OFFICIAL = RULE_BOOKS["official"]
 
