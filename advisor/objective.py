@@ -42,6 +42,7 @@ from solver.game.rules import DEFAULT_RULES, RuleSet, get_rules
 from solver.numbers import MAX_DIGITS, whole_number
 from solver.stats import most_points_to_come, optimal_stats, stats_operations
 from solver.stats_file import new_game_stats
+from solver.tournament_file import StoredTournament, get_tournament
 
 from .model import Scorecard
 
@@ -369,6 +370,17 @@ class Objective:
         opponents independent of each other (:func:`max_distribution`); one opponent:
         their own distribution. ``phase``: as for :meth:`opponent_distributions`."""
         return max_distribution(self.opponent_distributions(table, phase=phase))
+
+    def stored_solve(self, table: Table, note: Callable[[str], None] | None = None
+                     ) -> StoredTournament | None:
+        """The objective's whole-game solve kept on disk (``yahtzee solve --tournament
+        N``, :mod:`solver.tournament_file`: a file per rules, field and players) when a
+        usable one is there, else None (``note`` says why a file there is unusable); None
+        for an objective that is not solved once from a new game."""
+        if not self.solves_from_new_game:
+            return None
+        assert self.field is not None and self.players is not None
+        return get_tournament(table, self.players, self.field, self.utility(table), note)
 
     def is_out_of_reach(self, card: Scorecard) -> bool:
         """True for a target that no play from ``card`` can reach (beyond its total plus

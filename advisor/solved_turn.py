@@ -186,6 +186,19 @@ def stored_vectors(table: Table, objective: Objective, card: Scorecard | None = 
     return targets.vectors(target)
 
 
+def note_stored_solve(card: Scorecard, table: Table, objective: Objective,
+                      note: Callable[[str], None]) -> None:
+    """Before a question under an objective solved once from a new game: say (``note``)
+    when its solve kept on disk (:meth:`Objective.stored_solve`) is unusable, its header
+    or the level ``card``'s turn reads (read and checked now); it is then not used."""
+    stored = objective.stored_solve(table, note=note)
+    if stored is None or not stored.answers((card.mask, card.upper, card.flag), card.total):
+        return
+    fault = stored.level_fault(bin(card.mask).count("1") + 1)
+    if fault is not None:
+        note(f"note: {fault}; solving the tournament instead")
+
+
 def targets_note(card: Scorecard, table: Table, objective: Objective,
                  solved: Sequence[int] = ()) -> str | None:
     """What to tell a user whose target question is solved (slowly) because no target

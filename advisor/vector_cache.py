@@ -71,12 +71,25 @@ def _key(objective: Objective) -> str:
 
 
 def is_kept(card: Scorecard, table: Table, objective: Objective) -> bool:
-    """True when kept vectors answer a turn of ``card`` under ``objective`` (no solve)."""
+    """True when kept vectors answer a turn of ``card`` under ``objective`` (no solve):
+    in this process, or on disk (:meth:`Objective.stored_solve`)."""
     key = _key(objective)
     with _lock:
-        return any(solved.table is table and solved.objective == key
-                   and answers(solved.vectors, solved.start, solved.total, card)
-                   for solved in _kept)
+        if any(solved.table is table and solved.objective == key
+               and answers(solved.vectors, solved.start, solved.total, card)
+               for solved in _kept):
+            return True
+    stored = objective.stored_solve(table)
+    return stored is not None and stored.answers(_state(card), card.total)
+
+
+def _stored(card: Scorecard, table: Table, objective: Objective) -> Vectors | None:
+    """The vectors of the objective's solve on disk when they answer ``card``'s turn and
+    the level it reads is sound (read and checked now), else None."""
+    stored = objective.stored_solve(table)
+    if stored is None or not stored.answers(_state(card), card.total):
+        return None
+    return stored.vectors() if stored.is_sound(bin(card.mask).count("1") + 1) else None
 
 
 def vectors_for(card: Scorecard, table: Table, objective: Objective,
@@ -95,6 +108,9 @@ def vectors_for(card: Scorecard, table: Table, objective: Objective,
                 _kept.insert(0, _kept.pop(i))
                 return solved.vectors
         del _kept[KEPT - 1:]  # let the oldest go before new vectors are built
+    stored = _stored(asked, table, objective)
+    if stored is not None:  # (its levels are read and checked when first used)
+        return stored
     if utility is None:
         utility = objective.utility(table)
     vectors = solve_vectors(table, utility, start=_state(card),

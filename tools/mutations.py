@@ -1309,4 +1309,12 @@ MUTATIONS: tuple[Mutation, ...] = (
              "POST /api/jobs/turn ignores ?tournament= (refused as the expected score)",
              ("tests/web/page/test_tournament.py::test_a_late_turn_is_answered_as_the_cli_answers_it",
               f"{KEYS}::test_every_parameter_of_every_question_reaches_it_under_every_rule_set")),
+    Mutation("tourn47-changed-field-reads-an-older-solve", "python",
+             "solver/tournament_file.py",
+             "                                     \"utility_sha256\": "
+             "utility_checksum(utility),\n",
+             "",
+             "a tournament's solve kept on disk is opened without checking the utility it was "
+             "solved for (a file of another field or N would be read as this one's)",
+             ("tests/test_tournament_file.py::test_a_changed_field_never_reads_an_older_solve",)),
 )

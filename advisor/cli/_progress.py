@@ -9,7 +9,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from advisor.solved_turn import stored_vectors, targets_note
+from advisor.solved_turn import note_stored_solve, stored_vectors, targets_note
 from solver.moments import get_moments
 from solver.stats_file import new_game_stats
 from solver.table import get_table
@@ -101,7 +101,9 @@ def _numbers(numbers: list[int]) -> str:
 def note_targets(card: Any, table: Any, objective: Any, solved: Any = ()) -> None:
     """Before a target question: say on stderr when the target table is unusable (it is
     then not used) or when the question is solved because no target table holds it
-    (``solved``: every target it solves, when more than the objective's)."""
+    (``solved``: every target it solves, when more than the objective's); before a
+    tournament question, when the tournament's solve kept on disk is unusable."""
+    note_stored_solve(card, table, objective, note)
     if objective.kind != "target":
         return
     stored_vectors(table, objective, card, note=note)
