@@ -109,13 +109,15 @@ def _solved(card: Scorecard, table: Table, objective: Objective, progress: Progr
     """:func:`solve_turn`'s DP (and the opponents' distributions it needs)."""
     from solver.target import solve_vectors  # numba (about 1 s to load): as above
 
-    from .vector_cache import vectors_for
+    from .vector_cache import is_kept, vectors_for
 
     began = time.perf_counter()
     start = card
     if objective.solves_from_new_game and len(card.open_boxes()) >= objective.slow_open_boxes:
         start = Scorecard.new(card.rules_name)  # one solve for every later turn and game
-    steps = _Steps(progress, _phases(start, table, objective))
+    # a tournament's vectors kept (in the process or on disk): nothing to plan, one step
+    kept = objective.solves_from_new_game and is_kept(card, table, objective)
+    steps = _Steps(progress, [1.0] if kept else _phases(start, table, objective))
     utility = objective.utility(table, phase=steps.phase)
     if whole_game or start is not card:
         vectors = vectors_for(start, table, objective, steps.phase(), utility=utility,
