@@ -1316,5 +1316,5 @@ MUTATIONS: tuple[Mutation, ...] = (
              "",
              "a tournament's solve kept on disk is opened without checking the utility it was "
              "solved for (a file of another field or N would be read as this one's)",
-             ("tests/test_tournament_file.py::test_a_changed_field_never_reads_an_older_solve",)),
+             ("tests/solver/test_tournament_file.py::test_a_changed_field_never_reads_an_older_solve",)),
 )

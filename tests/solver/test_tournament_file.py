@@ -18,9 +18,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from oracles.target_reference import TwinDP
-from oracles.tournament_reference import tournament_utility
-from test_tournament import assert_options_equal_the_twin, start
 
 import solver.target as target_module
 from advisor import vector_cache
@@ -31,6 +28,9 @@ from advisor.objective import Objective
 from solver.field import read_scores
 from solver.game.rules import get_rules
 from solver.tournament_file import field_name, forget_tournaments, tournament_path
+from tests.advisor.objective.test_tournament import assert_options_equal_the_twin, start
+from tests.oracles.target_reference import TwinDP
+from tests.oracles.tournament_reference import tournament_utility
 
 SCORES = "5 12 20 26 26\n"
 PLAYERS = "3"
