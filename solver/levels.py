@@ -15,6 +15,7 @@ from functools import cache
 
 import numpy as np
 
+from .game.dice import FIRST_ROLL_KEEP, KEEP_SUB_COUNT, N_ROLLS
 from .game.rules import N_UPPER, UPPER_TARGET, RuleSet
 
 Progress = Callable[[int, int], None]
@@ -61,6 +62,15 @@ class Work:
             self.said = PROGRESS_STEPS
             self.progress(PROGRESS_STEPS, PROGRESS_STEPS)
 
+
+
+def task_operations(rules: RuleSet, n_open: np.ndarray) -> np.ndarray:
+    """Operations per column of a state with ``n_open`` open boxes (array): a max and the
+    exact ``* unit`` per (final roll, open box) (a little less under the Joker), per reroll
+    6 per partial keep (5 adds, 1 multiply) and 2 per (keep, sub-keep) pair, and 252
+    multiply-adds for the expectation."""
+    stage = 6 * FIRST_ROLL_KEEP + 2 * int(KEEP_SUB_COUNT.sum())
+    return 2 * N_ROLLS * n_open + (rules.rolls_per_turn - 1) * stage + 2 * N_ROLLS
 
 
 @cache

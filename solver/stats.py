@@ -37,6 +37,7 @@ from .levels import (
     masks_by_level,
     max_points_to_come,
     solve_backward,
+    task_operations,
 )
 from .table import Table
 
@@ -129,25 +130,28 @@ def highest_score(rules: RuleSet) -> int:
     return most_points_to_come(rules, (0, 0, 0))
 
 
-STATS_OPS_PER_ENTRY = 90.0
-"""The work of one entry of a state's distribution of points to come, per unit of
-:data:`STATS_OPEN_OFFSET` plus its open boxes, in the operations of
-:func:`solver.target.task_operations` (the two kernels' time per unit, measured per level:
-about 250 ns per entry with 5 boxes open where the target DP takes 0.3 ns per operation;
-``benchmarks/bench_estimates.py`` checks the estimates they give)."""
-STATS_OPEN_OFFSET = 4
-"""An entry's work grows slowly with the open boxes: ``offset + open boxes`` (measured:
-210, 245 and 445 ns per entry with 2, 5 and 8 boxes open)."""
+STATS_TURN_WORK = 20.0
+"""The work of playing one state's turn (the policy's probability of each outcome), per
+operation of one column of the target DP with as many open boxes
+(:func:`~solver.levels.task_operations`)."""
+STATS_ENTRY_WORK = 68.0
+"""The work of one entry of a state's distribution of points to come per open box (the
+turn's outcomes, about as many as the open boxes, each shifts the next state's
+distribution in)."""
 
 
 def stats_work(rules: RuleSet, n: int, most: np.ndarray) -> np.ndarray:
     """The work of each state of level ``n`` (filled boxes) of :func:`optimal_stats`,
     ``most``: the most points each can still score (its distribution's last entry), in
-    the target DP's operations: its distribution's entries, each convolved with the
-    outcomes of the turn."""
+    the target DP's operations: its turn played, then each entry of its distribution times
+    the open boxes. The constants are fitted to the CPU time of each level against the
+    target DP's per operation in the same runs (two-player games' turns, at load 25 to
+    28): the time per unit of work is then the same within a fifth on every level of 1 to
+    11 open boxes, where the earlier count (entries x (4 + open boxes)) gave levels with
+    1 and 7 open boxes times per unit 5 times apart."""
     open_boxes = rules.n_boxes - n
-    return (STATS_OPS_PER_ENTRY * (STATS_OPEN_OFFSET + open_boxes)
-            * (np.asarray(most, dtype=np.float64) + 1))
+    turn = STATS_TURN_WORK * float(task_operations(rules, np.array([open_boxes]))[0])
+    return turn + STATS_ENTRY_WORK * open_boxes * (np.asarray(most, dtype=np.float64) + 1)
 
 
 def stats_operations(table: Table, start: tuple[int, int, int]) -> float:

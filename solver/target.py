@@ -32,7 +32,7 @@ import numpy as np
 from . import _jit_cache
 from .errors import FieldError, LimitError, shown
 from .field import check_players
-from .game.dice import FIRST_ROLL_KEEP, KEEP_SUB_COUNT, N_KEEPS, N_ROLLS
+from .game.dice import N_KEEPS
 from .game.rules import N_UPPER, RULE_NAMES, UPPER_TARGET, RuleSet, get_rules
 from .game.states import reachable_upper_totals, upper_classes
 from .kernels import target as tk
@@ -47,6 +47,7 @@ from .levels import (
     max_points_to_come,
     most_points_per_turn,
     solve_backward,
+    task_operations,
 )
 from .table import Table
 
@@ -211,15 +212,6 @@ class Vectors:
         if a > int(level.hi[i]):
             return self.utility.above
         return float(level.vals[level.start[i] + a - lo])
-
-
-def task_operations(rules: RuleSet, n_open: np.ndarray) -> np.ndarray:
-    """Operations per column of a state with ``n_open`` open boxes (array): a max and the
-    exact ``* unit`` per (final roll, open box) (a little less under the Joker), per reroll
-    6 per partial keep (5 adds, 1 multiply) and 2 per (keep, sub-keep) pair, and 252
-    multiply-adds for the expectation."""
-    stage = 6 * FIRST_ROLL_KEEP + 2 * int(KEEP_SUB_COUNT.sum())
-    return 2 * N_ROLLS * n_open + (rules.rolls_per_turn - 1) * stage + 2 * N_ROLLS
 
 
 class _Plan:

@@ -8,13 +8,16 @@ import math
 import re
 import time
 from fractions import Fraction
+from itertools import combinations_with_replacement
 
+import numpy as np
 import pytest
 
 from advisor.advise import TurnAdvisor
 from advisor.analyze import analyze
 from advisor.background import Solve
 from advisor.cli._progress import progress_bar
+from advisor.model import Scorecard
 from advisor.play import GameSession
 from advisor.play_win import WinEachTurn
 from advisor.record import parse_record
@@ -137,3 +140,39 @@ def test_simulate_reports_each_batch_of_built_in_games_as_it_ends(official_table
     simulate(official_table, "greedy", 45_000, seed=1, judged=False,
              progress=lambda done, total: calls.append((done, total)))
     assert calls == [(0, 45_000), (20_000, 45_000), (40_000, 45_000), (45_000, 45_000)]
+
+
+def _turn_operations_by_hand(open_boxes: int) -> int:
+    """The target DP's operations per column of a state with ``open_boxes`` open, counted
+    from the dice: per final roll (252) and open box a max and a multiply; per reroll (two
+    of them) 6 per keep of fewer than five dice and 2 per (keep, keep with one die less);
+    252 multiply-adds for the expectation."""
+    rolls = len(list(combinations_with_replacement(range(6), 5)))
+    keeps = [k for size in range(6) for k in combinations_with_replacement(range(6), size)]
+    partial = sum(1 for k in keeps if len(k) < 5)
+    pairs = sum(len(set(k)) for k in keeps)  # one die less: one sub-keep per distinct face
+    return 2 * rolls * open_boxes + 2 * (6 * partial + 2 * pairs) + 2 * rolls
+
+
+def test_an_opponents_distribution_counts_each_state_as_its_turn_and_its_entries(
+        official_table):
+    """The work of a state of the statistics' pass: 20 times the target DP's operations
+    per column of as many open boxes (its turn played) plus 68 per entry of its
+    distribution and open box (the outcomes shifted in), so that the share of the work
+    done follows the time level by level (the earlier count, 90 x (4 + open boxes) per
+    entry, took a state with one box open for a fifth of its time)."""
+    from solver.stats import highest_score, most_points_to_come, stats_work
+
+    rules = official_table.rules
+    assert _turn_operations_by_hand(1) == 8568 and _turn_operations_by_hand(13) == 14616
+    # only Chance open, Yahtzee box zeroed, upper bonus missed: 0..30 points to come
+    card = Scorecard.parse("aces=0,twos=0,threes=0,fours=0,fives=0,sixes=0,3k=0,4k=0,"
+                           "fh=0,ss=0,ls=0,yahtzee=0")
+    state = (card.mask, card.upper, card.flag)
+    assert most_points_to_come(rules, state) == 30
+    assert stats_work(rules, 12, np.array([30])).tolist() == [
+        20 * _turn_operations_by_hand(1) + 68 * 1 * 31]
+    # a new game: 13 open boxes, 0..1575 points to come
+    assert highest_score(rules) == 1575
+    assert stats_work(rules, 0, np.array([1575])).tolist() == [
+        20 * _turn_operations_by_hand(13) + 68 * 13 * 1576]
