@@ -281,9 +281,13 @@ class GameSession:
 
     def _solve_turn(self, advisor: TurnAdvisor) -> TurnAdvisor:
         """The objective's DP of this turn solved now, with a note and a progress bar;
-        Ctrl-C falls back to the expected score. A turn the target table answers is read
-        at once, without a word."""
-        if stored_vectors(self.table, advisor.objective, advisor.card) is not None:
+        Ctrl-C falls back to the expected score. A turn the target table or a
+        tournament's kept solve (in the process or on disk) answers is read at once,
+        without a word."""
+        objective, card = advisor.objective, advisor.card
+        if stored_vectors(self.table, objective, card) is not None or (
+                objective.solves_from_new_game and not solve_is_slow(card, self.table,
+                                                                     objective)):
             advisor.solve()
             return advisor
         if self.notify is not None:

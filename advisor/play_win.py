@@ -162,13 +162,17 @@ def check_win_from(win_from: object) -> int:
 def choose_judging(*, objective_name: str | None, win_from: int | None,
                    target: str | None, beat: str | None, opponent: str | None,
                    players: Sequence[str], rules: str,
-                   noted: Judging | None = None) -> Judging:
+                   noted: Judging | None = None, tournament: str | None = None,
+                   field: str | None = None, field_scores: str | None = None) -> Judging:
     """What to advise (``play``) or judge (``analyze``) by: ``--objective win`` (each
-    turn's, from ``win_from`` open boxes on), ``--target`` / ``--beat`` / ``--opponent``,
-    ``--objective ev``; none given: ``noted`` (the record's note), else the expected
-    score. Raises :class:`~solver.errors.ObjectiveError` for options that conflict."""
+    turn's, from ``win_from`` open boxes on), ``--target`` / ``--beat`` / ``--opponent``
+    / ``--tournament`` (with ``--field`` or ``--field-scores``), ``--objective ev``; none
+    given: ``noted`` (the record's note), else the expected score. Raises
+    :class:`~solver.errors.ObjectiveError` for options that conflict."""
     given = [name for name, value in (("--target", target), ("--beat", beat),
-                                      ("--opponent", opponent)) if value is not None]
+                                      ("--opponent", opponent), ("--tournament", tournament),
+                                      ("--field", field), ("--field-scores", field_scores))
+             if value is not None]
     if objective_name == "win":
         if given:
             raise ObjectiveError(f"--objective win and {given[0]} given: choose one objective "
@@ -185,7 +189,8 @@ def choose_judging(*, objective_name: str | None, win_from: int | None,
         raise ObjectiveError(f"--objective ev and {given[0]} given: choose one objective")
     if given:
         return Objective.parse_options(target=target, beat=beat, opponent=opponent,
-                                       rules=rules)
+                                       tournament=tournament, field=field,
+                                       field_scores=field_scores, rules=rules)
     if objective_name == "ev":
         return EV
     if isinstance(noted, WinEachTurn) and win_from is not None:

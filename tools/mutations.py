@@ -542,8 +542,8 @@ MUTATIONS: tuple[Mutation, ...] = (
              "POST /api/record calls the game finished once no turn is in progress",
              (f"{WEB_PARAMS}::test_a_record_of_every_rule_set_is_described_turn_by_turn",)),
     Mutation("judging-opponent-default-rules", "python", "advisor/play_win.py",
-             "opponent=opponent,\n                                       rules=rules)",
-             "opponent=opponent)",
+             "field_scores=field_scores, rules=rules)",
+             "field_scores=field_scores)",
              "play/analyze --opponent: the card read under the default rules whatever the "
              "game's",
              (f"{KEYS}::test_every_objective_of_a_review_is_the_one_asked",)),
@@ -1317,4 +1317,13 @@ MUTATIONS: tuple[Mutation, ...] = (
              "a tournament's solve kept on disk is opened without checking the utility it was "
              "solved for (a file of another field or N would be read as this one's)",
              ("tests/solver/test_tournament_file.py::test_a_changed_field_never_reads_an_older_solve",)),
+    Mutation("tourn47-judging-drops-the-tournament", "python", "advisor/play_win.py",
+             "                                       tournament=tournament, field=field,\n"
+             "                                       field_scores=field_scores, rules=rules)",
+             "                                       tournament=None, field=None,\n"
+             "                                       field_scores=None, rules=rules)",
+             "analyze --tournament N and play --tournament N drop the tournament (refused as a "
+             "field without a tournament, or judged by the expected score)",
+             ("tests/advisor/analyze/test_tournament_review.py::"
+              "test_analyze_reads_the_tournament_back_and_judges_by_it",)),
 )

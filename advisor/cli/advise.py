@@ -47,12 +47,10 @@ def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
     dice_text = dice_arg if dice_arg is not None else dice_text
     dice = AdviseQuestion.parse_dice(dice_text)
     if game_path is not None:
-        if any(objective[name] is not None for name in TOURNAMENT_PARAMS):
-            raise click.UsageError("--tournament is not read with --game yet: give the "
-                                   "card with --card")
         _advise_game(game_path, dice, append_text, top, as_json, rolls_left, card_text,
                      table_path, rules_name,
-                     (objective["target"], objective["beat"], objective["opponent"]), why)
+                     {name: objective[name] for name in (*OBJECTIVE_PARAMS,
+                                                         *TOURNAMENT_PARAMS)}, why)
         return
     if append_text is not None:
         raise click.UsageError("--append adds to a record: give it with --game FILE")
@@ -78,10 +76,10 @@ def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
 def _advise_game(game_path: str, dice: Dice, append_text: str | None, top: int,
                  as_json: bool, rolls_left: int | None, card_text: str,
                  table_path: str | None, rules_name: str,
-                 objective_options: tuple[str | None, str | None, str | None],
-                 why: bool = False) -> None:
+                 objective_options: dict[str, str | None], why: bool = False) -> None:
     """Advice at the current position of a recorded game, under the objective of the
-    options (``--target``, ``--beat``, ``--opponent``); with ``--append`` the roll and the
+    options (``--target``, ``--beat``, ``--opponent``, ``--tournament`` and its field);
+    with ``--append`` the roll and the
     move are added to the record. A record that does not exist yet is a new game of one
     player under ``rules_name`` (``--append`` starts the file); an existing one has its
     own rules, and ``--rules`` naming others is refused."""
@@ -101,9 +99,7 @@ def _advise_game(game_path: str, dice: Dice, append_text: str | None, top: int,
             held = stack.enter_context(RecordFile.open(game_path))
             record = held.record
         _check_rules(record.rules, rules_name, new)
-        target, beat, opponent = objective_options
-        objective = Objective.parse_options(target=target, beat=beat, opponent=opponent,
-                                            rules=record.rules)
+        objective = Objective.parse_options(**objective_options, rules=record.rules)
         table = load_table(record.rules, table_path)
         if why:
             load_moments(table)

@@ -10,7 +10,7 @@ from ..analyze_text import decision_lines, review_lines
 from ..play_win import choose_judging, judging_of_record
 from ..record import parse_record
 from ..record_file import read_record_text, read_stdin
-from ..request.params import OBJECTIVE_PARAMS, options
+from ..request.params import OBJECTIVE_PARAMS, TOURNAMENT_PARAMS, options
 from ..text import probability_text
 from ..win_from import FIRST_TURN
 from ._base import emit_json, note
@@ -29,26 +29,32 @@ _JUDGE_HELP = {
 
 @click.command()
 @click.argument("record_path", metavar="FILE")
-@options("objective", "win_from", *OBJECTIVE_PARAMS, "json", "table", **_JUDGE_HELP)
+@options("objective", "win_from", *OBJECTIVE_PARAMS, *TOURNAMENT_PARAMS, "json", "table",
+         **_JUDGE_HELP)
 def analyze(record_path: str, objective_name: str | None, win_from: int | None,
             target: str | None, beat: str | None, opponent: str | None,
+            tournament: str | None, field: str | None, field_scores: str | None,
             as_json: bool, table_path: str | None) -> None:
     """Judge every keep and box of a recorded game (FILE, or - for stdin).
 
     The record is what `yahtzee play --record FILE` writes (format: `yahtzee help records`).
     Each decision is compared with the best one at that moment, by what the game was
-    played for (the record's first line notes it; --objective, --target, --beat or
-    --opponent choose instead). Per player: errors, loss in expected points (mean per
-    decision: aim below 0.2), and luck; judged by a probability, losses and luck are in
-    percentage points of it.
+    played for (the record's first line notes it; --objective, --target, --beat,
+    --opponent or --tournament choose instead). Per player: errors, loss in expected
+    points (mean per decision: aim below 0.2), and luck; judged by a probability, losses
+    and luck are in percentage points of it.
 
     Example: yahtzee analyze game.txt
     """
     text = read_stdin() if record_path == "-" else read_record_text(record_path)
     record = parse_record(text)
-    chosen = objective_name is not None or any(v is not None for v in (target, beat, opponent))
+    tournament_options = {"tournament": tournament, "field": field,
+                          "field_scores": field_scores}
+    chosen = objective_name is not None or any(
+        v is not None for v in (target, beat, opponent, *tournament_options.values()))
     judging = choose_judging(objective_name=objective_name, win_from=win_from,
                              target=target, beat=beat, opponent=opponent,
+                             **tournament_options,
                              players=record.players, rules=record.rules,
                              noted=None if chosen else judging_of_record(text, record.rules))
     table = load_table(record.rules, table_path)

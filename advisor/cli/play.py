@@ -31,7 +31,7 @@ from ..play_win import (
 )
 from ..record import GameRecord, check_names
 from ..record_file import RecordFile, check_record_path
-from ..request.params import OBJECTIVE_PARAMS, options
+from ..request.params import OBJECTIVE_PARAMS, TOURNAMENT_PARAMS, options
 from ._input import ask
 from ._progress import load_table, plan_lines, progress_bar, work_bar
 
@@ -83,7 +83,7 @@ def _judging(held: RecordFile | None, record: GameRecord, **given: Any) -> Judgi
     record's first line says it was played for, else the expected score. An option that
     changes a resumed game's objective says so."""
     chosen = given["objective_name"] is not None or any(
-        given[name] is not None for name in ("target", "beat", "opponent"))
+        given[name] is not None for name in (*OBJECTIVE_PARAMS, *TOURNAMENT_PARAMS))
     noted = None
     if held is not None:
         try:
@@ -263,13 +263,14 @@ def _typed_so_far() -> str:
 
 @click.command()
 @options("players", "names", "top", "record", "resume", "objective", "win_from",
-         *OBJECTIVE_PARAMS, "rules", "table", top={
+         *OBJECTIVE_PARAMS, *TOURNAMENT_PARAMS, "rules", "table", top={
              "default": TOP, "metavar": None,
              "help": "Options shown at each roll (0: all; `more` shows all once)."})
 def play(n_players: int | None, names_text: str | None, top: int, record_path: str | None,
          resume_path: str | None, objective_name: str, win_from: int | None,
-         target: str | None, beat: str | None, opponent: str | None, rules_name: str,
-         table_path: str | None) -> None:
+         target: str | None, beat: str | None, opponent: str | None,
+         tournament: str | None, field: str | None, field_scores: str | None,
+         rules_name: str, table_path: str | None) -> None:
     """A guided game: type the dice you threw, see the best choices, type what you did.
 
     Each move is a line: enter follows the advice; a number picks a listed option;
@@ -283,8 +284,9 @@ def play(n_players: int | None, names_text: str | None, top: int, record_path: s
     distribution of their final score; a tie of k players at the top counts 1/k), from
     the first turn: each turn is solved in the
     background from its start, the list by expected score shows meanwhile and is
-    re-ranked when the solve is done; play on as usual. --resume goes on under the
-    objective the record names.
+    re-ranked when the solve is done; play on as usual. --tournament N plays a solitaire
+    game for the top of a tournament of N players (each alone, the highest score winning).
+    --resume goes on under the objective the record names.
 
     Example: yahtzee play --names Ann,Bob --record game.txt
     """
@@ -297,7 +299,8 @@ def play(n_players: int | None, names_text: str | None, top: int, record_path: s
         if held is not None:
             stack.callback(held.close)
         judging = _judging(held, record, objective_name=objective_name, win_from=win_from,
-                           target=target, beat=beat, opponent=opponent)
+                           target=target, beat=beat, opponent=opponent,
+                           tournament=tournament, field=field, field_scores=field_scores)
         win = judging if isinstance(judging, WinEachTurn) else None
         objective = judging if not isinstance(judging, WinEachTurn) else EV
         table = load_table(record.rules, table_path)
