@@ -57,7 +57,7 @@ def random_card(rng: random.Random) -> str:
 
 def workload(rng: random.Random) -> list[tuple[str, dict | None]]:
     """(query string, expected JSON or None for a bad request), shuffled."""
-    from advisor.request.answers import AdviseQuestion
+    from advisor.request.advise_question import AdviseQuestion
     from advisor.request.params import read_query
     from solver.errors import YahtzeeError
 

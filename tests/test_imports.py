@@ -177,7 +177,7 @@ def test_the_parser_sees_imports_of_every_kind(graph):
     import module`, under TYPE_CHECKING (so the tests below cannot pass on an empty one)."""
     assert len(graph) > 50
     assert "advisor.model" in graph["advisor.objective"]            # from .model import
-    assert "advisor.request.params" in graph["advisor.web.app"]    # from ..request.params
+    assert "advisor.request.params" in graph["advisor.web.served"]    # from ..request.params
     assert "advisor.target_stats" in graph["advisor.cli.stats"]    # inside the command
     assert "solver.game.boxes" in graph["solver.game.rules"]       # from . import boxes
     assert "solver.simulate" in graph["advisor.train"]             # inside a function

@@ -365,25 +365,25 @@ MUTATIONS: tuple[Mutation, ...] = (
              "a bonus reachable exactly is called out of reach",
              ("tests/advisor/test_text.py",)),
     # ------------------------------------------------------------ the HTTP API and the page
-    Mutation("web-stats-default-rules", "python", "advisor/web/app.py",
-             "question = StatsQuestion.parse(**query(request, StatsQuestion.PARAMS))",
-             "question = StatsQuestion.parse(**{**query(request, StatsQuestion.PARAMS), "
-             '"rules_name": default_rules})',
+    Mutation("web-stats-default-rules", "python", "advisor/web/routes_figures.py",
+             "question = StatsQuestion.parse(**served.query(request, StatsQuestion.PARAMS))",
+             "question = StatsQuestion.parse(**{**served.query(request, StatsQuestion.PARAMS), "
+             '"rules_name": served.default_rules})',
              "/api/stats ignores ?rules= and answers with the default rule set",
              (f"{WEB_PARAMS}::test_every_parameter_of_every_endpoint_is_answered_as_the_"
               "library_answers",)),
-    Mutation("web-distribution-default-rules", "python", "advisor/web/app.py",
+    Mutation("web-distribution-default-rules", "python", "advisor/web/routes_figures.py",
              'card = parsed_card(params["card_text"], params["rules_name"])',
-             'card = parsed_card(params["card_text"], default_rules)',
+             'card = parsed_card(params["card_text"], served.default_rules)',
              "/api/distribution reads the card under the default rule set",
              (f"{WEB_PARAMS}::test_every_parameter_of_every_endpoint_is_answered_as_the_"
               "library_answers",)),
-    Mutation("page-upper-needed-one-less", "python", "advisor/request/answers.py",
+    Mutation("page-upper-needed-one-less", "python", "advisor/request/page.py",
              '"upper_needed": max(UPPER_TARGET - card.upper_subtotal, 0)}',
              '"upper_needed": max(UPPER_TARGET - 1 - card.upper_subtotal, 0)}',
              "the page's 'bonus needs N' is one point short",
              (f"{WEB_PARAMS}::test_the_figures_the_page_shows_of_a_card_are_its_entries",)),
-    Mutation("page-reach-strictly-above", "python", "advisor/request/answers.py",
+    Mutation("page-reach-strictly-above", "python", "advisor/request/page.py",
              "        above += p\n        reach.append(above)",
              "        reach.append(above)\n        above += p",
              "/api/distribution's p_reach is P(final > x), not P(final >= x)",
@@ -399,7 +399,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "a query parameter given twice counts its first value (the CLI its last)",
              (f"{WEB_PARAMS}::test_a_parameter_given_twice_counts_its_last_value_as_the_cli_"
               "does",)),
-    Mutation("train-question-beat-ignored", "python", "advisor/request/answers.py",
+    Mutation("train-question-beat-ignored", "python", "advisor/request/train_question.py",
              "n = check_count(n_positions)\n"
              "        objective = Objective.parse_options(target=target, beat=beat, "
              "rules=rules_name)",
@@ -408,7 +408,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "/api/train ignores ?beat=",
              (f"{WEB_PARAMS}::test_every_parameter_of_every_endpoint_is_answered_as_the_"
               "library_answers",)),
-    Mutation("grade-rolls-left-ignored", "python", "advisor/request/answers.py",
+    Mutation("grade-rolls-left-ignored", "python", "advisor/request/grade_question.py",
              "rolls_left = question_rolls_left(card, rolls_left)\n"
              "        objective = Objective.parse_options(target=target, beat=beat, "
              "rules=rules_name)\n        return cls(card, dice, rolls_left, answer_text, "
@@ -487,35 +487,35 @@ MUTATIONS: tuple[Mutation, ...] = (
              "a rules or players line may come after the turns",
              (REFUSALS,)),
     # ------------------------------------------------------------ issue 23, round 3 (probe)
-    Mutation("web-train-default-rules", "python", "advisor/web/app.py",
+    Mutation("web-train-default-rules", "python", "advisor/web/routes_advise.py",
              "params = read_query(TrainQuestion.PARAMS, request.query_params.multi_items(),\n"
-             '                            {"rules": default_rules, "seed": None})',
+             '                        {"rules": default_rules, "seed": None})',
              "params = read_query(TrainQuestion.PARAMS, request.query_params.multi_items(),\n"
-             '                            {"seed": None})',
+             '                        {"seed": None})',
              "/api/train without ?rules= uses the default rule set, not the server's",
              (f"{SERVED}::test_every_endpoint_without_rules_answers_under_the_servers_rules",)),
-    Mutation("web-session-default-rules", "python", "advisor/web/app.py",
+    Mutation("web-session-default-rules", "python", "advisor/web/routes_advise.py",
              "params = read_query(TrainQuestion.SESSION_PARAMS, "
              "request.query_params.multi_items(),\n"
-             '                            {"rules": default_rules, "seed": None})',
+             '                        {"rules": default_rules, "seed": None})',
              "params = read_query(TrainQuestion.SESSION_PARAMS, "
              "request.query_params.multi_items(),\n"
-             '                            {"seed": None})',
+             '                        {"seed": None})',
              "/api/train/session without ?rules= uses the default rule set, not the server's",
              (f"{SERVED}::test_every_endpoint_without_rules_answers_under_the_servers_rules",)),
-    Mutation("web-distribution-figures-default-rules", "python", "advisor/web/app.py",
+    Mutation("web-distribution-figures-default-rules", "python", "advisor/web/routes_figures.py",
              "await service.get((card.rules_name, card.mask, card.upper,",
-             "await service.get((default_rules, card.mask, card.upper,",
+             "await service.get((served.default_rules, card.mask, card.upper,",
              "/api/distribution's figures are of the server's default rule set",
              (f"{WEB_PARAMS}::test_every_parameter_of_every_endpoint_is_answered_as_the_"
               "library_answers",)),
-    Mutation("turn-job-key-without-rules", "python", "advisor/request/answers.py",
+    Mutation("turn-job-key-without-rules", "python", "advisor/request/turn_question.py",
              'return ("turn", self.card.rules_name, str(self.card),',
              'return ("turn", str(self.card),',
              "a background turn solve is known by its card's text alone (the same card "
              "under another rule set joins it)",
              (f"{KEYS}::test_the_same_card_under_two_rule_sets_is_two_questions_and_two_jobs",)),
-    Mutation("turn-job-opponents-ignored", "python", "advisor/request/answers.py",
+    Mutation("turn-job-opponents-ignored", "python", "advisor/request/turn_question.py",
              "opponent=opponent,\n"
              "                                            rules=rules_name, opponents=opponents,\n"
              "                                            tournament=tournament)\n"
@@ -526,17 +526,17 @@ MUTATIONS: tuple[Mutation, ...] = (
              "        if objective.is_ev:",
              "POST /api/jobs/turn ignores ?opponents=",
              (f"{KEYS}::test_every_parameter_of_every_question_reaches_it_under_every_rule_set",)),
-    Mutation("analyze-win-from-ignored", "python", "advisor/request/answers.py",
+    Mutation("analyze-win-from-ignored", "python", "advisor/request/analyze_question.py",
              "return cls(record, choose_judging(objective_name=objective_name, win_from=win_from,",
              "return cls(record, choose_judging(objective_name=objective_name, win_from=None,",
              "/api/analyze ignores ?win_from= (judges from 10 open boxes on)",
              (f"{KEYS}::test_every_objective_of_a_review_is_the_one_asked",)),
-    Mutation("session-objective-ignored", "python", "advisor/request/answers.py",
+    Mutation("session-objective-ignored", "python", "advisor/request/train_question.py",
              "return session_of(table, positions, self.answers, self.objective,",
              "return session_of(table, positions, self.answers, Objective.ev(),",
              "/api/train/session grades by the expected score whatever ?target= or ?beat=",
              (f"{SERVED}::test_a_session_is_graded_by_the_objective_asked",)),
-    Mutation("record-answer-finished-turn", "python", "advisor/request/answers.py",
+    Mutation("record-answer-finished-turn", "python", "advisor/request/page.py",
              '"finished": record.is_finished,',
              '"finished": record.current is None,',
              "POST /api/record calls the game finished once no turn is in progress",
@@ -612,7 +612,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "arrays = rules.arrays._replace(yahtzee_bonus=0.0, n_flags=1)",
              "the heuristic's par of a lower box counts Joker entries of five alike",
              ("tests/solver/simulate/test_policies.py",)),
-        Mutation("answer-from-top-ignored", "python", "advisor/request/answers.py",
+        Mutation("answer-from-top-ignored", "python", "advisor/request/advise_question.py",
              "return advisor.advise(self.dice, self.rolls_left, why=self.why).to_json(self.top)",
              "return advisor.advise(self.dice, self.rolls_left, why=self.why).to_json()",
              "/api/advise under a target or win objective (a solved turn) ignores ?top=",
@@ -733,7 +733,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "simulate --json gives the keep decisions per game as box decisions and back",
              ("tests/advisor/cli/stats/test_simulate_figures.py::test_decisions_per_game_are_counted_from_the_"
               "games",)),
-    Mutation("simulate-luck-sign-flipped", "python", "advisor/cli/stats.py",
+    Mutation("simulate-luck-sign-flipped", "python", "advisor/cli/simulate.py",
              "{'+' if luck >= 0 else '-'} luck terms",
              "{'-' if luck >= 0 else '+'} luck terms",
              "the text's E(new game) - mean loss +- luck terms no longer adds up (sign)",
@@ -1071,12 +1071,12 @@ MUTATIONS: tuple[Mutation, ...] = (
              "                turn_loss[b] = lost",
              "simulate's loss by turn filled by the box each turn filled (the same total)",
              (LOSS_PLACES,)),
-    Mutation("sim-loss-by-box-smallest-first", "python", "advisor/cli/stats.py",
+    Mutation("sim-loss-by-box-smallest-first", "python", "advisor/cli/simulate.py",
              "key=lambda item: -item[1])",
              "key=lambda item: item[1])",
              "simulate's 'loss by box (largest)' lists the smallest losses first",
              (LOSS_LARGEST,)),
-    Mutation("sim-loss-by-box-three", "python", "advisor/cli/stats.py",
+    Mutation("sim-loss-by-box-three", "python", "advisor/cli/simulate.py",
              "by_box[:4]",
              "by_box[:3]",
              "simulate's 'loss by box (largest)' lists three boxes, not four",
@@ -1237,7 +1237,8 @@ MUTATIONS: tuple[Mutation, ...] = (
              "reviewed by the expected score",
              ("tests/web/page/test_record_objective.py::"
               "test_a_win_record_and_a_target_record_are_reviewed_by_their_own_objective",)),
-    Mutation("server-analyze-ignores-the-records-note", "python", "advisor/request/answers.py",
+    Mutation("server-analyze-ignores-the-records-note", "python",
+             "advisor/request/analyze_question.py",
              "noted=None if chosen else noted))",
              "noted=None))",
              "POST /api/analyze judges a record noted '# objective: ...' by expected score",
@@ -1301,7 +1302,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "the page's tournament game never asks the server for the share of first place "
              "(every list by expected score)",
              ("tests/web/page/test_tournament.py::test_the_page_plays_a_tournament",)),
-    Mutation("page44-turn-job-tournament-ignored", "python", "advisor/request/answers.py",
+    Mutation("page44-turn-job-tournament-ignored", "python", "advisor/request/turn_question.py",
              "                                            tournament=tournament)\n"
              "        if objective.is_ev:",
              "                                            tournament=None)\n"

@@ -19,7 +19,7 @@ from ..play import GameSession, deviation_note
 from ..play_win import objective_comment
 from ..record import GameRecord
 from ..record_file import RecordFile, check_record_path, read_record
-from ..request.answers import AdviseQuestion
+from ..request.advise_question import AdviseQuestion
 from ..request.params import OBJECTIVE_PARAMS, TOURNAMENT_PARAMS, options
 from ._base import emit_json
 from ._progress import load_moments, load_table, note_targets, progress_bar

@@ -1,4 +1,5 @@
-"""``yahtzee solve`` and ``yahtzee export``."""
+"""``yahtzee solve``: the expected-score table of a rule set, and with --targets its target
+table (``yahtzee export`` writes the table out: :mod:`advisor.cli.export`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ import time
 import click
 
 from solver import stats_file, target_table
-from solver.formats.export import check_export_target, export_table
 from solver.formats.tablefile import check_table_target
 from solver.game.rules import RuleSet, get_rules
 from solver.stats import highest_score
@@ -162,16 +162,3 @@ def _solve_tournament(rules: RuleSet, objective: Objective, force: bool,
     click.echo(f"size:           {size / 1e6:.0f} MB")
     click.echo(f"wall time:      {seconds:.2f} s (solve {solved:.2f} s)")
     click.echo(f"kept solve:     {path}")
-
-
-@click.command()
-@options("rules", "export_format", "export_out", "force", "table")
-def export(rules_name: str, fmt: str, out: str, force: bool, table_path: str | None) -> None:
-    """Write the whole table of a rule set (layout: `yahtzee help export`).
-
-    Example: yahtzee export --format npy --out official.npy
-    """
-    check_export_target(out, fmt, force=force)
-    table = load_table(rules_name, table_path)
-    export_table(table, out, fmt, force=force)
-    click.echo(f"wrote {out} ({fmt}, rules {table.rules.name})", err=True)

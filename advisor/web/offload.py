@@ -29,7 +29,8 @@ from ..analyze import analyze
 from ..background import WorkerFailed
 from ..play_win import Judging
 from ..record import GameRecord
-from ..request.answers import TurnQuestion, read_noted_record, record_json, solve_turn_job
+from ..request.page import read_noted_record, record_json
+from ..request.turn_question import TurnQuestion, solve_turn_job
 from ..solved_turn import SolvedTurn, solve_is_slow
 
 T = TypeVar("T")

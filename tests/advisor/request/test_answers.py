@@ -1,4 +1,4 @@
-"""Every question of the request layer (advisor/request/answers.py: one layer under the
+"""Every question of the request layer (advisor/request/*_question.py: one layer under the
 CLI and the HTTP API) built from its parameters under every rule set, without a table:
 each parameter reaches the question (changing it changes the question), every card of
 it (the player's, an opponent's) is read under the question's rules, and the keys the
@@ -12,15 +12,13 @@ from advisor.model import Dice, Scorecard
 from advisor.objective import Objective
 from advisor.play_win import WinEachTurn
 from advisor.record import parse_record
-from advisor.request.answers import (
-    AdviseQuestion,
-    AnalyzeQuestion,
-    GradeQuestion,
-    StatsQuestion,
-    TrainQuestion,
-    TurnQuestion,
-)
+from advisor.request.advise_question import AdviseQuestion
+from advisor.request.analyze_question import AnalyzeQuestion
+from advisor.request.grade_question import GradeQuestion
 from advisor.request.params import PARAMS
+from advisor.request.stats_question import StatsQuestion
+from advisor.request.train_question import TrainQuestion
+from advisor.request.turn_question import TurnQuestion
 from solver.game.rules import RULE_NAMES, get_rules
 
 

@@ -401,7 +401,9 @@ def test_every_query_parameter_is_a_cli_option_of_the_twin():
     from advisor.cli.advise import advise
     from advisor.cli.analyze import analyze
     from advisor.cli.stats import stats
-    from advisor.request.answers import AdviseQuestion, AnalyzeQuestion, StatsQuestion
+    from advisor.request.advise_question import AdviseQuestion
+    from advisor.request.analyze_question import AnalyzeQuestion
+    from advisor.request.stats_question import StatsQuestion
 
     for command, names in ((advise, AdviseQuestion.PARAMS), (stats, StatsQuestion.PARAMS),
                            (analyze, AnalyzeQuestion.PARAMS)):

@@ -182,14 +182,11 @@ def endpoints_of(rules: str) -> list[str]:
 @pytest.mark.parametrize("rules", RULE_NAMES)
 def test_every_parameter_of_every_endpoint_is_answered_as_the_library_answers(
         server, table_of, rules):
-    from advisor.request.answers import (
-        CARD_PARAMS,
-        PLACE_PARAMS,
-        AdviseQuestion,
-        GradeQuestion,
-        StatsQuestion,
-        TrainQuestion,
-    )
+    from advisor.request.advise_question import AdviseQuestion
+    from advisor.request.grade_question import GradeQuestion
+    from advisor.request.page import CARD_PARAMS, PLACE_PARAMS
+    from advisor.request.stats_question import StatsQuestion
+    from advisor.request.train_question import TrainQuestion
 
     declared = {"/api/advise": AdviseQuestion.PARAMS, "/api/stats": StatsQuestion.PARAMS,
                 "/api/card": CARD_PARAMS, "/api/place": PLACE_PARAMS,
@@ -249,7 +246,7 @@ def test_the_figures_the_page_shows_of_a_card_are_its_entries(server):
     """/api/card of cards with every upper subtotal from 0 to 105 (and random lower
     entries), every rule set: the upper subtotal, the bonus, what the bonus still needs,
     the total, the open boxes and the turn, from the entries alone."""
-    from advisor.request.answers import describe_card
+    from advisor.request.page import describe_card
 
     asked = 0
     for rules in RULE_NAMES:

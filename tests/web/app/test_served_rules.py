@@ -44,14 +44,10 @@ def questions() -> dict[str, list[dict]]:
 
 
 def test_every_endpoint_without_rules_answers_under_the_servers_rules(server, yatzy_server):
-    from advisor.request.answers import (
-        CARD_PARAMS,
-        PLACE_PARAMS,
-        RULES_PARAMS,
-        AdviseQuestion,
-        StatsQuestion,
-        TrainQuestion,
-    )
+    from advisor.request.advise_question import AdviseQuestion
+    from advisor.request.page import CARD_PARAMS, PLACE_PARAMS, RULES_PARAMS
+    from advisor.request.stats_question import StatsQuestion
+    from advisor.request.train_question import TrainQuestion
 
     takes_rules = {"/api/advise": AdviseQuestion.PARAMS, "/api/stats": StatsQuestion.PARAMS,
                    "/api/card": CARD_PARAMS, "/api/place": PLACE_PARAMS,

@@ -14,7 +14,7 @@ import urllib.parse
 from click.testing import CliRunner
 
 from advisor.cli import cli
-from advisor.request.answers import TurnQuestion, solve_turn_job
+from advisor.request.turn_question import TurnQuestion, solve_turn_job
 from advisor.web.jobs import PER_CLIENT, JobService, TooManyJobs
 
 LATE = "aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=20,fh=25,ss=30"

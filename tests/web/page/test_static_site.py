@@ -19,7 +19,7 @@ from advisor.advise import advise
 from advisor.analyze import analyze
 from advisor.model import Dice, Keep, Scorecard
 from advisor.record import parse_record
-from advisor.request.answers import read_noted_record, record_json
+from advisor.request.page import read_noted_record, record_json
 from advisor.site import build_site
 from advisor.train import Position, grade
 from solver.errors import InvalidRecordError, ObjectiveError
