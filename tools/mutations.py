@@ -652,19 +652,19 @@ MUTATIONS: tuple[Mutation, ...] = (
              ("tests/advisor/record/test_record.py::test_every_decision_of_a_record_of_every_rule_set_is_where_"
               "it_was_made",)),
     # the page's own drawing of the card (headless Chromium)
-    Mutation("page-yahtzee-bonus-count", "python", "advisor/web/static/app.js",
+    Mutation("page-yahtzee-bonus-count", "python", "advisor/web/static/board.js",
              "td.textContent = String(info.yahtzee_bonus * rules.yahtzee_bonus);",
              "td.textContent = String(info.yahtzee_bonus);",
              "the page's Yahtzee bonus row shows how many bonuses, not their points",
              (CARD_PAGE,)),
-    Mutation("page-bonus-open-every", "python", "advisor/web/static/app.js",
+    Mutation("page-bonus-open-every", "python", "advisor/web/static/board.js",
              "const upperOpen = rules.boxes.some((b) => b.upper && info.entries[b.name] === "
              "undefined);",
              "const upperOpen = rules.boxes.every((b) => b.upper && info.entries[b.name] === "
              "undefined);",
              "the page's upper bonus cell says 0 (not 'needs N') once any upper box is filled",
              (CARD_PAGE,)),
-    Mutation("page-subtotal-capped", "python", "advisor/web/static/app.js",
+    Mutation("page-subtotal-capped", "python", "advisor/web/static/board.js",
              "td.textContent = `${info.upper_subtotal} / ${rules.upper_target}`;",
              "td.textContent = `${info.upper} / ${rules.upper_target}`;",
              "the page's upper subtotal is the capped one (63 at most)",
@@ -1193,7 +1193,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              'found = {"keep" if best.is_keep else "box"}',
              "practice counts a box scored where the best choice keeps dice as a keep",
              ("tests/advisor/train/test_train.py::test_keeps_and_boxes_are_counted_by_what_each_answer_did",)),
-    Mutation("newuser45-page-loss-negative", "python", "advisor/web/static/app.js",
+    Mutation("newuser45-page-loss-negative", "python", "advisor/web/static/options.js",
              'loss.textContent = lost > 0 ? `${lost.toFixed(2)}${unit}` : "best";',
              'loss.textContent = lost > 0 ? `-${lost.toFixed(2)}${unit}` : "best";',
              "the page's list of choices shows a loss as -3.24 where advise prints 3.24",
@@ -1229,7 +1229,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "past the bound in all a new client is refused while idle connections hold every "
              "place (many addresses' silent connections lock everyone out)",
              (f"{CONNECTIONS}::test_a_client_over_its_cap_is_refused_while_another_is_answered",)),
-    Mutation("page-record-keeps-the-pages-objective", "python", "advisor/web/static/app.js",
+    Mutation("page-record-keeps-the-pages-objective", "python", "advisor/web/static/records.js",
              "objective: objectiveOfRecord(answer.objective, answer.objective_page), "
              "objectiveLine:",
              "objective: { kind: \"ev\" }, objectiveLine: \"\" && ",
@@ -1244,19 +1244,19 @@ MUTATIONS: tuple[Mutation, ...] = (
              "POST /api/analyze judges a record noted '# objective: ...' by expected score",
              ("tests/web/page/test_record_objective.py::"
               "test_the_server_reads_a_records_objective_as_analyze_does",)),
-    Mutation("site-table-sha256-unchecked", "python", "advisor/web/static/local.js",
+    Mutation("site-table-sha256-unchecked", "python", "advisor/web/static/local_core.js",
              "if (await sha256(bytes) !== want.sha256)",
              "if (await sha256(bytes) !== want.sha256 && false)",
              "a static site advises from a table with a value changed (plausible wrong advice)",
              ("tests/web/page/test_site_tables.py::"
               "test_a_damaged_table_is_refused_with_a_clear_message",)),
-    Mutation("page-card-bonus-count-unsearched", "python", "advisor/web/static/local.js",
+    Mutation("page-card-bonus-count-unsearched", "python", "advisor/web/static/local_core.js",
              "  if (!(n < 31 && (counts >> n & 1))) {",
              "  if (false) {",
              "the page takes a Yahtzee bonus count no game reaches with the card's boxes",
              ("tests/web/test_engine_input.py::"
               "test_the_pages_parsers_in_node_give_the_python_verdict",)),
-    Mutation("page-undo-step-unchecked", "python", "advisor/web/static/app.js",
+    Mutation("page-undo-step-unchecked", "python", "advisor/web/static/game.js",
              "    earlier = await checkedState(JSON.parse(kept));",
              "    earlier = JSON.parse(kept);",
              "an undo step edited in the browser's storage is shown as the game",
@@ -1296,7 +1296,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "a tournament's tie at the top counts as a whole first place (the share of a "
              "score level with others is P(other <= a)^(N-1), not the binomial sum over ties)",
              ("tests/advisor/objective/test_tournament.py::test_the_closed_form_equals_the_sum_over_ties",)),
-    Mutation("page44-tournament-params-dropped", "python", "advisor/web/static/app.js",
+    Mutation("page44-tournament-params-dropped", "python", "advisor/web/static/state.js",
              "  if (objective.params) return objective.params;",
              "  if (objective.params) return null;",
              "the page's tournament game never asks the server for the share of first place "

@@ -3,7 +3,7 @@
 // line or turn and token named), and replayed into every player's card.
 
 import * as engine from "./engine.js";
-import { LocalError, boxIndex, describeCard, parseCard, place } from "./local.js";
+import { LocalError, boxIndex, describeCard, parseCard, place } from "./local_core.js";
 
 const MAX_PLAYERS = 8;
 const DICE_RE = /^[1-6]{5}$/;

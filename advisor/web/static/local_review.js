@@ -7,7 +7,7 @@
 // best after - value before; a decision's loss is best - chosen.
 
 import * as engine from "./engine.js";
-import { LocalError, NEEDS_SERVE, adviseCard, describeCard, parseCard, place, tableOf } from "./local.js";
+import { LocalError, NEEDS_SERVE, adviseCard, describeCard, parseCard, place, tableOf } from "./local_core.js";
 import { readRecord } from "./local_record.js";
 
 const ERROR_LOSS = 1e-9;

@@ -5,7 +5,7 @@
 // answers of GET /api/train, /api/grade and /api/train/session.
 
 import * as engine from "./engine.js";
-import { LocalError, adviseCard, describeCard, parseCard, place, tableOf } from "./local.js";
+import { LocalError, adviseCard, describeCard, parseCard, place, tableOf } from "./local_core.js";
 
 const MAX_POSITIONS = 100;
 const END_OF_GAME = 3;

@@ -1,5 +1,5 @@
 // What the page keeps in this browser (localStorage): the game and its undo steps
-// (app.js), a practice session and the past sessions' figures (practice.js). A write that
+// (state.js), a practice session and the past sessions' figures (practice.js). A write that
 // fails (the storage full, or refused by the browser's settings) does not stop the page:
 // it plays on without saving, and says so once.
 

@@ -229,10 +229,10 @@ def test_site_version_changes_when_and_only_when_a_file_of_it_does(table_of, tmp
         assert version not in seen, name
         seen.add(version)
 
-    app = (static / "app.js").read_bytes()
-    (static / "app.js").write_bytes(app.replace(b"worked out", b"worked-out", 1))  # same size
+    app = (static / "chase.js").read_bytes()
+    (static / "chase.js").write_bytes(app.replace(b"worked out", b"worked-out", 1))  # same size
     changed("d")
-    (static / "app.js").write_bytes(app)
+    (static / "chase.js").write_bytes(app)
     assert build("e") == first  # back as it was: the version it had
     index = (static / "index.html").read_bytes()
     (static / "index.html").write_bytes(index.replace(b"<title>", b"<title> ", 1))

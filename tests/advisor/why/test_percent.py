@@ -71,8 +71,9 @@ def test_the_page_writes_the_same_percentages():
 
 def test_the_page_and_its_charts_use_that_formatter():
     """No other rounding of a probability to a percentage is left in the page's scripts."""
-    for name in ("app.js", "charts.js", "practice.js"):
-        text = (STATIC / name).read_text(encoding="utf-8")
-        assert "0.9995" not in text and "1 - 5e-7" not in text, name
-    assert 'from "./percent.js"' in (STATIC / "app.js").read_text(encoding="utf-8")
-    assert 'from "./percent.js"' in (STATIC / "charts.js").read_text(encoding="utf-8")
+    for path in STATIC.glob("*.js"):
+        if path.name != "percent.js":
+            text = path.read_text(encoding="utf-8")
+            assert "0.9995" not in text and "1 - 5e-7" not in text, path.name
+    for name in ("words.js", "options.js", "charts.js"):  # the page's percentages
+        assert 'from "./percent.js"' in (STATIC / name).read_text(encoding="utf-8"), name

@@ -1,0 +1,44 @@
+// The page's words and numbers for a choice, an objective, a loss or a job's progress.
+
+import { fixed } from "./percent.js";
+import { rules } from "./state.js";
+
+// How a win objective counts a tie: half a win against one opponent, 1/k among k players.
+export const tieShare = (objective) => objective.opponents ? "a tie of k players at the top counts 1/k"
+  : "a tie counts as half";
+// What the objective's figure is, in words: the server's for an objective it described.
+export const objectiveWords = (objective) => (objective.info ? objective.info.words
+  : objective.kind === "win" ? "the chance to win" : `the chance of ${objective.target} or more`);
+
+export const ordinal = (n) => `${n}${n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd"
+  : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th"}`;
+
+export function describe(option) {
+  if (option.action === "keep") return option.keep.length ? `Keep ${option.keep.join(" ")}` : "Reroll all";
+  const label = rules.boxes.find((b) => b.name === option.box).label;
+  return `${label} ${option.points}${option.bonus ? ` +${option.bonus} bonus` : ""}`;
+}
+
+// As the CLI words an option: "keep 2 2 2", "reroll all", "score Twos 6".
+export function phrase(option) {
+  const text = describe(option);
+  return option.action === "keep" ? text.charAt(0).toLowerCase() + text.slice(1) : `score ${text}`;
+}
+
+// Where a queued job stands: ", number 2 in the queue" (the server runs long jobs in turn).
+export const queuePlace = (job) => (job.position ? `, number ${job.position} in the queue` : "");
+
+// ", about 40 s left": the work still to do at the rate measured so far (the server counts
+// the solve's progress in work, each level of the DP by its size), once a twentieth of it
+// is done; "" before.
+export function timeLeft(job) {
+  if (!job.total || job.done * 20 < job.total || job.seconds < 3) return "";
+  const left = Math.max(job.seconds * (job.total - job.done) / job.done, 1);
+  return left < 90 ? `, about ${Math.round(left)} s left` : `, about ${Math.round(left / 60)} min left`;
+}
+
+export const percent = (p) => fixed(p, p > 0.999 || p < 0.001 ? 2 : 1);
+const signed = (x) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(2)}`;
+// A loss or luck in its unit (analysis): points, or percentage points of a probability.
+export const lossText = (x, unit) => (unit === "probability" ? `${(100 * x).toFixed(2)} pp` : x.toFixed(2));
+export const signedIn = (x, unit) => (unit === "probability" ? `${signed(100 * x)} pp` : signed(x));
