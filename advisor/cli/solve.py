@@ -1,5 +1,6 @@
-"""``yahtzee solve``: the expected-score table of a rule set, and with --targets its target
-table (``yahtzee export`` writes the table out: :mod:`advisor.cli.export`)."""
+"""``yahtzee solve``: a rule set's expected-score table; with --targets its target table,
+with --tournament N a tournament's solve (``yahtzee export`` writes the table out:
+:mod:`advisor.cli.export`)."""
 
 from __future__ import annotations
 
