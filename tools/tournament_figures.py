@@ -6,7 +6,8 @@ final scores from ``--heuristic-games`` simulated games, seed 0, read as an empi
 field: exact given that field, which is itself a sample).
 
 One solve of the tournament DP from a new game per (field, N): CPU-heavy (minutes each);
-run it alone, niced. ``python tools/tournament_figures.py [--heuristic-games G]``.
+run it alone, niced. ``python tools/tournament_figures.py [--heuristic-games G]
+[--sizes 2,3] [--fields ev,heuristic]``.
 """
 
 from __future__ import annotations
@@ -51,16 +52,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--heuristic-games", type=int, default=1_000_000)
     parser.add_argument("--sizes", default=",".join(map(str, SIZES)))
+    parser.add_argument("--fields", default="ev,heuristic",
+                        help="the fields, comma-separated: ev (expected-score play, exact), "
+                             "heuristic (simulated games)")
     args = parser.parse_args()
+    fields = {f.strip() for f in args.fields.split(",")}
     sizes = [int(s) for s in args.sizes.split(",")]
     table = get_table("official")
     ev_dist = new_game_stats(table).distribution
     head = (f"{'N':>8}  {'P(1st) ev play':<14}  {'P(1st) tourn.':<14}  {'ratio':>7}  "
             f"{'N x P(1st)':>9}")
-    print("Against the expected-score field (exact):", flush=True)
-    print(head, flush=True)
-    for n in sizes:
-        print(row(table, Field().distribution(table), ev_dist, n), flush=True)
+    if "ev" in fields:
+        print("Against the expected-score field (exact):", flush=True)
+        print(head, flush=True)
+        for n in sizes:
+            print(row(table, Field().distribution(table), ev_dist, n), flush=True)
+    if "heuristic" not in fields:
+        return
     games = args.heuristic_games
     scores = simulate(table, "heuristic", games, 0, judged=False).scores
     heuristic = Field.of_scores(scores, table.rules).distribution(table)
