@@ -32,25 +32,30 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import numpy as np
 
 from solver.errors import FieldError, ObjectiveError, YahtzeeError, shown
 from solver.field import MAX_PLAYERS, Field, check_players, read_scores
 from solver.game.rules import DEFAULT_RULES, RuleSet, get_rules
+from solver.game.ties import EV_TIE, P_TIE
 from solver.numbers import MAX_DIGITS, whole_number
 from solver.stats import most_points_to_come, optimal_stats, stats_operations
 from solver.stats_file import new_game_stats
 from solver.tournament_file import StoredTournament, get_tournament
 
 from .model import Scorecard
+from .text import points_of_chance, probability_text
 
 if TYPE_CHECKING:
     from solver.table import Table
     from solver.target import Utility
 
 KINDS = ("ev", "target", "win", "tournament")
+POINTS, PROBABILITY = "points", "probability"
+"""The units of an objective's figures and losses: expected points, or a probability
+(``p_target``, ``win_share``)."""
 MAX_OPPONENTS = 7
 """Most opponents of a win objective: the others at a table of eight, as many as
 ``yahtzee play`` seats (an empty card among them is a new game's, as for --card)."""
@@ -78,56 +83,96 @@ def _whole_points(value: Any, what: str) -> int:
     return number
 
 
-@dataclass(frozen=True)
-class Objective:
-    """One objective; ``target`` is set for kind ``target``; for ``win`` either
-    ``opponent`` (one opponent) or ``opponents`` (two or more: beat the best of them);
-    for ``tournament`` ``players`` (in all) and ``field``."""
+class Column(NamedTuple):
+    """One column of a table of options: its heading, right-aligned in ``width``
+    characters after ``gap``, and ``cell(option)``, the option's text in it."""
 
-    kind: str = "ev"
+    heading: str
+    width: int
+    cell: Callable[[Any], str]
+    gap: str = "  "
+
+
+def _expected_final(option: Any) -> str:
+    return f"{option.expected_final:.2f}"
+
+
+EXPECTED_FINAL = Column("expected final", 14, _expected_final)
+"""The expected final score of each option, in points (two decimals)."""
+
+
+class Objective:
+    """What the advice maximises (see the module docstring): :class:`ExpectedScore`,
+    :class:`TargetObjective`, :class:`WinObjective` or :class:`TournamentObjective`, each a
+    small frozen value answering this interface for itself. Build one with the class
+    methods below (``Objective()`` is the expected score)."""
+
+    kind: ClassVar[str]
+    """The name of the type in JSON and records: ``ev``, ``target``, ``win``, ``tournament``."""
+    key: ClassVar[str | None] = None
+    """The per-option key of the objective's figure (``p_target``, ``win_share``); None:
+    the expected final score, every option's own."""
+    header: ClassVar[str]
+    """The heading of the objective's column in a table of options."""
+    slow_open_boxes: ClassVar[int]
+    """From this many open boxes a solve from the card takes more than about a second
+    (measured: ``benchmarks/bench_play_win.py``, ``bench_target.py``)."""
+    solves_from_new_game: ClassVar[bool] = False
+    """True when one solve from a new game answers every turn of every game (the utility
+    never changes: a tournament's field is blind), so a card with :attr:`slow_open_boxes`
+    or more open boxes is solved from a new game, once; a later card alone is solved from
+    itself (the same figures, at once). False: a turn is solved from its own card (a
+    target, opponents' cards as they stand)."""
+    solves_turns: ClassVar[bool] = True
+    """True when a turn under the objective is solved (the target / win DP); False when
+    the expected-score table answers it at once."""
+    keeps_game_vectors: ClassVar[bool] = False
+    """True when one solve's vectors answer the game's later turns unchanged (a target);
+    False for a win objective, whose opponents' cards move on between turns."""
+    tie: ClassVar[float] = P_TIE
+    """The tolerance within which two options' figures are equal (:mod:`solver.game.ties`)."""
+    unit: ClassVar[str] = PROBABILITY
+    """The unit of the objective's figures and losses: ``points`` or ``probability``."""
+    is_ev: ClassVar[bool] = False
+    """True for the expected score (the public API's test; the advisor asks the
+    objective's own answers instead)."""
     target: int | None = None
     opponent: Scorecard | None = None
     opponents: tuple[Scorecard, ...] = ()
     players: int | None = None
     field: Field | None = None
 
-    def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise ObjectiveError(f"objective {self.kind!r}: use one of {', '.join(KINDS)}")
-        against = (self.opponent is not None) + (len(self.opponents) >= 2)
-        if (self.kind == "target") != (self.target is not None) or \
-                (self.kind == "win") != (against == 1) or len(self.opponents) == 1:
-            raise ObjectiveError("a target objective needs target=..., a win objective "
-                                 "opponent=... or two or more opponents=...")
-        if len(self.opponents) > MAX_OPPONENTS:
-            raise _too_many(len(self.opponents))
-        if (self.kind == "tournament") != (self.players is not None) or \
-                (self.players is None) != (self.field is None):
-            raise ObjectiveError("a tournament objective needs players=... and field=... "
-                                 "(and no other objective does)")
-        if self.players is not None:
-            check_players(self.players)
+    def __new__(cls, *args: Any, **kwargs: Any) -> Objective:
+        """``Objective()``: the expected score (the other types through the class
+        methods)."""
+        if cls is Objective:
+            if args or kwargs:
+                raise ObjectiveError("build an objective with Objective.ev(), "
+                                     "for_target(x), beat(n), win(card), win_against(cards) "
+                                     "or tournament(n)")
+            cls = ExpectedScore
+        return super().__new__(cls)
 
     # ------------------------------------------------------------------ building
     @classmethod
     def ev(cls) -> Objective:
-        return cls()
+        return ExpectedScore()
 
     @classmethod
     def for_target(cls, x: int | str) -> Objective:
         """P(final score >= x)."""
-        return cls("target", target=_whole_points(x, "target"))
+        return TargetObjective(target=_whole_points(x, "target"))
 
     @classmethod
     def beat(cls, n: int | str) -> Objective:
         """P(final score > n): the target n + 1."""
-        return cls("target", target=_whole_points(n, "score to beat") + 1)
+        return TargetObjective(target=_whole_points(n, "score to beat") + 1)
 
     @classmethod
     def win(cls, opponent: Scorecard | str, rules: str | RuleSet = DEFAULT_RULES) -> Objective:
         """The chance to beat the opponent (a tie counts half), the opponent's card given
         as text or a card."""
-        return cls("win", opponent=_as_opponent(opponent, rules))
+        return WinObjective(opponent=_as_opponent(opponent, rules))
 
     @classmethod
     def win_against(cls, opponents: Sequence[Scorecard | str],
@@ -146,8 +191,8 @@ class Objective:
         if len({card.rules_name for card in cards}) > 1:
             raise ObjectiveError("the opponents' cards are for different rule sets")
         if len(cards) == 1:
-            return cls("win", opponent=cards[0])
-        return cls("win", opponents=cards)
+            return WinObjective(opponent=cards[0])
+        return WinObjective(opponents=cards)
 
     @classmethod
     def tournament(cls, players: int | str, field: Field | None = None) -> Objective:
@@ -161,7 +206,7 @@ class Objective:
         if field is not None and not isinstance(field, Field):
             raise FieldError(f"field must be a solver.field.Field, not "
                              f"{type(field).__name__}")
-        return cls("tournament", players=check_players(number), field=field or Field())
+        return TournamentObjective(players=check_players(number), field=field or Field())
 
     @classmethod
     def parse_options(cls, *, target: int | str | None = None, beat: int | str | None = None,
@@ -238,53 +283,40 @@ class Objective:
                              f"\"opponent\": CARD}} or {{\"kind\": \"tournament\", \"players\": "
                              f"N, \"field\": \"optimal\"}}")
 
-    # ------------------------------------------------------------------ meaning
-    @property
-    def is_ev(self) -> bool:
-        return self.kind == "ev"
 
+    # ------------------------------------------------------------------ meaning
     @property
     def against(self) -> tuple[Scorecard, ...]:
         """The opponents' cards of a win objective (one or more), () otherwise."""
-        return (self.opponent,) if self.opponent is not None else self.opponents
-
-    @property
-    def key(self) -> str | None:
-        """The per-option key: ``p_target``, ``win_share`` or None (expected score)."""
-        return {"ev": None, "target": "p_target", "win": "win_share",
-                "tournament": "win_share"}[self.kind]
-
-    @property
-    def header(self) -> str:
-        """The heading of the objective's column in a table of options."""
-        return {"ev": "expected final", "target": "P(target)", "win": "chance to win",
-                "tournament": "share of 1st"}[self.kind]
-
-    @property
-    def solves_from_new_game(self) -> bool:
-        """True when one solve from a new game answers every turn of every game (the
-        utility never changes: a tournament's field is blind), so a card with
-        :attr:`slow_open_boxes` or more open boxes is solved from a new game, once; a
-        later card alone is solved from itself (the same figures, at once). False: a
-        turn is solved from its own card (a target, opponents' cards as they stand)."""
-        return self.kind == "tournament"
-
-    @property
-    def slow_open_boxes(self) -> int:
-        """From this many open boxes a solve from the card takes more than about a
-        second (measured: ``benchmarks/bench_play_win.py``, ``bench_target.py``)."""
-        return {"ev": 14, "target": 7, "win": 6, "tournament": 6}[self.kind]
+        return ()
 
     @property
     def chance_words(self) -> str:
         """What the objective's per-option figure is, in a few words: ``the chance of 300
         or more``, ``the chance to win``, ``the share of first place among 10 players``
         (the expected score: ``the expected final score``)."""
-        if self.kind == "target":
-            return f"the chance of {self.target} or more"
-        if self.kind == "tournament":
-            return f"the share of first place among {self.players:,} players"
-        return {"ev": "the expected final score", "win": "the chance to win"}[self.kind]
+        raise NotImplementedError
+
+    @property
+    def ranked_by(self) -> str | None:
+        """What advice under this objective is ranked by, when not the expected final
+        score (the default, None): :meth:`describe`."""
+        return self.describe()
+
+    def describe(self) -> str:
+        """``the expected final score``, ``P(final score >= 300)`` or ``the chance to win
+        ...``."""
+        raise NotImplementedError
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"kind": ..., ...}``, read back by :meth:`from_json`."""
+        raise NotImplementedError
+
+    def query_params(self) -> dict[str, str] | None:
+        """The server's query parameters that ask for this objective (``{"target":
+        "300"}``, ``{"tournament": "10"}``, ``{}`` for the expected score); None when no
+        query can (a tournament's field other than the default: the CLI's)."""
+        raise NotImplementedError
 
     def page_json(self) -> dict[str, Any]:
         """What the served page shows of the objective, so that it asks the objective
@@ -297,72 +329,52 @@ class Objective:
                 "slow_open_boxes": self.slow_open_boxes,
                 "solves_from_new_game": self.solves_from_new_game}
 
-    def query_params(self) -> dict[str, str] | None:
-        """The server's query parameters that ask for this objective (``{"target":
-        "300"}``, ``{"tournament": "10"}``, ``{}`` for the expected score); None when no
-        query can (a tournament's field other than the default: the CLI's)."""
-        if self.kind == "target":
-            return {"target": str(self.target)}
-        if self.kind == "win":
-            return ({"opponent": str(self.opponent)} if self.opponent is not None
-                    else {"opponents": ";".join(str(c) for c in self.opponents)})
-        if self.kind == "tournament":
-            return {"tournament": str(self.players)} if self.field == Field() else None
-        return {}
+    # ------------------------------------------------------------------ figures
+    def value_of(self, option: Any) -> float:
+        """The value of choosing ``option`` (an :class:`~advisor.advice.Option`): its
+        probability under the objective (its expected final score for the expected
+        score)."""
+        return float(option.probability or 0.0)
 
-    def describe(self) -> str:
-        """``the expected final score``, ``P(final score >= 300)`` or ``the chance to win
-        ...``."""
-        if self.kind == "target":
-            return f"P(final score >= {self.target})"
-        if self.kind == "win" and self.opponent is not None:
-            if self.opponent.is_full:
-                return (f"the chance to win (a tie counts as half) against the opponent's "
-                        f"final score, {self.opponent.total}")
-            return (f"the chance to win (a tie counts as half), opponent at "
-                    f"{standing(self.opponent)}")
-        if self.kind == "win":
-            return (f"the chance to win against {len(self.opponents)} opponents (a tie "
-                    f"counts as a share: half a win between two, a third among three), "
-                    f"opponents at {'; '.join(standing(c) for c in self.opponents)}")
-        if self.kind == "tournament":
-            assert self.field is not None and self.players is not None
-            return (f"the expected share of first place among {self.players:,} players "
-                    f"(a tie at the top shared), the others' final scores from "
-                    f"{self.field.describe()}")
-        return "the expected final score"
+    def value_before_turn(self, card: Scorecard, table: Table,
+                          solved: Callable[[], float]) -> float:
+        """The objective's value of ``card`` before its turn's first roll; ``solved()``:
+        the turn's solved value (called only when the turn needs a solve)."""
+        return solved() if self.needs_solve(card) else 0.0
 
-    def __str__(self) -> str:
-        if self.kind == "target":
-            return f"target {self.target}"
-        if self.kind == "win":
-            return f"win against {' and '.join(str(c) for c in self.against)}"
-        if self.kind == "tournament":
-            return f"tournament of {self.players} (field {self.field})"
-        return "ev"
-
-    def to_json(self) -> dict[str, Any]:
-        if self.kind == "target":
-            return {"kind": "target", "target": self.target}
-        if self.kind == "win" and self.opponent is not None:
-            return {"kind": "win", "opponent": str(self.opponent)}
-        if self.kind == "win":
-            return {"kind": "win", "opponents": [str(c) for c in self.opponents]}
-        if self.kind == "tournament":
-            assert self.field is not None
-            return {"kind": "tournament", "players": self.players,
-                    "field": self.field.to_json()}
-        return {"kind": "ev"}
+    def option_columns(self) -> list[Column]:
+        """The columns of a table of options after the choice: the objective's figure
+        (a percentage), its loss in percentage points, the expected final score."""
+        cell = max(len(self.header), 11) + 2
+        return [Column(self.header, cell, lambda o: probability_text(o.probability or 0.0),
+                       gap=""),
+                Column("loss (pp)", 9, lambda o: points_of_chance(o.p_loss or 0.0)),
+                EXPECTED_FINAL]
 
     # ------------------------------------------------------------------ solving
+    def needs_solve(self, card: Scorecard) -> bool:
+        """True when ``card``'s turn under the objective is solved to be answered (not
+        for the expected score, nor for a target out of reach: every figure 0)."""
+        return self.solves_turns and not self.is_out_of_reach(card)
+
+    def is_out_of_reach(self, card: Scorecard) -> bool:
+        """True for a target that no play from ``card`` can reach (beyond its total plus
+        the most points still to come): every probability is exactly 0, known without
+        solving anything."""
+        return False
+
+    def first_turn_players(self, card: Scorecard) -> int | None:
+        """The number of players when ``card``'s turn under this objective is the first
+        turn of a game played to win (a win objective, ``card`` and every opponent's card
+        new: the same turn in every such game), else None."""
+        return None
+
     def opponent_distributions(self, table: Table, *, phase: Phase | None = None
                                ) -> list[np.ndarray]:
         """P(x = each opponent's final score) for x = 0.. (win objective): exact, from
         each opponent's card (:func:`final_distribution`). ``phase()`` gives the progress
         callback of each distribution still to compute."""
-        if self.kind != "win":
-            raise ObjectiveError("only a win objective has an opponent")
-        return [final_distribution(card, table, phase=phase) for card in self.against]
+        raise ObjectiveError("only a win objective has an opponent")
 
     def opponent_distribution(self, table: Table, *, phase: Phase | None = None
                               ) -> np.ndarray:
@@ -377,45 +389,197 @@ class Objective:
         N``, :mod:`solver.tournament_file`: a file per rules, field and players) when a
         usable one is there, else None (``note`` says why a file there is unusable); None
         for an objective that is not solved once from a new game."""
-        if not self.solves_from_new_game:
-            return None
-        assert self.field is not None and self.players is not None
-        return get_tournament(table, self.players, self.field, self.utility(table), note)
+        return None
+
+    def utility_bounds(self, table: Table) -> Utility:
+        """A utility with the same range as :meth:`utility`'s or a wider one, known before
+        anything is solved (its values are not the objective's): it tells the work of the
+        DP (:func:`solver.target.solve_operations`) before the opponents' distributions
+        are worked out."""
+        return self.utility(table)
+
+    def utility(self, table: Table, *, phase: Phase | None = None) -> Utility:
+        """The terminal utility of the target / win DP (not for the expected score).
+        ``phase``: as for :meth:`opponent_distribution`."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class ExpectedScore(Objective):
+    """The expected final score: the default objective, answered by the expected-score
+    table (nothing solved per turn); its figure is every option's expected final score,
+    its loss in points."""
+
+    kind = "ev"
+    header = "expected final"
+    slow_open_boxes = 14
+    solves_turns = False
+    tie = EV_TIE
+    unit = POINTS
+    is_ev = True
+
+    @property
+    def chance_words(self) -> str:
+        return "the expected final score"
+
+    @property
+    def ranked_by(self) -> str | None:
+        return None
+
+    def describe(self) -> str:
+        return "the expected final score"
+
+    def __str__(self) -> str:
+        return "ev"
+
+    def __repr__(self) -> str:
+        return "Objective.ev()"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "ev"}
+
+    def query_params(self) -> dict[str, str] | None:
+        return {}
+
+    def value_of(self, option: Any) -> float:
+        return option.expected_final
+
+    def value_before_turn(self, card: Scorecard, table: Table,
+                          solved: Callable[[], float]) -> float:
+        return card.total + table.value(card.mask, card.upper, card.flag)
+
+    def option_columns(self) -> list[Column]:
+        """The expected final score and the loss in points."""
+        return [EXPECTED_FINAL, Column("loss", 8, lambda o: f"{o.loss:.2f}")]
+
+    def utility(self, table: Table, *, phase: Phase | None = None) -> Utility:
+        raise ObjectiveError("the expected score needs no utility")
+
+    def utility_bounds(self, table: Table) -> Utility:
+        raise ObjectiveError("the expected score needs no utility")
+
+
+@dataclass(frozen=True)
+class TargetObjective(Objective):
+    """P(final score >= ``target``). One solve's vectors answer the game's later turns;
+    a target beyond the most points still to come is out of reach (every figure 0)."""
+
+    target: int
+    kind = "target"
+    key = "p_target"
+    header = "P(target)"
+    slow_open_boxes = 7
+    keeps_game_vectors = True
+
+    def __post_init__(self) -> None:
+        if type(self.target) is not int:
+            raise ObjectiveError("a target objective needs target=... (a whole number)")
+
+    @property
+    def chance_words(self) -> str:
+        return f"the chance of {self.target} or more"
+
+    def describe(self) -> str:
+        return f"P(final score >= {self.target})"
+
+    def __str__(self) -> str:
+        return f"target {self.target}"
+
+    def __repr__(self) -> str:
+        return f"Objective.for_target({self.target})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "target", "target": self.target}
+
+    def query_params(self) -> dict[str, str] | None:
+        return {"target": str(self.target)}
 
     def is_out_of_reach(self, card: Scorecard) -> bool:
-        """True for a target that no play from ``card`` can reach (beyond its total plus
-        the most points still to come): every probability is exactly 0, known without
-        solving anything."""
-        if self.kind != "target" or self.target is None:
-            return False
         state = (card.mask, card.upper, card.flag)
         return self.target > card.total + most_points_to_come(card.rules, state)
 
+    def utility(self, table: Table, *, phase: Phase | None = None) -> Utility:
+        """A target above the rule set's highest score is solved as that score + 1
+        (:func:`solver.target.target_cap`: the same utility on every final score a game
+        can have), so no array is larger than the game."""
+        from solver.target import Utility  # numba (about 1 s to load)
+
+        return Utility.target(self.target, table.rules)
+
+
+@dataclass(frozen=True)
+class WinObjective(Objective):
+    """The chance to win against ``opponent`` (one) or ``opponents`` (two or more: beat
+    the best of them), each playing on from their card for the highest expected score; a
+    tie of ``k`` at the top counts ``1/k``."""
+
+    opponent: Scorecard | None = None
+    opponents: tuple[Scorecard, ...] = ()
+    kind = "win"
+    key = "win_share"
+    header = "chance to win"
+    slow_open_boxes = 6
+
+    def __post_init__(self) -> None:
+        if (self.opponent is not None) == (len(self.opponents) >= 2) or \
+                len(self.opponents) == 1:
+            raise ObjectiveError("a target objective needs target=..., a win objective "
+                                 "opponent=... or two or more opponents=...")
+        if len(self.opponents) > MAX_OPPONENTS:
+            raise _too_many(len(self.opponents))
+
+    @property
+    def against(self) -> tuple[Scorecard, ...]:
+        return (self.opponent,) if self.opponent is not None else self.opponents
+
+    @property
+    def chance_words(self) -> str:
+        return "the chance to win"
+
+    def describe(self) -> str:
+        if self.opponent is not None and self.opponent.is_full:
+            return (f"the chance to win (a tie counts as half) against the opponent's "
+                    f"final score, {self.opponent.total}")
+        if self.opponent is not None:
+            return (f"the chance to win (a tie counts as half), opponent at "
+                    f"{standing(self.opponent)}")
+        return (f"the chance to win against {len(self.opponents)} opponents (a tie "
+                f"counts as a share: half a win between two, a third among three), "
+                f"opponents at {'; '.join(standing(c) for c in self.opponents)}")
+
+    def __str__(self) -> str:
+        return f"win against {' and '.join(str(c) for c in self.against)}"
+
+    def __repr__(self) -> str:
+        if self.opponent is not None:
+            return f"Objective.win({self.opponent!r})"
+        return f"Objective.win_against({list(self.opponents)!r})"
+
+    def to_json(self) -> dict[str, Any]:
+        if self.opponent is not None:
+            return {"kind": "win", "opponent": str(self.opponent)}
+        return {"kind": "win", "opponents": [str(c) for c in self.opponents]}
+
+    def query_params(self) -> dict[str, str] | None:
+        return ({"opponent": str(self.opponent)} if self.opponent is not None
+                else {"opponents": ";".join(str(c) for c in self.opponents)})
+
     def first_turn_players(self, card: Scorecard) -> int | None:
-        """The number of players when ``card``'s turn under this objective is the first
-        turn of a game played to win (a win objective, ``card`` and every opponent's card
-        new: the same turn in every such game), else None."""
-        if self.kind != "win" or (card.mask, card.upper, card.flag) != NEW_GAME_STATE:
+        if (card.mask, card.upper, card.flag) != NEW_GAME_STATE:
             return None
         if any((c.mask, c.upper, c.flag) != NEW_GAME_STATE for c in self.against):
             return None
         return len(self.against) + 1
 
-    def utility_bounds(self, table: Table) -> Utility:
-        """A utility with the same range as :meth:`utility`'s or a wider one, known before
-        anything is solved (its values are not the objective's): a target's utility; for a
-        win, 0 below the best of the opponents' totals and constant above the most any of
-        them can reach (the win's utility is 0 and 1 there). It tells the work of the DP
-        (:func:`solver.target.solve_operations`) before the opponents' distributions are
-        worked out; a tournament's: every score)."""
-        from solver.target import Utility, target_cap  # numba (about 1 s to load)
+    def opponent_distributions(self, table: Table, *, phase: Phase | None = None
+                               ) -> list[np.ndarray]:
+        return [final_distribution(card, table, phase=phase) for card in self.against]
 
-        if self.kind == "target":
-            return self.utility(table)
-        if self.kind == "tournament":  # (every score a game can have)
-            return Utility(np.zeros(target_cap(table.rules)), 1.0, 0)
-        if self.kind != "win":
-            raise ObjectiveError("the expected score needs no utility")
+    def utility_bounds(self, table: Table) -> Utility:
+        """0 below the best of the opponents' totals and constant above the most any of
+        them can reach (the win's utility is 0 and 1 there)."""
+        from solver.target import Utility  # numba (about 1 s to load)
+
         rules = table.rules
         low = max(card.total for card in self.against)
         top = max(card.total if card.is_full else
@@ -424,22 +588,66 @@ class Objective:
         return Utility(np.zeros(top), 1.0, low)
 
     def utility(self, table: Table, *, phase: Phase | None = None) -> Utility:
-        """The terminal utility of the target / win DP (not for the expected score). A
-        target above the rule set's highest score is solved as that score + 1
-        (:func:`solver.target.target_cap`: the same utility on every final score a game
-        can have), so no array is larger than the game. ``phase``: as for
-        :meth:`opponent_distribution`."""
         from solver.target import Utility  # numba (about 1 s to load)
 
-        if self.kind == "target":
-            assert self.target is not None
-            return Utility.target(self.target, table.rules)
-        if self.kind == "win":
-            return Utility.win_share(self.opponent_distributions(table, phase=phase))
-        if self.kind == "tournament":
-            assert self.field is not None and self.players is not None
-            return Utility.tournament(self.field.distribution(table), self.players)
-        raise ObjectiveError("the expected score needs no utility")
+        return Utility.win_share(self.opponent_distributions(table, phase=phase))
+
+
+@dataclass(frozen=True)
+class TournamentObjective(Objective):
+    """The expected share of first place among ``players`` in all, the others' final
+    scores independent draws from ``field``'s distribution; nobody sees anybody, so one
+    solve from a new game answers every turn (:attr:`solves_from_new_game`)."""
+
+    players: int
+    field: Field
+    kind = "tournament"
+    key = "win_share"
+    header = "share of 1st"
+    slow_open_boxes = 6
+    solves_from_new_game = True
+
+    def __post_init__(self) -> None:
+        if self.players is None or self.field is None:
+            raise ObjectiveError("a tournament objective needs players=... and field=... "
+                                 "(and no other objective does)")
+        check_players(self.players)
+
+    @property
+    def chance_words(self) -> str:
+        return f"the share of first place among {self.players:,} players"
+
+    def describe(self) -> str:
+        return (f"the expected share of first place among {self.players:,} players "
+                f"(a tie at the top shared), the others' final scores from "
+                f"{self.field.describe()}")
+
+    def __str__(self) -> str:
+        return f"tournament of {self.players} (field {self.field})"
+
+    def __repr__(self) -> str:
+        return f"Objective.tournament({self.players}, {self.field!r})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "tournament", "players": self.players, "field": self.field.to_json()}
+
+    def query_params(self) -> dict[str, str] | None:
+        return {"tournament": str(self.players)} if self.field == Field() else None
+
+    def utility_bounds(self, table: Table) -> Utility:
+        """Every score a game can have."""
+        from solver.target import Utility, target_cap  # numba (about 1 s to load)
+
+        return Utility(np.zeros(target_cap(table.rules)), 1.0, 0)
+
+    def utility(self, table: Table, *, phase: Phase | None = None) -> Utility:
+        from solver.target import Utility  # numba (about 1 s to load)
+
+        return Utility.tournament(self.field.distribution(table), self.players)
+
+    def stored_solve(self, table: Table, note: Callable[[str], None] | None = None
+                     ) -> StoredTournament | None:
+        return get_tournament(table, self.players, self.field, self.utility(table), note)
 
 
 EV = Objective()
