@@ -11,7 +11,7 @@ from solver.game.move import Move
 
 from .model import Dice, Keep, Scorecard, box_label
 from .objective import EV, Objective
-from .text import points_of_chance, probability_text, rolls_left_phrase
+from .text import rolls_left_phrase
 from .why import Outcome
 
 
@@ -129,14 +129,14 @@ class Advice:
         left = f"{self.rolls_left} roll{'' if self.rolls_left == 1 else 's'} left"
         where = f"card {card}" if card.turn > 1 else "a new game"
         lines = [f"dice {self.dice.spaced()}, {left}, {where} ({card.rules_name}"
-                 + ("" if self.objective.is_ev else f", {self.objective.describe()}") + "):"]
+                 + ("" if (by := self.objective.ranked_by) is None else f", {by}") + "):"]
         lines += advice_table(self, self.SHOWN, more_hint="advice.options holds them all")
         return "\n".join(lines)
 
     def __repr__(self) -> str:
         """``advise(Scorecard.parse(...), Dice(...), rolls_left=N)``: the call that gives
         this advice again (with the names of :mod:`advisor` imported)."""
-        objective = "" if self.objective.is_ev else f", objective={self.objective!r}"
+        objective = "" if self.objective == EV else f", objective={self.objective!r}"
         why = "" if self.outcome_strategy is None else ", why=True"
         return (f"advise({self.card!r}, {self.dice!r}, rolls_left={self.rolls_left}"
                 f"{objective}{why})")
@@ -159,24 +159,13 @@ def advice_table(advice: Advice, top: int | None = None, *,
     the loss in percentage points of it (0.40: 0.4 % less chance), then the expected
     final score. ``more_hint`` says how to see the hidden ones."""
     options = advice.top(top)
-    by_points = advice.objective.is_ev
+    columns = advice.objective.option_columns()
     width = max(24, *(len(o.describe()) for o in options))
-    if by_points:
-        lines = [f"  #  {'choice':<{width}}  {'expected final':>14}  {'loss':>8}"]
-    else:
-        header = advice.objective.header
-        cell = max(len(header), 11) + 2
-        lines = [f"  #  {'choice':<{width}}{header:>{cell}}  {'loss (pp)':>9}"
-                 f"  {'expected final':>14}"]
+    lines = [f"  #  {'choice':<{width}}"
+             + "".join(f"{c.gap}{c.heading:>{c.width}}" for c in columns)]
     for rank, option in enumerate(options, start=1):
-        if by_points:
-            lines.append(f"{rank:>3}  {option.describe():<{width}}"
-                         f"  {option.expected_final:>14.2f}  {option.loss:>8.2f}")
-        else:
-            chance = probability_text(option.probability or 0.0)
-            lines.append(f"{rank:>3}  {option.describe():<{width}}{chance:>{cell}}"
-                         f"  {points_of_chance(option.p_loss or 0.0):>9}"
-                         f"  {option.expected_final:>14.2f}")
+        lines.append(f"{rank:>3}  {option.describe():<{width}}"
+                     + "".join(f"{c.gap}{c.cell(option):>{c.width}}" for c in columns))
         if option.outcome is not None:
             lines.append(f"     {option.outcome.line()}")
     hidden = len(advice.options) - len(options)
@@ -196,12 +185,12 @@ def advice_report(advice: Advice, top: int | None = None) -> list[str]:
         f"dice {advice.dice.spaced()} | "
         f"{rolls_left_phrase(advice.rolls_left, per_turn)}",
     ]
-    if not objective.is_ev:
-        lines.append(f"ranked by {objective.describe()}")
+    if objective.ranked_by is not None:
+        lines.append(f"ranked by {objective.ranked_by}")
     if advice.outcome_strategy is not None:
         lines.append(why_heading(advice))
     lines += ["", *advice_table(advice, top), "", f"best: {advice.best.describe()}"]
-    if not objective.is_ev:
+    if objective.ranked_by is not None:  # (else the best is the expected score's)
         ev_best = advice.ev_best
         if ev_best is not advice.best and ev_best.describe() != advice.best.describe():
             lines.append(f"for the most points on average: {ev_best.describe()} "
@@ -217,7 +206,7 @@ def why_heading(advice: Advice) -> str:
     strategy = advice.outcome_strategy or {}
     if strategy.get("kind") == "target":
         whose = f"play for {advice.objective.describe()} (the last turn)"
-    elif not advice.objective.is_ev:
+    elif advice.objective.ranked_by is not None:
         whose = "play for the expected score from then on (not for the target)"
     return (f"under each choice, with {whose}: the box it fills this turn (\"0 in\" a box: "
             f"filled with 0 points); by the end, the "

@@ -158,8 +158,7 @@ class TurnAdvisor:
     def is_solved(self) -> bool:
         """True when the objective's figures of this turn are at hand (always under the
         expected score, and for a target out of reach)."""
-        return (self.objective.is_ev or self._solved is not None
-                or self.objective.is_out_of_reach(self.card))
+        return self._solved is not None or not self.objective.needs_solve(self.card)
 
     @property
     def solved(self) -> SolvedTurn:
@@ -190,11 +189,15 @@ class TurnAdvisor:
     def probability(self) -> float:
         """The objective's probability (a target's, or the chance to win) of this card
         before the turn's first roll, under the objective's best strategy."""
-        if self.objective.is_ev:
+        if not self.objective.solves_turns:
             raise ValueError("the expected-score objective has no probability")
-        if self.objective.is_out_of_reach(self.card):
-            return 0.0
-        return self.solved.value
+        return self.value_before_turn()
+
+    def value_before_turn(self) -> float:
+        """The objective's value of this card before the turn's first roll: the expected
+        final score, or the objective's probability (solved when it needs a solve)."""
+        return self.objective.value_before_turn(self.card, self.table,
+                                                lambda: self.solved.value)
 
     def box_values(self, dice: Dice) -> list[tuple[float, int, int, int]]:
         """(points to come, box, points, bonus) of every box the rules allow for ``dice``."""
@@ -259,7 +262,7 @@ class TurnAdvisor:
         are left."""
         total = self.card.total
         objective = self.objective
-        solve = not objective.is_ev and not objective.is_out_of_reach(self.card)  # else p = 0
+        solve = objective.needs_solve(self.card)  # else no probability, or p = 0
         priced = Priced([], [], [], [], [], [], [])
         for to_come, box, points, bonus in self.box_values(dice):
             priced.expected_finals.append(total + to_come)
@@ -288,9 +291,8 @@ class TurnAdvisor:
         :mod:`solver.game.ties`: ranked by the objective's probability, else by the
         expected final score."""
         evs = priced.expected_finals
-        if self.objective.is_ev:
-            return evs, evs, priced.ranks, ties.EV_TIE
-        return priced.probabilities, evs, priced.ranks, ties.P_TIE
+        values = priced.probabilities if self.objective.solves_turns else evs
+        return values, evs, priced.ranks, self.objective.tie
 
     def _option(self, priced: Priced, i: int, best: float, best_p: float,
                 outcome: Outcome | None = None) -> Option:
@@ -309,8 +311,9 @@ class TurnAdvisor:
 
 
 ADVISORS_KEPT = {True: 512, False: 8}
-"""Turn advisors kept by :func:`turn_advisor`: under the expected score (a few KB each),
-and under another objective (each holds the vectors of its game, up to hundreds of MB)."""
+"""Turn advisors kept by :func:`turn_advisor`, by whether they are light: nothing solved
+(the expected score, a few KB each), or the objective solves its turns (each holds the
+vectors of its game, up to hundreds of MB)."""
 _advisors: dict[bool, OrderedDict[tuple[Table, Scorecard, Objective], TurnAdvisor]] = {
     True: OrderedDict(), False: OrderedDict()}
 _advisors_lock = threading.Lock()
@@ -326,14 +329,15 @@ def turn_advisor(card: Scorecard, table: Table | None = None, objective: Objecti
     if table is None:
         table = get_table(card.rules_name)
     key = (table, card, objective)
-    kept = _advisors[objective.is_ev]
+    light = not objective.solves_turns  # (else an advisor holds the vectors of its game)
+    kept = _advisors[light]
     with _advisors_lock:
         advisor = kept.pop(key, None)
     if advisor is None:
         advisor = build(table) if build is not None else TurnAdvisor(card, table, objective)
     with _advisors_lock:
         kept[key] = advisor
-        while len(kept) > ADVISORS_KEPT[objective.is_ev]:
+        while len(kept) > ADVISORS_KEPT[light]:
             kept.popitem(last=False)
     return advisor
 
@@ -361,7 +365,7 @@ def advise(card: Scorecard | str, dice: Dice | str, *, rolls_left: int | None = 
     dice = as_dice(dice)
     rolls_left = question_rolls_left(card, rolls_left)
     if target is not None and isinstance(objective, Objective):  # another value: refused below
-        if not objective.is_ev:
+        if objective != EV:
             raise ObjectiveError("give objective=... or target=..., not both")
         objective = Objective.for_target(target)
     return TurnAdvisor(card, table, objective).advise(dice, rolls_left, why=why)

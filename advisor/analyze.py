@@ -32,7 +32,15 @@ from solver.table import Table, get_table
 from .advice import Option
 from .advise import TurnAdvisor, turn_advisor
 from .model import Dice, Scorecard
-from .objective import EV, NEW_GAME_STATE, Objective, keep_points_to_come, points_to_come_work
+from .objective import (
+    EV,
+    NEW_GAME_STATE,
+    POINTS,
+    PROBABILITY,
+    Objective,
+    keep_points_to_come,
+    points_to_come_work,
+)
 from .play_win import Judging, WinEachTurn
 from .record import GameRecord
 from .solved_turn import turn_work
@@ -40,12 +48,6 @@ from .solved_turn import turn_work
 ERROR_LOSS = 1e-9
 """A decision losing more than this is an error."""
 WORST = 3
-POINTS, PROBABILITY = "points", "probability"
-"""The units of a loss: expected points, or probability (``p_target``, ``win_share``)."""
-
-
-def unit_of(objective: Objective) -> str:
-    return POINTS if objective.is_ev else PROBABILITY
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,7 @@ class Judged:
     @property
     def unit(self) -> str:
         """``points`` or ``probability``: the unit of ``loss`` and ``luck``."""
-        return unit_of(self.objective)
+        return self.objective.unit
 
     @property
     def kind(self) -> str:
@@ -201,20 +203,19 @@ class Analysis:
     """The value of a new game under the first turn's objective (``E(new game)`` under
     the expected score)."""
     new_game_unit: str = POINTS
+    unit: str = POINTS
+    """``points`` or ``probability``: the unit of the players' main figures (a win
+    objective each turn: probability)."""
 
     @property
     def is_ev(self) -> bool:
         """True when losses and luck are in expected points (objective ``ev``)."""
-        return self.objective.get("kind", "ev") == "ev"
+        return self.unit == POINTS
 
     @property
     def each_turn(self) -> bool:
         """True when every turn had its own objective (``play --objective win``)."""
         return bool(self.objective.get("each_turn"))
-
-    @property
-    def unit(self) -> str:
-        return POINTS if self.is_ev else PROBABILITY
 
     def player(self, name: str) -> PlayerSummary:
         return next(p for p in self.players if p.name == name)
@@ -233,15 +234,12 @@ Advisors = Callable[[Scorecard, Objective], TurnAdvisor]
 
 def value_of(option: Option, objective: Objective) -> float:
     """The value of choosing ``option``: its expected final score, or its probability."""
-    return option.expected_final if objective.is_ev else float(option.probability or 0.0)
+    return objective.value_of(option)
 
 
 def value_before_turn(advisor: TurnAdvisor) -> float:
     """The value of the advisor's card before the turn's first roll."""
-    card = advisor.card
-    if advisor.objective.is_ev:
-        return card.total + advisor.table.value(card.mask, card.upper, card.flag)
-    return float(advisor.probability())
+    return float(advisor.value_before_turn())
 
 
 REVIEW_STEPS = PROGRESS_STEPS
@@ -423,7 +421,7 @@ def analyze(record: GameRecord, objective: Judging = EV, *, table: Table | None 
         steps.add(DECISION_WORK)
     steps.say(steps.total)
     final = record.cards()
-    main = POINTS if win is None and fixed.is_ev else PROBABILITY
+    main = fixed.unit if win is None else PROBABILITY
     players = []
     for name in record.players:
         mine = [d for d in judged if d.player == name]
@@ -438,7 +436,7 @@ def analyze(record: GameRecord, objective: Judging = EV, *, table: Table | None 
               and turns[0].objective == opening
               else advisors(first, opening))  # (the first turn's, not solved again)
     return Analysis(record.rules, objective.to_json(), tuple(judged), tuple(players),
-                    value_before_turn(opener), unit_of(opening))
+                    value_before_turn(opener), opening.unit, main)
 
 
 def _turns(record: GameRecord, win: WinEachTurn | None, fixed: Objective) -> list[_Turn]:
@@ -468,7 +466,7 @@ def _process_advisors(table: Table, *, one_turn: bool) -> Advisors:
     """The process's turn advisors (:func:`~advisor.advise.turn_advisor`); ``one_turn``:
     a probability objective's solve keeps no vectors for later turns."""
     def advisor(card: Scorecard, objective: Objective) -> TurnAdvisor:
-        if not one_turn or objective.is_ev:
+        if not one_turn or not objective.solves_turns:
             return turn_advisor(card, table, objective)
         return turn_advisor(card, table, objective, build=lambda t: TurnAdvisor(
             card, t, objective, whole_game=False))

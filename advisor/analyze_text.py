@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .analyze import Analysis, Part
+from .objective import POINTS
 from .text import counted
 
 
@@ -54,7 +55,7 @@ def review_lines(analysis: Analysis, names: Iterable[str] | None = None, *,
                                      "(before --win-from)")
         else:
             lines += _part_lines(p.main, None, marked)
-            if p.finished and analysis.is_ev:
+            if p.finished and analysis.unit == POINTS:  # (the identity of points)
                 lines.append(f"  check: total {p.total} - new game {analysis.new_game:.2f} = "
                              f"luck {p.luck:+.2f} - loss {p.total_loss:.2f}")
         for part in (p.main, p.by_expected_score):

@@ -108,7 +108,7 @@ class GameSession:
                  solves: TurnSolves | None = None,
                  is_slow: Callable[[Scorecard, Table, Objective], bool] = solve_is_slow
                  ) -> None:
-        if win is not None and not objective.is_ev:
+        if win is not None and objective != EV:
             raise ObjectiveError("give objective=... or win=..., not both")
         self.record = record
         self.table = table
@@ -178,9 +178,8 @@ class GameSession:
     # ------------------------------------------------------------------ background solves
     def _in_background(self, card: Scorecard, objective: Objective) -> bool:
         """True when ``card``'s turn under ``objective`` is solved in the background."""
-        return (self.solves is not None and self.win is not None and not objective.is_ev
-                and not objective.is_out_of_reach(card)
-                and self.is_slow(card, self.table, objective))
+        return (self.solves is not None and self.win is not None
+                and objective.needs_solve(card) and self.is_slow(card, self.table, objective))
 
     def _background_advisor(self, card: Scorecard, objective: Objective
                             ) -> TurnAdvisor | None:
@@ -239,7 +238,7 @@ class GameSession:
             return []
         shown = self._shown[1]
         objective = self.turn_objective()
-        if not shown.objective.is_ev or not self._in_background(self.card, objective):
+        if shown.objective.solves_turns or not self._in_background(self.card, objective):
             return []
         assert self.solves is not None
         solve = self.solves.get(self.card, objective)
@@ -259,7 +258,7 @@ class GameSession:
         gives that turn expected-score advice) and kept for the rest of the game and its
         review (which takes a turn's background solve when it was done, else solves the
         turn when it judges it)."""
-        if objective.is_ev:
+        if not objective.solves_turns:
             return turn_advisor(card, self.table, objective)
         key = (card, objective)
         if self._in_background(card, objective):  # its background solve, when there is one
@@ -322,7 +321,7 @@ class GameSession:
     def _pending(self) -> bool:
         """True when this turn has a target or win objective not solved yet."""
         objective = self.turn_objective()
-        if objective.is_ev:
+        if not objective.solves_turns:
             return False
         found = self._turns.get((self.card, objective))
         return found is None or not found.is_solved
@@ -433,13 +432,13 @@ class GameSession:
         finally:
             self._shown_at_once = False
         ranked = []
-        if advice.objective.is_ev and not self.turn_objective().is_ev:
+        if not advice.objective.solves_turns and self.turn_objective().solves_turns:
             ranked = [f"ranked by the expected final score (working out {self._what()} "
                       f"was stopped with Ctrl-C)"]
         elif self.win is not None:
             ranked = [self.win.ranked_line(self.record, self.player)]
-        elif not advice.objective.is_ev:
-            ranked = [f"ranked by {advice.objective.describe()}"]
+        elif advice.objective.ranked_by is not None:
+            ranked = [f"ranked by {advice.objective.ranked_by}"]
         self._shown = (self.record, advice)
         return self._listed(advice, top, ranked)
 
@@ -550,8 +549,7 @@ def deviation_note(chosen: Option, best: Option, objective: Objective = EV) -> s
         high, low = float(getattr(best, key)), float(getattr(chosen, key))
         if high - low <= 1e-12:
             return ""
-        what = ("the chance to win" if objective.kind == "win" else
-                f"the chance of {objective.target} or more")
+        what = objective.chance_words
         return (f"  {chosen.describe()} costs {points_of_chance(high - low)} percentage points "
                 f"of {what} ({probability_text(high)} to {probability_text(low)}; best: "
                 f"{best.describe()}; {chosen.loss:.2f} points on average)")

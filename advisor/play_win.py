@@ -50,6 +50,9 @@ class WinEachTurn:
     open_boxes: int = DEFAULT_WIN_FROM
     is_ev = False
     """Never the expected score throughout (as :attr:`Objective.is_ev`)."""
+    solves_turns = True
+    """Its turns are solved (as :attr:`Objective.solves_turns`: a win objective's, from
+    its first open boxes on)."""
 
     def objective_for(self, cards: Mapping[str, Scorecard], player: str) -> Objective:
         """``Objective.win_against`` the cards of the players other than ``player``
@@ -115,7 +118,7 @@ def objective_comment(judging: Judging) -> str:
     readers of records ignore), or "" for the expected score."""
     if isinstance(judging, WinEachTurn):
         return f"{OBJECTIVE_PREFIX} {_WIN_NOTE.format(from_text(judging.open_boxes))}\n"
-    if judging.is_ev:
+    if judging == EV:  # (the default: no line)
         return ""
     return f"{OBJECTIVE_PREFIX} {json.dumps(judging.to_json())}\n"
 

@@ -154,8 +154,7 @@ def turn_work(card: Scorecard, table: Table, objective: Objective, *,
     apart, :func:`advisor.objective.keep_points_to_come`)."""
     from .vector_cache import is_kept  # it loads solver.target (numba, about 1 s)
 
-    if objective.is_ev or objective.is_out_of_reach(card) \
-            or stored_vectors(table, objective, card) is not None \
+    if not objective.needs_solve(card) or stored_vectors(table, objective, card) is not None \
             or is_kept(card, table, objective):
         return 0.0
     players = objective.first_turn_players(card)
@@ -171,8 +170,8 @@ def stored_vectors(table: Table, objective: Objective, card: Scorecard | None = 
     (:mod:`solver.target_table`, ``yahtzee solve --targets``) when it is there and
     holds the target (and, for a turn of ``card``, the level it reads is sound); else
     None: the question is solved (``note`` says why when the table is unusable)."""
-    target = objective.target
-    if objective.kind != "target" or target is None:
+    target = objective.target  # (the target table holds targets: no other objective has one)
+    if target is None:
         return None
     targets = get_targets(table, note=note)
     if targets is None or not targets.answers(target):
@@ -206,7 +205,7 @@ def targets_note(card: Scorecard, table: Table, objective: Objective,
     """What to tell a user whose target question is solved (slowly) because no target
     table holds it: how to build one; None when nothing is to be said. ``solved``: every
     target the question solves, when more than the objective's (the largest)."""
-    if objective.kind != "target" or not solve_is_slow(card, table, objective):
+    if objective.target is None or not solve_is_slow(card, table, objective):
         return None
     rules = table.rules.name
     what = objective.describe()
@@ -232,12 +231,12 @@ def solve_is_slow(card: Scorecard, table: Table, objective: Objective) -> bool:
     nothing to solve for the expected score, nor when the game's vectors are kept."""
     from .vector_cache import is_kept  # it loads solver.target (numba, about 1 s)
 
-    if objective.is_ev or objective.is_out_of_reach(card):
+    if not objective.needs_solve(card):
         return False
-    if objective.kind == "target" and (is_kept(card, table, objective)
-                                       or stored_vectors(table, objective, card) is not None):
+    if (objective.keeps_game_vectors or objective.solves_from_new_game) \
+            and is_kept(card, table, objective):  # (the game's vectors answer it)
         return False
-    if objective.solves_from_new_game and is_kept(card, table, objective):
+    if stored_vectors(table, objective, card) is not None:
         return False
     if len(card.open_boxes()) >= objective.slow_open_boxes:
         return True

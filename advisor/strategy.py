@@ -14,7 +14,7 @@ from solver.table import Table
 from .advice import Advice, Option
 from .advise import check_rolls_left, turn_advisor
 from .model import Dice, Scorecard
-from .objective import EV, Objective
+from .objective import EV, POINTS, Objective
 from .text import rolls_left_phrase
 
 CSV_COLUMNS = ("dice", "rolls_left", "action", "keep", "box", "points", "bonus",
@@ -86,7 +86,7 @@ def strategy_markdown(card: Scorecard, table: Table | None = None,
              "",
              f"Card: {str(card) or '(new game)'}; total {card.total}. Each cell: the best "
              + ("action and the expected final score; then the runner-up and what it costs."
-                if objective.is_ev else
+                if objective.unit == POINTS else
                 f"action for {objective.describe()} and that probability; then the "
                 "runner-up and its probability."),
              "",

@@ -4,6 +4,7 @@ session and the trend of its history."""
 from __future__ import annotations
 
 from .model import box_label
+from .objective import POINTS
 from .text import card_summary, counted, probability_text, rolls_left_phrase
 from .train import Graded, Position, Session
 
@@ -56,7 +57,7 @@ def _grade_line(graded: Graded) -> list[str]:
     objective = graded.objective
     verdict = (f"a best choice, tied with {best.describe()}" if graded.tied
                else "the best choice")
-    if objective.is_ev:
+    if objective.unit == POINTS:
         if not graded.is_error:
             return [f"  {answer.describe()}: {verdict} (expected final "
                     f"{answer.expected_final:.2f})"]
@@ -73,7 +74,7 @@ def _grade_line(graded: Graded) -> list[str]:
 
 def session_lines(session: Session) -> list[str]:
     """The end of a practice session: mean loss per decision, by kind of decision."""
-    ev = session.objective.is_ev
+    ev = session.objective.unit == POINTS
     unit, digits = ("points", 2) if ev else ("probability", 4)
     n = len(session.graded)
     stopped = "" if session.complete else f" (stopped after {n} of {session.planned})"

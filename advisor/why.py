@@ -121,7 +121,7 @@ a certainty (sums over rolls), far below anything a printed figure could round."
 def is_by_objective(card: Scorecard, objective: Objective) -> bool:
     """True when the figures of ``card``'s turn follow ``objective``'s own keeps: a target
     or win objective on the last turn (see the module docstring)."""
-    return not objective.is_ev and len(card.open_boxes()) == 1
+    return objective.solves_turns and len(card.open_boxes()) == 1
 
 
 class TurnOutcomes:

@@ -104,7 +104,7 @@ def note_targets(card: Any, table: Any, objective: Any, solved: Any = ()) -> Non
     (``solved``: every target it solves, when more than the objective's); before a
     tournament question, when the tournament's solve kept on disk is unusable."""
     note_stored_solve(card, table, objective, note)
-    if objective.kind != "target":
+    if objective.target is None:  # (only a target has a target table)
         return
     stored_vectors(table, objective, card, note=note)
     text = targets_note(card, table, objective, solved)

@@ -14,7 +14,7 @@ from solver.errors import shown_path
 from ..advice import advice_report
 from ..model import Dice
 from ..moves import parse_action
-from ..objective import Objective
+from ..objective import EV, Objective
 from ..play import GameSession, deviation_note
 from ..play_win import objective_comment
 from ..record import GameRecord
@@ -112,7 +112,7 @@ def _advise_game(game_path: str, dice: Dice, append_text: str | None, top: int,
             chosen = next(o for o in advice.options if o.move == move)
             note = deviation_note(chosen, advice.best, objective) or \
                 f"  {chosen.describe()}: the best move"
-            if not objective.is_ev:  # as play (a record's own objective line stays)
+            if objective != EV:  # as play (a record's own objective line stays)
                 held.note_objective(objective_comment(objective), write=False)
             held.save(session.record.with_move(move))
     if as_json:

@@ -66,9 +66,9 @@ def analyze(record_path: str, objective_name: str | None, win_from: int | None,
 
     try:
         analysis = analyze_record(record, judging, table=table,
-                                  progress=None if judging.is_ev else update,
-                                  solving=None if judging.is_ev else noted,
-                                  plan=None if judging.is_ev else say_plan)
+                                  progress=update if judging.solves_turns else None,
+                                  solving=noted if judging.solves_turns else None,
+                                  plan=say_plan if judging.solves_turns else None)
     finally:
         close()
     if as_json:

@@ -144,12 +144,13 @@ def _finish(session: GameSession, complete: bool, path: Path | None,
         for line in plan_lines(plan, in_game=True):
             click.echo(f"  {line}", err=True)
 
+    solving = session.judging.solves_turns
     try:
         analysis = analyze(session.record, session.judging, table=session.table,
                            advisors=session.advisor_for,
-                           progress=None if session.judging.is_ev else update,
-                           solving=None if session.judging.is_ev else noted,
-                           plan=None if session.judging.is_ev else say_plan)
+                           progress=update if solving else None,
+                           solving=noted if solving else None,
+                           plan=say_plan if solving else None)
     finally:
         close()
     for line in review_lines(analysis, listed=False):

@@ -40,7 +40,7 @@ def strategy(card_text: str, rolls_left: int | None, fmt: str, as_json: bool,
                                         tournament=tournament, field=field,
                                         field_scores=field_scores, rules=rules_name)
     table = load_table(rules_name, table_path)
-    if not objective.is_ev:  # solved here, with a progress bar; the sheet reuses the solve
+    if objective.solves_turns:  # solved here, with a progress bar; the sheet reuses the solve
         note_targets(card, table, objective)
         update, close = progress_bar(objective.describe(), unit="step")
         try:

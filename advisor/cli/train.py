@@ -145,7 +145,7 @@ def train(more_records: tuple[str, ...], n_positions: int, seed: int | None,
 def _solve_target(table: Table, objective: Objective, quiet: bool) -> None:
     """Under a target, the vectors of a whole game, solved once: every position after
     is answered from them (``advisor.vector_cache``)."""
-    if objective.is_ev:
+    if not objective.solves_turns:
         return
     if not quiet:
         note(f"note: solving {objective.describe()} for a whole game once (about half a "
@@ -165,7 +165,7 @@ def _introduce(source: str, seed: int | None, count: int, planned: int, rules: s
     else:
         fewer = f" (only {count} of the {planned} asked lost anything)" if count < planned else ""
         what = f"the {count} decisions of your records that lost the most{fewer}"
-    ranked = "" if objective.is_ev else f", graded by {objective.describe()}"
+    ranked = "" if objective.ranked_by is None else f", graded by {objective.ranked_by}"
     click.echo(f"practice: {what}, rules {rules}{ranked}")
     click.echo("answer as in `yahtzee play` (keep 2 2 2, reroll all, score twos); "
                "'list' shows every choice, 'help' the commands, 'quit' stops")

@@ -37,7 +37,7 @@ class TurnQuestion:
         objective = Objective.parse_options(target=target, beat=beat, opponent=opponent,
                                             rules=rules_name, opponents=opponents,
                                             tournament=tournament)
-        if objective.is_ev:
+        if not objective.solves_turns:
             raise RequestError("the expected score needs no background solve: give target, "
                                "beat, opponent, opponents or tournament")
         return cls(card, objective)
@@ -61,4 +61,4 @@ def solve_turn_job(question: TurnQuestion, progress: Progress | None) -> SolvedT
     that turn alone."""
     objective = question.objective
     return solve_turn(question.card, get_table(question.card.rules_name), objective,
-                      progress=progress, whole_game=objective.kind == "target")
+                      progress=progress, whole_game=objective.keeps_game_vectors)

@@ -22,7 +22,7 @@ async def get_advice(served: Served, request: Request) -> dict[str, Any]:
     service = served.service
     question = AdviseQuestion.parse(**served.query(request, AdviseQuestion.PARAMS))
     await service.table(question.card.rules_name)
-    if question.objective.is_ev or question.objective.is_out_of_reach(question.card):
+    if not question.objective.needs_solve(question.card):
         if not question.why:  # a warm answer is well under a millisecond
             return question.json()
         return await service.run(answer, question)  # the first why: the worker

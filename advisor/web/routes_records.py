@@ -18,7 +18,7 @@ async def post_analyze(served: Served, request: Request) -> dict[str, Any]:
     params = served.query(request, AnalyzeQuestion.PARAMS)
     record, noted = await served.records.run(record_of, await request.body())
     question = AnalyzeQuestion.parse(record, noted=noted, **params)
-    if question.judging.is_ev:
+    if not question.judging.solves_turns:
         return await served.records.run(analysis_answer, record)
     await served.service.table(record.rules)
     # one solve per turn
