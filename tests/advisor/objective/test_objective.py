@@ -10,9 +10,10 @@ from click.testing import CliRunner
 
 from advisor.advise import TurnAdvisor, advise
 from advisor.cli import cli
-from advisor.model import Dice, Scorecard
+from advisor.model import Dice, Keep, Scorecard
 from advisor.objective import MAX_OPPONENTS, Objective
 from solver.errors import ObjectiveError, YahtzeeError
+from solver.field import Field
 
 MID = "aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,three_of_a_kind=20"
 """Seven boxes filled (total 118 with the upper bonus): six open, fast to solve."""
@@ -227,3 +228,67 @@ def test_objectives_refuse_numbers_longer_than_thirty_digits() -> None:
     for value in ("9" * 31, 10**30, "1" * 5000):
         with pytest.raises(ValueError, match="at most 30 digits"):
             Objective.for_target(value)
+
+
+# ---------------------------------------------------------------- each type answers for itself
+def _option(move: str, expected_final: float, **figures: float):
+    from advisor.advice import Option
+
+    keep, box = (Keep.parse(move), None) if move[0].isdigit() else (None, move)
+    return Option("keep" if keep is not None else "score", expected_final, keep=keep,
+                  box=box, **figures)
+
+
+def test_each_objective_type_answers_what_the_advisor_asks():
+    """Tie rule, unit, solving, ranking words, an option's value and repr, per type, against
+    hand-written answers (the advisor asks these instead of testing the kind)."""
+    from advisor.objective import (
+        ExpectedScore,
+        TargetObjective,
+        TournamentObjective,
+        WinObjective,
+    )
+    from solver.game.ties import EV_TIE, P_TIE
+
+    late = Scorecard.parse(OPPONENT_FULL.replace(",chance=22", ""))  # 213, Chance open
+    option = _option("66", 251.5, p_target=0.25, win_share=0.75)
+    ev, target = Objective(), Objective.for_target(300)
+    win, tournament = Objective.win(OPPONENT_FULL), Objective.tournament(10)
+    assert [type(o) for o in (ev, target, win, tournament)] == \
+        [ExpectedScore, TargetObjective, WinObjective, TournamentObjective]
+    assert [(o.tie, o.unit, o.solves_turns, o.keeps_game_vectors)
+            for o in (ev, target, win, tournament)] == [
+        (EV_TIE, "points", False, False), (P_TIE, "probability", True, True),
+        (P_TIE, "probability", True, False), (P_TIE, "probability", True, False)]
+    assert [o.ranked_by for o in (ev, target)] == [None, "P(final score >= 300)"]
+    assert [o.value_of(_option("66", 251.5, **{o.key: 0.25}) if o.key else option)
+            for o in (ev, target, win, tournament)] == [251.5, 0.25, 0.25, 0.25]
+    # 213 + at most 30 (Chance: five sixes): 243 is the highest target within reach
+    assert [o.needs_solve(late) for o in (ev, Objective.for_target(243),
+                                          Objective.for_target(244), win)] == \
+        [False, True, False, True]
+    names = {"Objective": Objective, "Scorecard": Scorecard, "Field": Field}
+    for objective in (ev, target, win, Objective.win_against([OPPONENT_FULL, MID]),
+                      tournament):
+        assert eval(repr(objective), names) == objective  # (a working constructor)
+    with pytest.raises(ObjectiveError, match="build an objective with"):
+        Objective("target", target=300)
+
+
+@pytest.mark.parametrize("objective,words", [
+    (Objective.for_target(300), "the chance of 300 or more"),
+    (Objective.win(OPPONENT_FULL), "the chance to win"),
+    (Objective.tournament(10), "the share of first place among 10 players"),
+])
+def test_a_moves_cost_names_the_objectives_own_figure(objective, words):
+    """play's and advise --append's note of a move below the best, under each probability
+    objective: the cost in percentage points of the objective's own figure (a tournament's
+    once read 'the chance of None or more')."""
+    from advisor.play import deviation_note
+
+    key = objective.key
+    best = _option("666", 250.0, **{key: 0.534367})
+    chosen = _option("66", 248.8, loss=1.2, **{key: 0.530167})
+    assert deviation_note(chosen, best, objective) == (
+        f"  keep 6 6 costs 0.42 percentage points of {words} (53.4367 % to 53.0167 %; "
+        f"best: keep 6 6 6; 1.20 points on average)")
