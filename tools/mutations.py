@@ -519,11 +519,11 @@ MUTATIONS: tuple[Mutation, ...] = (
              "opponent=opponent,\n"
              "                                            rules=rules_name, opponents=opponents,\n"
              "                                            tournament=tournament)\n"
-             "        if objective.is_ev:",
+             "        if not objective.solves_turns:",
              "opponent=opponent,\n"
              "                                            rules=rules_name,\n"
              "                                            tournament=tournament)\n"
-             "        if objective.is_ev:",
+             "        if not objective.solves_turns:",
              "POST /api/jobs/turn ignores ?opponents=",
              (f"{KEYS}::test_every_parameter_of_every_question_reaches_it_under_every_rule_set",)),
     Mutation("analyze-win-from-ignored", "python", "advisor/request/analyze_question.py",
@@ -1304,9 +1304,9 @@ MUTATIONS: tuple[Mutation, ...] = (
              ("tests/web/page/test_tournament.py::test_the_page_plays_a_tournament",)),
     Mutation("page44-turn-job-tournament-ignored", "python", "advisor/request/turn_question.py",
              "                                            tournament=tournament)\n"
-             "        if objective.is_ev:",
+             "        if not objective.solves_turns:",
              "                                            tournament=None)\n"
-             "        if objective.is_ev:",
+             "        if not objective.solves_turns:",
              "POST /api/jobs/turn ignores ?tournament= (refused as the expected score)",
              ("tests/web/page/test_tournament.py::test_a_late_turn_is_answered_as_the_cli_answers_it",
               f"{KEYS}::test_every_parameter_of_every_question_reaches_it_under_every_rule_set")),
