@@ -49,12 +49,12 @@ class StatsService:
     """Runs :func:`state_stats` (and table builds) in a worker process (one
     :class:`~advisor.web.offload.RecordWork` lane: a worker that cannot start, or that
     ends while it works, fails that one question with
-    :class:`~advisor.background.WorkerFailed` and the next question starts a new one);
+    :class:`~advisor.workers.WorkerFailed` and the next question starts a new one);
     keeps the last ``kept`` answers."""
 
     def __init__(self, kept: int = 256) -> None:
         self._kept = kept
-        self._work = RecordWork(1)
+        self._work = RecordWork("yahtzee-figures")
         self._done: OrderedDict[Key, Any] = OrderedDict()
         self._running: dict[Key, asyncio.Future[Any]] = {}
 

@@ -3,7 +3,8 @@
 A turn under a target or win objective is a solve of seconds to minutes (the DP of
 :mod:`solver.target` from the card), a review under such an objective one per turn.
 These heavy jobs run one at a time, first come first served, in a worker process of
-their own (:mod:`advisor.background`) at a lower CPU priority (:data:`NICE`), so the
+their own (:class:`advisor.workers.WorkerService`, the one runtime of work in other
+processes) at a lower CPU priority (:data:`NICE`), so the
 server keeps answering and the light questions' own worker gets the cores first (the
 page shows the expected-score advice meanwhile, and the player goes on entering dice,
 undoing, playing). A turn that is solved in about a second never becomes a job here: the
@@ -25,20 +26,16 @@ last ``kept`` finished results are kept.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
-import os
 import secrets
-import threading
 import time
 from collections import OrderedDict
 from collections.abc import Hashable
-from dataclasses import dataclass, field
 from typing import Any
 
 from solver.errors import YahtzeeError
 
-from ..background import JobFunc, spawn_worker
+from ..workers import JobFunc, Work, WorkerService
 
 LIMIT = 12
 """Heavy jobs queued or running at once, from every client."""
@@ -52,7 +49,9 @@ NICE = 10
 """The heavy worker's CPU priority (``nice``): the light lane and the server run first."""
 KEPT = 64
 """Finished jobs kept (results and errors)."""
-STATES = ("queued", "running", "done", "failed", "cancelled")
+
+Job = Work
+"""One background computation and what it has reported (:class:`advisor.workers.Work`)."""
 
 
 class TooManyJobs(YahtzeeError):
@@ -72,57 +71,6 @@ class JobFailed(RuntimeError):
     the reason: the worker ran out of memory, could not be started, ...)."""
 
 
-@dataclass(eq=False)
-class Job:
-    """One background computation and what it has reported."""
-
-    id: str
-    kind: str
-    key: Hashable
-    what: str
-    func: JobFunc
-    arg: Any
-    state: str = "queued"
-    done: int = 0
-    total: int = 0
-    created: float = field(default_factory=time.monotonic)
-    started: float | None = None
-    ended: float | None = None
-    result: Any = None
-    error: str | None = None
-    input_error: bool = False
-    """The job failed on input the user gave (HTTP 400), not on the server (500)."""
-    client: str = ""
-    """Who asked for it first (the client's address)."""
-    position: int = 0
-    """Place in the queue while queued (1: the next to run), else 0."""
-    seen: float = field(default_factory=time.monotonic)
-    """When someone last asked about it (its status, a wait, the same question)."""
-    waiters: int = 0
-    """Requests waiting for it now."""
-    finished: asyncio.Event = field(default_factory=asyncio.Event)
-
-    @property
-    def is_live(self) -> bool:
-        return self.state in ("queued", "running")
-
-    def status(self) -> dict[str, Any]:
-        """``id``, ``kind``, ``what``, ``state``, ``done``, ``total`` and ``seconds`` (running
-        so far, or in all), with ``position`` for a queued job (1: the next to run) and
-        ``error`` for a failed or abandoned one."""
-        now = time.monotonic()
-        since = self.started if self.started is not None else None
-        seconds = 0.0 if since is None else (self.ended or now) - since
-        out: dict[str, Any] = {"id": self.id, "kind": self.kind, "what": self.what,
-                               "state": self.state, "done": self.done, "total": self.total,
-                               "seconds": round(seconds, 1)}
-        if self.state == "queued":
-            out["position"] = self.position
-        if self.error is not None:
-            out["error"] = self.error
-        return out
-
-
 class JobService:
     """Heavy jobs run one at a time in a worker process; see the module docstring."""
 
@@ -135,10 +83,9 @@ class JobService:
         self._sweeper: asyncio.TimerHandle | None = None
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._by_key: dict[Hashable, str] = {}
-        self._queue: list[str] = []
-        self._running: str | None = None
-        self._process: Any = None
-        self._conn: Any = None
+        self._finished: dict[str, asyncio.Event] = {}
+        self.worker = WorkerService("yahtzee-jobs", nice=NICE, on_end=self._ended,
+                                   start_failed="the server could not start the computation: ")
         self._loop: asyncio.AbstractEventLoop | None = None
         self._serial = itertools.count(1)
 
@@ -150,6 +97,7 @@ class JobService:
         :class:`TooManyJobs` when ``client`` has ``per_client`` jobs live already, or
         every client together ``limit``."""
         self._loop = asyncio.get_running_loop()
+        self.worker.post = self._loop.call_soon_threadsafe  # the worker's words, on the loop
         self._sweep()
         found = self.find(key)
         if found is not None and found.state in ("queued", "running", "done"):
@@ -166,14 +114,9 @@ class JobService:
             raise TooManyJobs(f"{len(live)} long computations are under way or queued, the "
                               f"most this server holds; cancel one (DELETE /api/jobs/ID) or "
                               f"wait for one to end")
-        job = Job(f"{next(self._serial)}-{secrets.token_hex(4)}", kind, key, what, func, arg,
-                  client=client)
-        self._jobs[job.id] = job
-        self._by_key[key] = job.id
-        self._queue.append(job.id)
-        self._forget_old()
-        self._next()
-        self._number()
+        job = Job(key, func, arg, id=self._new_id(), kind=kind, what=what, client=client)
+        self._add(job)
+        self.worker.submit(job)
         if self._sweeper is None:
             self._sweeper = self._loop.call_later(self.abandon / 4, self._tick)
         return job
@@ -185,13 +128,10 @@ class JobService:
         if found is not None and found.state in ("queued", "running", "done"):
             return found
         now = time.monotonic()
-        job = Job(f"{next(self._serial)}-{secrets.token_hex(4)}", kind, key, what,
-                  None, None, state="done", done=1, total=1, started=now, ended=now,  # type: ignore[arg-type]
-                  result=result)
-        job.finished.set()
-        self._jobs[job.id] = job
-        self._by_key[key] = job.id
-        self._forget_old()
+        job = Job(key, id=self._new_id(), kind=kind, what=what, state="done", done=1,
+                  total=1, started=now, ended=now, result=result)
+        self._add(job)
+        self._finished[job.id].set()
         return job
 
     def follow(self, job_id: str) -> Job:
@@ -222,7 +162,8 @@ class JobService:
         :class:`JobCancelled`."""
         job.waiters += 1
         try:
-            await job.finished.wait()
+            if job.is_live:
+                await self._finished[job.id].wait()
         finally:
             job.waiters -= 1
             job.seen = time.monotonic()
@@ -235,25 +176,25 @@ class JobService:
         raise JobFailed(f"the computation of {job.what} failed (job {job.id}): {job.error}")
 
     def cancel(self, job_id: str) -> Job:
-        """Cancel a queued or running job (a finished one stays as it is)."""
-        job = self.get(job_id)
-        if job.state == "queued":
-            if job.id in self._queue:
-                self._queue.remove(job.id)
-            self._end(job, "cancelled")
-        elif job.state == "running":
-            if self._running == job.id:
-                self._stop_worker()
-            self._end(job, "cancelled")
-        self._next()
-        self._number()
-        return job
+        """Cancel a queued or running job (a finished one stays as it is); the next
+        queued one runs."""
+        return self.worker.cancel(self.get(job_id))
 
     # ------------------------------------------------------------------ bounds
-    def _number(self) -> None:
-        """Each queued job's position (1: the next to run)."""
-        for place, job_id in enumerate(self._queue, start=1):
-            self._jobs[job_id].position = place
+    def _new_id(self) -> str:
+        return f"{next(self._serial)}-{secrets.token_hex(4)}"
+
+    def _add(self, job: Job) -> None:
+        self._jobs[job.id] = job
+        self._by_key[job.key] = job.id
+        self._finished[job.id] = asyncio.Event()
+        self._forget_old()
+
+    def _ended(self, job: Job, by_worker: bool) -> None:
+        """(On the loop.) A job ended: the requests waiting on it are answered."""
+        finished = self._finished.get(job.id)
+        if finished is not None:
+            finished.set()
 
     def _sweep(self) -> None:
         """Cancel the live jobs nobody has asked about for ``abandon`` seconds."""
@@ -271,109 +212,17 @@ class JobService:
         if any(job.is_live for job in self._jobs.values()) and self._loop is not None:
             self._sweeper = self._loop.call_later(self.abandon / 4, self._tick)
 
-    # ------------------------------------------------------------------ running
-    def _next(self) -> None:
-        """Run the first queued job when none runs. A worker that cannot be started (no
-        file descriptor or memory left: ``os.pipe`` or ``fork`` failing) or that cannot
-        take the job fails that job, with the reason, and the next queued one is tried."""
-        while self._running is None and self._queue:
-            job = self._jobs[self._queue.pop(0)]
-            job.position = 0
-            self._number()
-            try:
-                if self._process is None or not self._process.is_alive():
-                    self._spawn()
-                self._conn.send((job.id, job.func, job.arg))
-            except Exception as exc:  # noqa: BLE001 - that job fails, the service goes on
-                self._stop_worker()
-                job.error = f"the server could not start the computation: {exc}"
-                self._end(job, "failed")
-                continue
-            job.state, job.started = "running", time.monotonic()
-            self._running = job.id
-
-    def _spawn(self) -> None:
-        """A new worker and its reader thread (raises when either cannot be started)."""
-        process, mine = spawn_worker("yahtzee-jobs")
-        with contextlib.suppress(OSError):  # before the solver's threads start: they inherit it
-            os.setpriority(os.PRIO_PROCESS, process.pid, NICE)
-        self._process, self._conn = process, mine
-        threading.Thread(target=self._read, args=(mine,), daemon=True,
-                         name="yahtzee-jobs-reader").start()
-
-    def _read(self, conn: Any) -> None:
-        """The reader thread of one worker: its messages go to the event loop."""
-        loop = self._loop
-        assert loop is not None
-        while True:
-            try:
-                message = conn.recv()
-            except (EOFError, OSError):
-                message = ("gone", None)
-            try:
-                loop.call_soon_threadsafe(self._on_message, conn, message)
-            except RuntimeError:  # the loop is closed: the server stops
-                return
-            if message[0] == "gone":
-                return
-
-    def _on_message(self, conn: Any, message: tuple) -> None:
-        if conn is not self._conn:  # a stopped worker's last words
-            return
-        kind, job_id = message[0], message[1]
-        job = self._jobs.get(job_id) if job_id is not None else None
-        if kind == "progress" and job is not None and job.state == "running":
-            job.done, job.total = message[2], message[3]
-            return
-        if kind == "gone":
-            self._process, self._conn = None, None
-            running = self._jobs.get(self._running or "")
-            self._running = None
-            if running is not None and running.is_live:
-                running.error = "the worker process ended (out of memory?)"
-                self._end(running, "failed")
-            self._next()
-            return
-        if job is None or job.id != self._running:
-            return
-        self._running = None
-        if kind == "done":
-            job.result = message[2]
-            job.done = job.total = max(job.total, 1)
-            self._end(job, "done")
-        else:
-            job.error, job.input_error = message[2], message[3]
-            self._end(job, "failed")
-        self._next()
-
-    def _end(self, job: Job, state: str) -> None:
-        job.state, job.ended = state, time.monotonic()
-        job.func = job.arg = None  # type: ignore[assignment]
-        job.finished.set()
-
     def _forget_old(self) -> None:
         ended = [job for job in self._jobs.values() if not job.is_live]
         for job in ended[:max(len(ended) - self.kept, 0)]:
             del self._jobs[job.id]
+            self._finished.pop(job.id, None)
             if self._by_key.get(job.key) == job.id:
                 del self._by_key[job.key]
-
-    def _stop_worker(self) -> None:
-        process, conn = self._process, self._conn
-        self._process, self._conn, self._running = None, None, None
-        if process is not None:
-            process.terminate()
-            process.join(5)
-        if conn is not None:
-            conn.close()
 
     def close(self) -> None:
         """End the worker; live jobs are cancelled."""
         if self._sweeper is not None:
             self._sweeper.cancel()
             self._sweeper = None
-        for job in list(self._jobs.values()):
-            if job.is_live:
-                self._end(job, "cancelled")
-        self._queue.clear()
-        self._stop_worker()
+        self.worker.close()

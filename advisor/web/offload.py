@@ -6,9 +6,10 @@ every other request (an advise of 3 ms waited seconds behind eight posted record
 thread does not cure it: a thread shares the interpreter lock with the loop, and on a
 busy machine the thread is preempted while it holds the lock, so the loop waits for the
 scheduler (advise p99 of 270 ms measured with one record thread). :class:`RecordWork`
-runs it in a process of its own (spawned on first use), :data:`RECORD_WORKERS` records
-at a time; other bodies wait their turn with their connection open, while the loop
-keeps answering. The functions it runs take the body's bytes (or the record read from
+runs it in a process of its own (spawned on first use; the one runtime of
+:class:`advisor.workers.WorkerService`), one record at a time; other bodies wait their
+turn (at most :data:`RECORD_QUEUE`) with their connection open, while the loop keeps
+answering. The functions it runs take the body's bytes (or the record read from
 them) and return the record or the JSON answer (a refusal comes back as the library's
 exception, raised in the endpoint).
 """
@@ -16,81 +17,80 @@ exception, raised in the endpoint).
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
-import signal
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from solver.errors import YahtzeeError
 from solver.table import get_table
 
 from ..analyze import analyze
-from ..background import WorkerFailed
 from ..play_win import Judging
 from ..record import GameRecord
 from ..request.page import read_noted_record, record_json
 from ..request.turn_question import TurnQuestion, solve_turn_job
 from ..solved_turn import SolvedTurn, solve_is_slow
+from ..workers import WORKER_DIED, Work, WorkerFailed, WorkerService, call
 
 T = TypeVar("T")
 
-RECORD_WORKERS = 1
-"""Records read or analysed at once (each by a worker process)."""
-QUICK_WORKERS = 1
-"""Light turn questions answered at once (each by a worker process of the light lane)."""
-
-
-def _ignore_interrupt() -> None:
-    """Worker initializer: Ctrl-C stops the server, which ends the worker."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+RECORD_QUEUE = 64
+"""Records read or analysed, or waiting for the record lane's worker, at once (past it a
+record is refused with :class:`advisor.workers.QueueFull`, HTTP 429)."""
 
 
 class RecordWork:
-    """Runs record work in :data:`RECORD_WORKERS` worker processes; :meth:`close` ends them."""
+    """Runs record work in one worker process, one question at a time, first come first
+    served; :meth:`close` ends it."""
 
-    def __init__(self, workers: int = RECORD_WORKERS) -> None:
-        self.workers = workers
-        self._pool: ProcessPoolExecutor | None = None
-        self._slots: asyncio.Semaphore | None = None
+    def __init__(self, name: str = "yahtzee-records", limit: int = RECORD_QUEUE) -> None:
+        self.worker = WorkerService(name, limit=limit, on_end=self._ended,
+                                   start_failed="the server could not start a worker "
+                                                "process: ")
+        self._answers: dict[Work, asyncio.Future[Any]] = {}
 
     async def run(self, func: Callable[..., T], *args: Any) -> T:
-        """``func(*args)`` in a worker (a module-level function and picklable arguments),
-        once a worker is free; its exception is raised here. A worker that cannot be
+        """``func(*args)`` in the worker (a module-level function and picklable arguments),
+        once the worker is free; its exception is raised here. A worker that cannot be
         started or that ends while it works raises :class:`WorkerFailed` for this
-        question, and the next one starts new workers."""
-        if self._slots is None:  # made in the loop that uses it
-            self._slots = asyncio.Semaphore(self.workers)
-        async with self._slots:
-            try:
-                if self._pool is None:
-                    self._pool = ProcessPoolExecutor(
-                        self.workers, mp_context=multiprocessing.get_context("spawn"),
-                        initializer=_ignore_interrupt)
-                pool = self._pool
-                work = pool.submit(func, *args)  # (a worker is started here when none runs)
-            except (OSError, BrokenProcessPool) as exc:  # no descriptor or memory left
-                self._drop(self._pool)
-                raise WorkerFailed(f"the server could not start a worker process: "
-                                   f"{exc}") from None
-            try:
-                return await asyncio.wrap_future(work)
-            except BrokenProcessPool:
-                self._drop(pool)
-                raise WorkerFailed("the worker process ended while it worked (out of "
-                                   "memory?); ask again") from None
+        question, and the next one starts a new worker."""
+        loop = asyncio.get_running_loop()
+        self.worker.post = loop.call_soon_threadsafe  # the worker's words, on the loop
+        work = Work(None, call, (func, args))
+        answer: asyncio.Future[Any] = loop.create_future()
+        self._answers[work] = answer
+        try:
+            self.worker.submit(work)
+        except BaseException:
+            self._answers.pop(work, None)
+            raise
+        try:
+            return await answer
+        finally:
+            if work.state == "queued":  # the asker is gone: its place goes to the next
+                self.worker.cancel(work)
 
-    def _drop(self, pool: ProcessPoolExecutor | None) -> None:
-        """Let a broken pool go (the next question starts a new one)."""
-        if pool is not None and pool is self._pool:
-            self._pool = None
-            pool.shutdown(wait=False, cancel_futures=True)
+    def _ended(self, work: Work, by_worker: bool) -> None:
+        """(On the loop.) A question ended: its answer, or what it raises."""
+        answer = self._answers.pop(work, None)
+        if answer is None or answer.done():
+            return
+        if work.state == "done":
+            answer.set_result(work.result)
+        elif work.state == "cancelled":
+            answer.cancel()
+        elif work.exception is not None:
+            answer.set_exception(work.exception)
+        elif work.input_error:
+            answer.set_exception(YahtzeeError(work.error or "refused"))
+        elif by_worker and work.error != WORKER_DIED:  # an exception pickle could not send
+            answer.set_exception(RuntimeError(work.error))
+        else:  # the worker could not start, or ended under it
+            answer.set_exception(WorkerFailed(work.error if by_worker is False
+                                              else f"{work.error}; ask again"))
 
     def close(self) -> None:
-        """End the workers (a record under way is abandoned)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        """End the worker (a record under way is abandoned)."""
+        self.worker.close()
 
 
 def record_answer(body: bytes) -> dict[str, Any]:
@@ -112,11 +112,11 @@ def analysis_answer(record: GameRecord) -> dict[str, Any]:
 
 class QuickWork(RecordWork):
     """The light lane: turn questions under a target or win objective that are answered in
-    about a second (:func:`quick_turn`), in worker processes of their own, so that no heavy
+    about a second (:func:`quick_turn`), in a worker process of its own, so that no heavy
     job (:mod:`advisor.web.jobs`, minutes) makes them wait, however many run."""
 
-    def __init__(self, workers: int = QUICK_WORKERS) -> None:
-        super().__init__(workers)
+    def __init__(self, limit: int = RECORD_QUEUE) -> None:
+        super().__init__("yahtzee-quick", limit)
 
 
 def quick_turn(question: TurnQuestion) -> SolvedTurn | None:

@@ -11,8 +11,8 @@ from starlette.responses import JSONResponse, Response
 
 from solver.errors import YahtzeeError
 
-from ..background import WorkerFailed
 from ..request.params import read_query
+from ..workers import QueueFull, WorkerFailed
 from .charts import StatsService
 from .jobs import JobCancelled, JobFailed, JobService, TooManyJobs, UnknownJob
 from .offload import QuickWork, RecordWork
@@ -67,7 +67,7 @@ def answered(served: Served, handler: Handler) -> Callable[[Request], Awaitable[
             return JSONResponse(await handler(served, request))
         except UnknownJob as exc:
             return bad(str(exc), 404)
-        except TooManyJobs as exc:
+        except (TooManyJobs, QueueFull) as exc:
             return bad(str(exc), 429)
         except JobCancelled as exc:
             return bad(str(exc), 409)

@@ -1,7 +1,8 @@
 """The server's other workers after a worker died or could not be started (issue 42 item
-2, issue 46): the record and light lanes (``advisor/web/offload.py``, a process pool) and
+2, issue 46): the record and light lanes (``advisor/web/offload.py``, on
+the one worker runtime of ``advisor/workers.py``) and
 the figures' worker (``advisor/web/charts.py``) fail that one question with the reason
-(:class:`~advisor.background.WorkerFailed`, HTTP 500 with its words) and answer the next
+(:class:`~advisor.workers.WorkerFailed`, HTTP 500 with its words) and answer the next
 one from a new worker; over HTTP, a heavy job whose worker cannot be started is failed
 with the reason, the question waiting on it is answered 500 with those words, and the
 same question asked once workers start again runs."""
@@ -14,13 +15,12 @@ import urllib.parse
 
 import pytest
 
-import advisor.web.jobs as jobs_module
-import advisor.web.offload as offload
-from advisor.background import WorkerFailed
+import advisor.workers as workers
 from advisor.web.app import create_app
 from advisor.web.charts import StatsService
 from advisor.web.jobs import JobService
 from advisor.web.offload import RecordWork
+from advisor.workers import WorkerFailed
 from tests.faults import fail_next
 from tests.web.jobs.test_fair import _run_apart
 from tests.web.test_connections import running
@@ -37,7 +37,7 @@ def fails_to_open(path: str) -> None:
 
 def test_the_record_lane_after_a_worker_died_or_could_not_start(monkeypatch, tmp_path):
     failures = [0]
-    fail_next(monkeypatch, offload, "ProcessPoolExecutor", failures)
+    fail_next(monkeypatch, workers, "spawn_worker", failures)
 
     async def scenario() -> None:
         work = RecordWork()
@@ -73,7 +73,7 @@ def test_the_figures_worker_that_could_not_start_or_died_fails_one_question(monk
     dies under a question each fail that one question with the reason; the same question
     asked again, and the next one, are computed by a new worker (a dead worker's question
     was left waiting forever when the figures ran in a multiprocessing.Pool)."""
-    fail_next(monkeypatch, offload, "ProcessPoolExecutor", [1])
+    fail_next(monkeypatch, workers, "spawn_worker", [1])
 
     async def scenario() -> None:
         service = StatsService()
@@ -102,8 +102,8 @@ def test_a_heavy_question_whose_worker_cannot_start_is_answered_with_why(officia
     from tests.web.test_connections import ask_raw
 
     failures = [2]
-    fail_next(monkeypatch, jobs_module, "spawn_worker", failures)
     jobs = JobService()
+    fail_next(monkeypatch, jobs.worker, "spawn", failures)  # the heavy jobs' worker only
     turn = urllib.parse.urlencode({"card": "aces=1", "target": "300"})
     with running(create_app("official", jobs=jobs), lifespan="on") as port:
         status, body = ask_raw(port, "POST", f"/api/jobs/turn?{turn}")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-import advisor.background as background
+import advisor.workers as workers
 from advisor.background import TurnSolves
 from advisor.model import Scorecard
 from advisor.objective import Objective
@@ -79,7 +79,7 @@ def gates(tmp_path, monkeypatch) -> Path:
 def spawn_failures(monkeypatch) -> list[int]:
     """``[n]``: the next ``n`` workers fail to start, as ``os.pipe`` out of descriptors."""
     failures = [0]
-    fail_next(monkeypatch, background, "spawn_worker", failures)
+    fail_next(monkeypatch, workers, "spawn_worker", failures)
     return failures
 
 

@@ -131,7 +131,7 @@ def test_leaving_a_turn_ends_its_solve_and_a_new_turn_starts_its_own(session, ga
     ann = session.record.cards()["Ann"]
     second = session.solves.get(cards["Bob"], Objective.win(ann))
     assert second is not None and second.state == "running"
-    process = session.solves._process
+    process = session.solves.process
     session.solves.close()  # quit, Ctrl-C: the worker ends at once, mid-solve
     assert second.state == "cancelled"
     assert process is not None and not process.is_alive()

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-import advisor.web.jobs as jobs_module
+import advisor.workers as workers
 from advisor.web.jobs import JobCancelled, JobFailed, JobService
 from solver.errors import YahtzeeError
 from tests.faults import fail_next
@@ -86,7 +86,7 @@ class Scenario:
 
 def test_the_queue_after_every_ending_and_the_next_job_then_runs(tmp_path, monkeypatch):
     failures = [0]
-    fail_next(monkeypatch, jobs_module, "spawn_worker", failures)
+    fail_next(monkeypatch, workers, "spawn_worker", failures)
 
     async def scenario() -> None:
         jobs = JobService(per_client=12)
