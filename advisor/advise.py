@@ -19,8 +19,6 @@ objective, follow the one order of :mod:`solver.game.ties`.
 from __future__ import annotations
 
 import operator
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -43,6 +41,7 @@ from solver.moments import StateMoments, get_moments
 from solver.table import Table, get_table, turn_values
 
 from .advice import Advice, Option
+from .caches import caches
 from .model import Dice, Keep, Scorecard
 from .objective import EV, Objective
 from .solved_turn import SolvedTurn, solve_turn
@@ -310,36 +309,23 @@ class TurnAdvisor:
                       outcome=outcome)
 
 
-ADVISORS_KEPT = {True: 512, False: 8}
-"""Turn advisors kept by :func:`turn_advisor`, by whether they are light: nothing solved
-(the expected score, a few KB each), or the objective solves its turns (each holds the
-vectors of its game, up to hundreds of MB)."""
-_advisors: dict[bool, OrderedDict[tuple[Table, Scorecard, Objective], TurnAdvisor]] = {
-    True: OrderedDict(), False: OrderedDict()}
-_advisors_lock = threading.Lock()
 
 
 def turn_advisor(card: Scorecard, table: Table | None = None, objective: Objective = EV, *,
                  build: Callable[[Table], TurnAdvisor] | None = None) -> TurnAdvisor:
     """The process's one :class:`TurnAdvisor` of ``card`` under ``objective``, kept for the
     turn's other rolls, an undo back into it, a later review (the turn is solved once);
-    the least recently used go beyond :data:`ADVISORS_KEPT`. ``table`` defaults to the
+    the least recently used go beyond :data:`advisor.caches.ADVISORS_KEPT` (the
+    process's :class:`~advisor.caches.Caches`). ``table`` defaults to the
     cached table of the card's rules; ``build(table)`` makes a missing advisor (default:
     ``TurnAdvisor(card, table, objective)``)."""
     if table is None:
         table = get_table(card.rules_name)
     key = (table, card, objective)
     light = not objective.solves_turns  # (else an advisor holds the vectors of its game)
-    kept = _advisors[light]
-    with _advisors_lock:
-        advisor = kept.pop(key, None)
-    if advisor is None:
-        advisor = build(table) if build is not None else TurnAdvisor(card, table, objective)
-    with _advisors_lock:
-        kept[key] = advisor
-        while len(kept) > ADVISORS_KEPT[light]:
-            kept.popitem(last=False)
-    return advisor
+    kept = caches().advisors[light]
+    return kept.make(key, lambda: build(table) if build is not None
+                     else TurnAdvisor(card, table, objective))
 
 
 def _unit(p: float) -> float:

@@ -28,8 +28,6 @@ from __future__ import annotations
 
 import operator
 import reprlib
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
@@ -45,6 +43,7 @@ from solver.stats import most_points_to_come, optimal_stats, stats_operations
 from solver.stats_file import new_game_stats
 from solver.tournament_file import StoredTournament, get_tournament
 
+from .caches import caches
 from .model import Scorecard
 from .text import points_of_chance, probability_text
 
@@ -706,41 +705,28 @@ def final_distribution(card: Scorecard, table: Table, *, phase: Phase | None = N
 
 NEW_GAME_STATE = (0, 0, 0)
 """A new card's (filled mask, upper subtotal, Yahtzee flag)."""
-POINTS_KEPT = 64
-"""Distributions of the points to come kept (in a game the same cards come back turn
-after turn; a review keeps every card of its game: :func:`keep_points_to_come`)."""
-_points_kept: OrderedDict[tuple[Table, tuple[int, int, int]], np.ndarray] = OrderedDict()
-_points_lock = threading.Lock()
 
 
 def is_distribution_known(card: Scorecard, table: Table) -> bool:
     """True when the distribution of ``card``'s points to come is kept (no solve)."""
-    with _points_lock:
-        return (table, (card.mask, card.upper, card.flag)) in _points_kept
+    return (table, (card.mask, card.upper, card.flag)) in caches().points
 
 
 def _points_to_come(table: Table, state: tuple[int, int, int],
                     phase: Phase | None = None) -> np.ndarray:
     """The distribution of the points still to come from a turn-start state under
-    expected-score play (the last :data:`POINTS_KEPT` are kept). A new game's is the
+    expected-score play (the last :data:`advisor.caches.POINTS_KEPT` are kept, in the
+    process's :class:`~advisor.caches.Caches`). A new game's is the
     rules' new-game statistics (:func:`solver.stats_file.new_game_stats`: read from its
     file, the same numbers bit for bit; computed once when missing), not solved again
     (``phase`` is then not called)."""
-    key = (table, state)
-    with _points_lock:
-        if key in _points_kept:
-            _points_kept.move_to_end(key)
-            return _points_kept[key]
-    if state == NEW_GAME_STATE:
-        dist = new_game_stats(table).distribution
-    else:
-        dist = optimal_stats(table, None if phase is None else phase(),
+    def solved() -> np.ndarray:
+        if state == NEW_GAME_STATE:
+            return new_game_stats(table).distribution
+        return optimal_stats(table, None if phase is None else phase(),
                              start=state).distribution
-    with _points_lock:
-        _points_kept[key] = dist
-        while len(_points_kept) > POINTS_KEPT:
-            _points_kept.popitem(last=False)
-    return dist
+
+    return caches().points.make((table, state), solved)
 
 
 def keep_points_to_come(table: Table, states: Sequence[tuple[int, int, int]],
@@ -756,12 +742,9 @@ def keep_points_to_come(table: Table, states: Sequence[tuple[int, int, int]],
     todo.sort(key=lambda state: bin(state[0]).count("1"))
     more: dict[tuple[int, int, int], np.ndarray] = dict.fromkeys(todo[1:], np.zeros(0))
     first = optimal_stats(table, progress, start=todo[0], more=more).distribution
-    with _points_lock:
-        for state, dist in [(todo[0], first), *more.items()]:
-            _points_kept[(table, state)] = dist
-            _points_kept.move_to_end((table, state))
-        while len(_points_kept) > POINTS_KEPT:
-            _points_kept.popitem(last=False)
+    kept = caches().points
+    for state, dist in [(todo[0], first), *more.items()]:
+        kept.put((table, state), dist)
 
 
 def points_to_come_work(table: Table, states: Sequence[tuple[int, int, int]]) -> float:
@@ -775,8 +758,7 @@ def points_to_come_work(table: Table, states: Sequence[tuple[int, int, int]]) ->
 
 
 def _is_kept(table: Table, state: tuple[int, int, int]) -> bool:
-    with _points_lock:
-        return (table, state) in _points_kept
+    return (table, state) in caches().points
 
 
 def max_distribution(distributions: Sequence[np.ndarray]) -> np.ndarray:

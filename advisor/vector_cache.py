@@ -4,8 +4,9 @@ A question under a target or win objective solves every state the card can reach
 (:func:`solver.target.solve_vectors`): from a new game, the whole game. The next turns
 of the same game are reachable from that card, and each state's range of points
 covers every total they can have, so the same vectors answer them exactly. The last
-vectors of the last ``KEPT`` games asked about (two: both players of a two-player game) are
-kept, every level of them, for the process: a later card is answered from them when its
+vectors of the last :data:`advisor.caches.VECTORS_KEPT` games asked about (two: both
+players of a two-player game) are kept, every level of them, in the process's
+:class:`~advisor.caches.Caches`: a later card is answered from them when its
 state was solved and its total lies in that state's range, else the vectors are solved
 again from that card.
 """
@@ -13,13 +14,13 @@ again from that card.
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from solver.table import Table
 from solver.target import Utility, Vectors, solve_vectors
 
+from .caches import caches
 from .model import Scorecard
 from .objective import Objective
 
@@ -33,15 +34,11 @@ class _Solved:
     vectors: Vectors
 
 
-KEPT = 2
 KEEP_BYTES = 1 << 30
 """The most memory one game's kept levels may take (1 GiB: the official rules' whole game
 for a target of 300 takes 367 MB). A solve that needs more lets its latest levels go
 first (the most boxes filled): the early levels, which the game's next turns read, stay
 as far as they fit, and a later card past them is solved again."""
-_kept: list[_Solved] = []
-"""Most recently used first."""
-_lock = threading.Lock()
 
 
 def _state(card: Scorecard) -> tuple[int, int, int]:
@@ -74,11 +71,10 @@ def is_kept(card: Scorecard, table: Table, objective: Objective) -> bool:
     """True when kept vectors answer a turn of ``card`` under ``objective`` (no solve):
     in this process, or on disk (:meth:`Objective.stored_solve`)."""
     key = _key(objective)
-    with _lock:
-        if any(solved.table is table and solved.objective == key
-               and answers(solved.vectors, solved.start, solved.total, card)
-               for solved in _kept):
-            return True
+    if any(solved.table is table and solved.objective == key
+           and answers(solved.vectors, solved.start, solved.total, card)
+           for solved in kept()):
+        return True
     stored = objective.stored_solve(table)
     return stored is not None and stored.answers(_state(card), card.total)
 
@@ -101,13 +97,13 @@ def vectors_for(card: Scorecard, table: Table, objective: Objective,
     ``utility``: the objective's, when already computed."""
     key = _key(objective)
     asked = card if turn is None else turn
-    with _lock:
-        for i, solved in enumerate(_kept):
-            if (solved.table is table and solved.objective == key
-                    and answers(solved.vectors, solved.start, solved.total, asked)):
-                _kept.insert(0, _kept.pop(i))
-                return solved.vectors
-        del _kept[KEPT - 1:]  # let the oldest go before new vectors are built
+    store = caches().vectors
+    found = store.find(lambda _, solved: (
+        solved.table is table and solved.objective == key
+        and answers(solved.vectors, solved.start, solved.total, asked)))
+    if found is not None:
+        return found.vectors
+    store.shrink(store.size - 1)  # let the oldest go before new vectors are built
     stored = _stored(asked, table, objective)
     if stored is not None:  # (its levels are read and checked when first used)
         return stored
@@ -116,13 +112,24 @@ def vectors_for(card: Scorecard, table: Table, objective: Objective,
     vectors = solve_vectors(table, utility, start=_state(card),
                             total=card.total, keep=tuple(range(table.rules.n_boxes + 1)),
                             keep_bytes=KEEP_BYTES, progress=progress)
-    with _lock:
-        _kept.insert(0, _Solved(table, key, _state(card), card.total, vectors))
-        del _kept[KEPT:]
+    solved = _Solved(table, key, _state(card), card.total, vectors)
+    store.put(solved, solved)
     return vectors
+
+
+def kept() -> list[_Solved]:
+    """The kept solves, most recently used first."""
+    return list(reversed(list(caches().vectors.keys())))
+
+
+def keep_only(*solves: _Solved) -> None:
+    """Keep these solves only (the first the most recent)."""
+    store = caches().vectors
+    store.clear()
+    for solved in reversed(solves):
+        store.put(solved, solved)
 
 
 def clear() -> None:
     """Forget every kept solve (frees their memory)."""
-    with _lock:
-        _kept.clear()
+    caches().vectors.clear()

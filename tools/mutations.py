@@ -1327,4 +1327,12 @@ MUTATIONS: tuple[Mutation, ...] = (
              "field without a tournament, or judged by the expected score)",
              ("tests/advisor/analyze/test_tournament_review.py::"
               "test_analyze_reads_the_tournament_back_and_judges_by_it",)),
+    Mutation("bounded-cache-drops-the-most-recent", "python", "advisor/caches.py",
+             "            while len(self._items) > self.size:\n"
+             "                self._items.popitem(last=False)",
+             "            while len(self._items) > self.size:\n"
+             "                self._items.popitem(last=True)",
+             "a full cache lets the entry just written go, not the least recently used: "
+             "every new turn advisor, distribution or kept vectors is solved again",
+             ("tests/advisor/test_caches.py",)),
 )

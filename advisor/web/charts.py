@@ -13,13 +13,13 @@ that one computation.
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
 from typing import Any
 
 from solver.stats import optimal_stats
 from solver.stats_file import new_game_stats
 from solver.table import default_table_path, get_table
 
+from ..caches import Bounded
 from .offload import RecordWork
 
 State = tuple[str, int, int, int]
@@ -53,9 +53,8 @@ class StatsService:
     keeps the last ``kept`` answers."""
 
     def __init__(self, kept: int = 256) -> None:
-        self._kept = kept
         self._work = RecordWork("yahtzee-figures")
-        self._done: OrderedDict[Key, Any] = OrderedDict()
+        self._done: Bounded[Key, Any] = Bounded(kept)
         self._running: dict[Key, asyncio.Future[Any]] = {}
 
     async def get(self, state: State) -> dict[str, Any]:
@@ -67,7 +66,7 @@ class StatsService:
         worker (seconds) so that the server keeps answering meanwhile."""
         if ("table", rules_name) not in self._done and not default_table_path(rules_name).exists():
             await self._run(build_table, rules_name)
-        self._done[("table", rules_name)] = rules_name
+        self._done.put(("table", rules_name), rules_name)
 
     async def run(self, func: Any, arg: Any) -> Any:
         """``func(arg)`` in the worker (a picklable module-level function), cached by
@@ -77,8 +76,7 @@ class StatsService:
     async def _run(self, func: Any, arg: Any) -> Any:
         key = (func.__name__, arg)
         if key in self._done:
-            self._done.move_to_end(key)
-            return self._done[key]
+            return self._done.get(key)
         running = self._running.get(key)
         if running is None:  # one computation, however many ask for it meanwhile
             running = asyncio.ensure_future(self._compute(key, func, arg))
@@ -90,10 +88,7 @@ class StatsService:
             result = await self._work.run(func, arg)
         finally:
             self._running.pop(key, None)
-        self._done[key] = result
-        while len(self._done) > self._kept:
-            self._done.popitem(last=False)
-        return result
+        return self._done.put(key, result)
 
     def close(self) -> None:
         """End the worker (a computation under way is abandoned)."""

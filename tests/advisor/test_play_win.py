@@ -4,9 +4,7 @@ late-game cards (fast DPs)."""
 
 from __future__ import annotations
 
-import importlib
 import re
-from collections import OrderedDict
 
 import numpy as np
 import pytest
@@ -14,6 +12,7 @@ from click.testing import CliRunner
 
 from advisor.advice import advice_table
 from advisor.advise import advise
+from advisor.caches import Caches
 from advisor.cli import cli
 from advisor.model import Dice, Keep, Scorecard
 from advisor.objective import Objective, max_distribution
@@ -215,8 +214,7 @@ def test_ctrl_c_while_working_out_gives_expected_score_advice(tmp_path, table, m
         raise KeyboardInterrupt
 
     monkeypatch.setattr(TurnAdvisor, "solve", interrupted)
-    monkeypatch.setattr(importlib.import_module("advisor.advise"), "_advisors",
-                        {True: OrderedDict(), False: OrderedDict()})  # no turn solved yet
+    monkeypatch.setattr("advisor.caches._process", Caches())  # no turn solved yet
     path, _ = late_record(tmp_path, {"Ann": ANN, "Bob": BOB})
     told: list[str] = []
     session = GameSession(read_record(path), table, win=WinEachTurn(), notify=told.append)

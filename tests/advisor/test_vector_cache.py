@@ -10,6 +10,7 @@ import pytest
 
 from advisor import vector_cache
 from advisor.advise import TurnAdvisor
+from advisor.caches import VECTORS_KEPT
 from advisor.model import Dice, Scorecard
 from advisor.objective import Objective
 from solver.target import solve_vectors, turn_at
@@ -32,7 +33,7 @@ def _play_on(card: Scorecard, table, objective: Objective, seed: int) -> None:
     rng = random.Random(seed)
     vector_cache.clear()
     TurnAdvisor(card, table, objective).probability()
-    kept = vector_cache._kept[0]
+    kept = vector_cache.kept()[0]
     assert kept is not None and kept.start == (card.mask, card.upper, card.flag)
     rules = table.rules
     while not card.is_full:
@@ -43,10 +44,10 @@ def _play_on(card: Scorecard, table, objective: Objective, seed: int) -> None:
         card = card.place(dice, rng.choice(allowed).box)
         if card.is_full:
             break
-        vector_cache._kept[:] = [kept]
+        vector_cache.keep_only(kept)
         cached = TurnAdvisor(card, table, objective).probability()
         cached_options = _options(card, table, objective, dice)
-        assert vector_cache._kept == [kept], "a later card of the same game was solved again"
+        assert vector_cache.kept() == [kept], "a later card of the same game was solved again"
         assert cached == pytest.approx(_fresh_probability(card, table, objective), abs=1e-12)
         vector_cache.clear()
         fresh_options = _options(card, table, objective, dice)
@@ -78,18 +79,18 @@ def test_a_card_the_kept_vectors_cannot_answer_is_solved_anew(official_table):
     objective = Objective.for_target(200)
     first = Scorecard.parse("aces=2,threes=9,fives=15,3k=21,ss=30,chance=22,fh=25")
     TurnAdvisor(first, official_table, objective).probability()
-    kept = vector_cache._kept[0]
+    kept = vector_cache.kept()[0]
     other = Scorecard.parse("twos=4,fours=12,sixes=24,4k=20,ls=40,yahtzee=0,chance=25")
     p = TurnAdvisor(other, official_table, objective).probability()
-    assert vector_cache._kept[0] is not kept and vector_cache._kept[1] is kept
+    assert vector_cache.kept()[0] is not kept and vector_cache.kept()[1] is kept
     assert p == pytest.approx(_fresh_probability(other, official_table, objective), abs=1e-12)
     # two games at once (two players): both stay kept; a third game pushes the oldest out
     TurnAdvisor(first, official_table, objective).probability()
-    assert vector_cache._kept[0] is kept
+    assert vector_cache.kept()[0] is kept
     TurnAdvisor(other, official_table, Objective.for_target(201)).probability()
-    assert len(vector_cache._kept) == vector_cache.KEPT
-    assert vector_cache._kept[0].objective != kept.objective
-    assert vector_cache._kept[1] is kept
+    assert len(vector_cache.kept()) == VECTORS_KEPT
+    assert vector_cache.kept()[0].objective != kept.objective
+    assert vector_cache.kept()[1] is kept
 
 
 def test_past_the_memory_budget_only_the_needed_level_is_kept(official_table, monkeypatch):
@@ -98,12 +99,12 @@ def test_past_the_memory_budget_only_the_needed_level_is_kept(official_table, mo
     card = Scorecard.parse("aces=2,threes=9,fives=15,3k=21,ss=30,chance=22")
     objective = Objective.for_target(card.total + 120)
     p = TurnAdvisor(card, official_table, objective).probability()
-    kept = vector_cache._kept[0]
+    kept = vector_cache.kept()[0]
     assert sorted(kept.vectors.levels) == [bin(card.mask).count("1") + 1]
     assert p == pytest.approx(_fresh_probability(card, official_table, objective), abs=1e-12)
     later = card.place(Dice((6, 6, 6, 6, 6)), "sixes")
     q = TurnAdvisor(later, official_table, objective).probability()
-    assert vector_cache._kept[0] is not kept  # solved again: its levels were let go
+    assert vector_cache.kept()[0] is not kept  # solved again: its levels were let go
     assert q == pytest.approx(_fresh_probability(later, official_table, objective), abs=1e-12)
 
 
@@ -122,13 +123,13 @@ def test_past_the_memory_budget_the_early_levels_stay(official_table, monkeypatc
     assert sum(size.values()) > budget + 1
     monkeypatch.setattr(vector_cache, "KEEP_BYTES", budget + 1)
     p = TurnAdvisor(card, official_table, objective).probability()
-    kept = vector_cache._kept[0]
+    kept = vector_cache.kept()[0]
     assert sorted(kept.vectors.levels) == [first, first + 1]
     assert p == pytest.approx(_fresh_probability(card, official_table, objective), abs=1e-12)
     later = card.place(Dice((6, 6, 6, 6, 6)), "sixes")
     q = TurnAdvisor(later, official_table, objective).probability()
-    assert vector_cache._kept[0] is kept  # answered by the kept levels: nothing solved
+    assert vector_cache.kept()[0] is kept  # answered by the kept levels: nothing solved
     assert q == pytest.approx(_fresh_probability(later, official_table, objective), abs=1e-12)
     last = later.place(Dice((1, 1, 2, 2, 2)), "twos")
     TurnAdvisor(last, official_table, objective).probability()
-    assert vector_cache._kept[0] is not kept  # past the levels kept: solved again
+    assert vector_cache.kept()[0] is not kept  # past the levels kept: solved again

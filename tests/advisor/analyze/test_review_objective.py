@@ -192,10 +192,10 @@ def test_a_review_solves_each_turn_once_and_says_how_far_it_is(followed, officia
     # where a turn advisor finds solve_turn (`import advisor.advise as m` would give the
     # function the package exports under that name)
     advise_module = importlib.import_module("advisor.advise")
-    from advisor.advise import _advisors
+    from advisor.caches import caches
 
     record, _ = followed
-    for kept in _advisors.values():
+    for kept in caches().advisors.values():
         kept.clear()  # (the module's other reviews solved these turns already)
     solved: list[tuple[Scorecard, Objective]] = []
     real = advise_module.solve_turn

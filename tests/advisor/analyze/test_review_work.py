@@ -13,6 +13,7 @@ import pytest
 from advisor import first_turn as first_turn_module
 from advisor import objective as objective_module
 from advisor.analyze import REVIEW_STEPS, ReviewPlan, analyze
+from advisor.caches import Bounded, Caches, caches
 from advisor.model import Scorecard
 from advisor.play_win import WinEachTurn
 from advisor.record import parse_record
@@ -61,7 +62,7 @@ def test_one_pass_gives_each_later_cards_distribution_bit_for_bit(official_table
 def test_a_players_cards_are_kept_in_one_pass(official_table, monkeypatch):
     import solver.stats
 
-    monkeypatch.setattr(objective_module, "_points_kept", type(objective_module._points_kept)())
+    monkeypatch.setattr("advisor.caches._process", Caches())
     passes: list[tuple[int, int, int]] = []
     real = solver.stats.optimal_stats
 
@@ -78,7 +79,7 @@ def test_a_players_cards_are_kept_in_one_pass(official_table, monkeypatch):
     assert passes == [chain[0]]
     assert reports[-1] == (1000, 1000)
     for state in chain:
-        assert np.array_equal(objective_module._points_kept[(official_table, state)],
+        assert np.array_equal(caches().points.get((official_table, state)),
                               real(official_table, start=state).distribution)
     assert objective_module.points_to_come_work(official_table, chain) == 0.0
 
@@ -135,7 +136,8 @@ def test_the_review_takes_the_new_games_figure_from_the_first_turn(official_tabl
     advise_module = importlib.import_module("advisor.advise")
     from advisor.solved_turn import SolvedTurn
 
-    monkeypatch.setattr(advise_module, "ADVISORS_KEPT", {True: 512, False: 0})
+    monkeypatch.setattr("advisor.caches._process", Caches())
+    caches().advisors[False] = Bounded(0)  # no turn advisor under the chance to win kept
     parts = _fake_parts(official_table.rules)
     calls: list[Scorecard] = []
 
@@ -155,7 +157,7 @@ def test_the_review_says_its_plan_then_follows_its_work_from_the_start(official_
     """Before any solve: the plan (every turn still to work out, with its work), then
     progress (0, REVIEW_STEPS); each solve moves it in even steps; it ends at its total."""
     advise_module = importlib.import_module("advisor.advise")
-    monkeypatch.setattr(objective_module, "_points_kept", type(objective_module._points_kept)())
+    monkeypatch.setattr("advisor.caches._process", Caches())
     events: list[object] = []
     real = advise_module.solve_turn
 

@@ -19,6 +19,7 @@ import pytest
 from advisor.advice import advice_table
 from advisor.advise import advise
 from advisor.background import Solve, TurnSolves, solve_turn_in_worker
+from advisor.caches import Caches, caches
 from advisor.model import Scorecard
 from advisor.objective import Objective
 from advisor.play import GameSession
@@ -348,7 +349,7 @@ def test_a_new_cards_distribution_is_read_from_the_new_game_statistics(official_
     from solver.stats_file import new_game_stats
 
     new = Scorecard.parse("")
-    monkeypatch.setattr(objective_module, "_points_kept", type(objective_module._points_kept)())
+    monkeypatch.setattr("advisor.caches._process", Caches())
     real = solver.stats.optimal_stats
 
     def no_new_game(table, progress=None, *, start=(0, 0, 0), **kwargs):
@@ -359,7 +360,7 @@ def test_a_new_cards_distribution_is_read_from_the_new_game_statistics(official_
     dist = objective_module.final_distribution(new, official_table)
     assert np.array_equal(dist, new_game_stats(official_table).distribution)
     late = parse_record(LATE).cards()["Ann"]
-    monkeypatch.setattr(objective_module, "_points_kept", type(objective_module._points_kept)())
+    caches().points.clear()
     reports: list[tuple[int, int]] = []
     solve_turn(late, official_table, Objective.win(new), whole_game=False,
                progress=lambda d, t: reports.append((d, t)))

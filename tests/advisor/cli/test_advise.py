@@ -235,12 +235,11 @@ MID = "aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,three_of_a_kind=20"
      "csv"],
 ])
 def test_target_commands_follow_the_solve_on_stderr(command):
-    import importlib
-
     from advisor import vector_cache
+    from advisor.caches import caches
 
     vector_cache.clear()
-    importlib.import_module("advisor.advise")._advisors[False].clear()  # nothing kept
+    caches().advisors[False].clear()  # nothing kept
     result = yahtzee(*command)
     assert result.exit_code == 0, result.output
     assert re.search(r"P\(final score >= \d+\): +100%\|", result.stderr), result.stderr
