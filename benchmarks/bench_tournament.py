@@ -47,7 +47,7 @@ def main() -> None:
     objective = Objective.tournament(players)
     first = timed(lambda: turn_advisor(new, table, objective).probability())
     load.append(load_average())
-    kept = vector_cache._kept[0].vectors.levels  # what the later turns read
+    kept = vector_cache.kept()[0].vectors.levels  # what the later turns read
     megabytes = sum(level.vals.nbytes for level in kept.values()) / 1e6
     later = []
     for n in range(1, 13):
