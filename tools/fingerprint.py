@@ -27,6 +27,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from solver.game.rules import get_rules
+
 RULES = ("official", "free-joker", "no-bonus", "two-rolls", "yatzy")
 VOLATILE = ("seconds", "elapsed", "time", "per_second", "wall", "cpu")
 """JSON keys whose values depend on the machine's speed (dropped before hashing)."""
@@ -130,7 +132,9 @@ def fingerprint(runner: Runner, rule_sets: tuple[str, ...]) -> None:
         runner.json(f"{rules}/stats-new", "stats", *r)
         runner.json(f"{rules}/stats-mid", "stats", *r, "--card", mid)
         runner.json(f"{rules}/stats-target", "stats", *r, "--card", late, "--target", "240")
+        most = get_rules(rules).rolls_per_turn - 1  # rerolls a turn allows (1 under two-rolls)
         for dice, left in (("22256", "2"), ("11135", "1"), ("34566", "0"), ("66666", "2")):
+            left = str(min(int(left), most))
             runner.json(f"{rules}/why-{dice}-{left}", "advise", *r, dice, "--rolls-left", left,
                         "--why", "--top", "0")
             runner.json(f"{rules}/mid-{dice}-{left}", "advise", *r, dice, "--rolls-left", left,
