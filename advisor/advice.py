@@ -1,5 +1,5 @@
 """The answer to a turn's question: its options (:class:`Option`), ranked
-(:class:`Advice`), and their text. Worked out by :mod:`advisor.advise`."""
+(:class:`Advice`), and their text. Worked out by :mod:`advisor.ranking`."""
 
 from __future__ import annotations
 

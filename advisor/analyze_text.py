@@ -1,11 +1,11 @@
-"""The text of an analysis (:mod:`advisor.analyze`): every decision, and each player's
+"""The text of an analysis (:mod:`advisor.analysis`): every decision, and each player's
 review."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .analyze import Analysis, Part
+from .analysis import Analysis, Part
 from .objective import POINTS
 from .text import counted
 

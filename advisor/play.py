@@ -20,12 +20,12 @@ from solver.game.rules import RuleSet
 from solver.table import Table
 
 from .advice import Advice, Option, advice_table
-from .advise import TurnAdvisor, turn_advisor
 from .background import TurnSolves
 from .model import Dice, Scorecard, box_label
 from .moves import dice_after_keep, parse_action
 from .objective import EV, Objective
 from .play_win import Judging, WinEachTurn
+from .ranking import TurnAdvisor, turn_advisor
 from .record import GameRecord
 from .solved_turn import solve_is_slow, stored_vectors
 from .text import (
@@ -166,7 +166,7 @@ class GameSession:
         return self.win if self.win is not None else self.objective
 
     def advisor(self) -> TurnAdvisor:
-        """The advisor of this turn (:func:`~advisor.advise.turn_advisor`: a turn's
+        """The advisor of this turn (:func:`~advisor.ranking.turn_advisor`: a turn's
         decisions, an undo back into it and the review share one solve); while the
         turn's background solve is under way, the expected-score advisor."""
         objective = self.turn_objective()

@@ -12,9 +12,9 @@ from solver.game.dice import ROLLS
 from solver.table import Table
 
 from .advice import Advice, Option
-from .advise import check_rolls_left, turn_advisor
 from .model import Dice, Scorecard
 from .objective import EV, POINTS, Objective
+from .ranking import check_rolls_left, turn_advisor
 from .text import rolls_left_phrase
 
 CSV_COLUMNS = ("dice", "rolls_left", "action", "keep", "box", "points", "bonus",

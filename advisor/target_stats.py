@@ -27,9 +27,9 @@ from solver.table import Table
 from solver.target import Utility, solve_vectors, turn_at
 from solver.target_table import get_targets
 
-from .advise import TurnAdvisor
 from .model import Scorecard
 from .objective import Objective
+from .ranking import TurnAdvisor
 from .solved_turn import stored_vectors
 
 ROW_STEP = 25

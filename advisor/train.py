@@ -41,11 +41,11 @@ from solver.game.rules import N_UPPER, RuleSet
 from solver.table import Table, get_table
 
 from .advice import Advice, Option
-from .advise import turn_advisor
-from .analyze import ERROR_LOSS, analyze
+from .analysis import ERROR_LOSS, analyze
 from .model import Dice, Scorecard
 from .moves import parse_action
 from .objective import EV, Objective
+from .ranking import turn_advisor
 from .record_file import read_record, records_from_traces
 
 MAX_POSITIONS = 100
@@ -116,7 +116,7 @@ def positions_of_records(paths: Sequence[str], n: int, table: Table | None = Non
                          progress: Callable[[int, int], None] | None = None
                          ) -> list[Position]:
     """The ``n`` decisions of the records at ``paths`` that lost the most under
-    ``objective`` (errors only: loss above :data:`~advisor.analyze.ERROR_LOSS`), largest
+    ``objective`` (errors only: loss above :data:`~advisor.analysis.ERROR_LOSS`), largest
     loss first; ``player`` keeps one player's decisions. Fewer when there are fewer
     errors; none at all is a :class:`TrainingError`. ``progress(done, total)`` follows
     the records."""

@@ -34,7 +34,7 @@ t1 = time.perf_counter()
 import numba
 t2 = time.perf_counter()
 from solver.table import open_table, turn_values
-from advisor.advise import TurnAdvisor
+from advisor.ranking import TurnAdvisor
 from advisor.model import Dice, Scorecard
 t3 = time.perf_counter()
 table = open_table("official")
@@ -60,8 +60,8 @@ def median_call(func, calls: int) -> float:
 
 
 def warm_figures() -> dict[str, float]:
-    from advisor.advise import advise
     from advisor.model import Dice, Scorecard
+    from advisor.ranking import advise
     from solver.table import open_table, turn_values
 
     table = open_table("official", build=True)

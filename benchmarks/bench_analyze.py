@@ -38,7 +38,7 @@ def two_player_record(table):  # noqa: ANN001, ANN201
 
 
 def main() -> int:
-    from advisor.analyze import analyze
+    from advisor.analysis import analyze
     from advisor.record_file import records_from_traces, write_record
     from solver.simulate import simulate
     from solver.table import open_table

@@ -18,7 +18,7 @@ from _fresh import load_average
 
 _TURN = r"""
 import json, sys, time
-from advisor.advise import TurnAdvisor
+from advisor.ranking import TurnAdvisor
 from advisor.model import Scorecard
 from advisor.objective import Objective
 from solver.table import get_table

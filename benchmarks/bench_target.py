@@ -53,7 +53,7 @@ print(json.dumps({"wall": wall, "cpu": cpu, "entries": vectors.entries,
 _QUESTIONS = r"""
 import json, statistics, time
 from advisor import vector_cache
-from advisor.advise import advise
+from advisor.ranking import advise
 from advisor.model import Dice, Scorecard
 from advisor.objective import Objective
 from solver.table import open_table
@@ -91,7 +91,7 @@ print(json.dumps({"target": target, "win": win, "new_game_win": new_game,
 _WIN_QUESTION = r"""
 import json, sys, time
 from advisor import vector_cache
-from advisor.advise import advise
+from advisor.ranking import advise
 from advisor.model import Dice, Scorecard
 from advisor.objective import Objective
 from solver.table import open_table

@@ -17,9 +17,9 @@ import time
 from _fresh import load_average
 
 from advisor import vector_cache
-from advisor.advise import turn_advisor
 from advisor.model import Scorecard
 from advisor.objective import Objective
+from advisor.ranking import turn_advisor
 from solver.table import get_table
 
 FILLS = ["aces=3", "twos=6", "threes=9", "fours=12", "fives=15", "sixes=18", "3k=22",

@@ -22,8 +22,8 @@ from _fresh import load_average
 
 
 def main() -> int:
-    from advisor.advise import TurnAdvisor
     from advisor.model import Dice, Scorecard
+    from advisor.ranking import TurnAdvisor
     from solver import moments as sm
     from solver.formats.tablefile import read_table, write_table
     from solver.table import open_table

@@ -236,7 +236,7 @@ def core_function_imports() -> dict[str, list[tuple[str, str]]]:
 
 def test_the_advisor_core_imports_inside_a_function_only_what_is_slow_to_import():
     found = core_function_imports()
-    assert len(found) > 20 and "advisor.advise" in found and "advisor.cli" not in found
+    assert len(found) > 20 and "advisor.ranking" in found and "advisor.cli" not in found
     assert ("positions_of_play", "solver.simulate") in found["advisor.train"]
     slow = {(name, function, target) for name, pairs in found.items()
             for function, target in pairs if target in SLOW_TO_IMPORT}
@@ -248,10 +248,10 @@ def test_the_advisor_core_imports_inside_a_function_only_what_is_slow_to_import(
 @pytest.mark.parametrize("name", sorted(SLOW_TO_IMPORT))
 def test_what_may_be_imported_in_a_function_loads_numba(name):
     """Each module of :data:`SLOW_TO_IMPORT` loads numba when imported (in a fresh
-    process), and ``advisor.advise`` does not (so the advice's imports stay quick)."""
+    process), and ``advisor.ranking`` does not (so the advice's imports stay quick)."""
     code = ("import importlib, sys; importlib.import_module(sys.argv[1]); "
             "print('numba' in sys.modules)")
-    for module, loads in ((name, "True"), ("advisor.advise", "False")):
+    for module, loads in ((name, "True"), ("advisor.ranking", "False")):
         out = subprocess.run([sys.executable, "-c", code, module], capture_output=True,
                              text=True, check=True, cwd=ROOT)
         assert out.stdout.strip() == loads, module

@@ -13,13 +13,13 @@ from itertools import combinations_with_replacement
 import numpy as np
 import pytest
 
-from advisor.advise import TurnAdvisor
-from advisor.analyze import analyze
+from advisor.analysis import analyze
 from advisor.background import Solve
 from advisor.cli._progress import progress_bar
 from advisor.model import Scorecard
 from advisor.play import GameSession
 from advisor.play_win import WinEachTurn
+from advisor.ranking import TurnAdvisor
 from advisor.record import parse_record
 from solver.simulate import simulate
 from tests.advisor.background.test_in_play import LATE, always_slow

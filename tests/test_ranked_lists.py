@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from advisor import Dice, Scorecard, advise
-from advisor.analyze import analyze
+from advisor.analysis import analyze
 from advisor.cli import cli
 from advisor.record_file import records_from_traces
 from advisor.text import box_label

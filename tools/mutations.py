@@ -274,7 +274,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              ("tests/advisor/cli/test_strategy.py",
               f"{PATHS}::test_markdown_sheet_agrees_with_the_csv_in_every_cell")),
     # ------------------------------------------------------------ advice and totals
-    Mutation("advice-ignores-bonus", "python", "advisor/advise.py",
+    Mutation("advice-ignores-bonus", "python", "advisor/ranking.py",
              "to_come = points + upper_bonus + bonus + float(values[m, u, y])",
              "to_come = points + upper_bonus + float(values[m, u, y])",
              "advice ranks boxes without the Yahtzee bonus",
@@ -618,10 +618,10 @@ MUTATIONS: tuple[Mutation, ...] = (
              "/api/advise under a target or win objective (a solved turn) ignores ?top=",
              (f"{WEB_PARAMS}::test_every_parameter_under_every_objective_is_answered_as_the_"
               "library_answers",)),
-    Mutation("analyze-new-game-default-rules", "python", "advisor/analyze.py",
+    Mutation("analyze-new-game-default-rules", "python", "advisor/analysis.py",
              "    first = Scorecard.new(record.rules)", "    first = Scorecard.new()",
              "a review's new-game figure is of a new card of the default rules",
-             ("tests/advisor/analyze/test_analyze.py::test_a_record_of_every_rule_set_is_judged_under_its_rules",)),
+             ("tests/advisor/analysis/test_analysis.py::test_a_record_of_every_rule_set_is_judged_under_its_rules",)),
     Mutation("rules-json-one-summary", "python", "advisor/rules_info.py",
              '"rule_sets": [{"name": n, "summary": RULE_SUMMARIES[n]} for n in RULE_NAMES],',
              '"rule_sets": [{"name": n, "summary": ruleset.summary} for n in RULE_NAMES],',
@@ -1081,7 +1081,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "by_box[:3]",
              "simulate's 'loss by box (largest)' lists three boxes, not four",
              (LOSS_LARGEST,)),
-    Mutation("analyze-worst-smallest-first", "python", "advisor/analyze.py",
+    Mutation("analyze-worst-smallest-first", "python", "advisor/analysis.py",
              "sorted(errors, key=lambda d: -d.loss)[:WORST]",
              "sorted(errors, key=lambda d: d.loss)[:WORST]",
              "analyze's worst decisions are its three smallest errors",
@@ -1124,7 +1124,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "self.total * spent / self.done",
              "play's time left is the whole solve's time, not the rest's",
              (PLAY_PROGRESS,)),
-    Mutation("analyze-share-by-integer-division", "python", "advisor/analyze.py",
+    Mutation("analyze-share-by-integer-division", "python", "advisor/analysis.py",
              "{100 * done // max(total, 1)} % worked out",
              "{done // max(total, 1) * 100} % worked out",
              "the review of a win game says 0 % worked out until each turn's solve ends",
@@ -1163,7 +1163,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "lost.sort(key=lambda item: (item[0], item[1]))",
              "train --from practises the records' smallest errors, not the largest",
              (f"{RANKED}::test_practice_from_records_takes_the_largest_losses_largest_first",)),
-    Mutation("analyze-worst-two", "python", "advisor/analyze.py",
+    Mutation("analyze-worst-two", "python", "advisor/analysis.py",
              "\nWORST = 3\n",
              "\nWORST = 2\n",
              "analyze lists two worst decisions, not three",
@@ -1325,7 +1325,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "                                       field_scores=None, rules=rules)",
              "analyze --tournament N and play --tournament N drop the tournament (refused as a "
              "field without a tournament, or judged by the expected score)",
-             ("tests/advisor/analyze/test_tournament_review.py::"
+             ("tests/advisor/analysis/test_tournament_review.py::"
               "test_analyze_reads_the_tournament_back_and_judges_by_it",)),
     Mutation("bounded-cache-drops-the-most-recent", "python", "advisor/caches.py",
              "            while len(self._items) > self.size:\n"

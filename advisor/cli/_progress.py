@@ -71,7 +71,7 @@ def work_bar(desc: str) -> tuple[Callable[[int, int], None], Callable[[str], Non
 
 def plan_lines(plan: Any, *, in_game: bool = False) -> list[str]:
     """What a review still works out, said before it starts (an
-    :class:`advisor.analyze.ReviewPlan`): the turns, by player, and the time it takes
+    :class:`advisor.analysis.ReviewPlan`): the turns, by player, and the time it takes
     (``in_game``: the review that ends a game, whose other turns were worked out during
     it)."""
     if not plan.turns and not plan.opponents_work:

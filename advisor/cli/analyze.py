@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from ..analyze import ReviewPlan
-from ..analyze import analyze as analyze_record
+from ..analysis import ReviewPlan
+from ..analysis import analyze as analyze_record
 from ..analyze_text import decision_lines, review_lines
 from ..play_win import choose_judging, judging_of_record
 from ..record import parse_record

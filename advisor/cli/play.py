@@ -17,7 +17,7 @@ import click
 
 from solver.errors import ObjectiveError, YahtzeeError, shown_path
 
-from ..analyze import ReviewPlan, analyze
+from ..analysis import ReviewPlan, analyze
 from ..analyze_text import review_lines
 from ..background import TurnSolves
 from ..objective import EV

@@ -9,9 +9,9 @@ import click
 from solver.errors import shown_path
 from solver.formats.files import atomic_write, check_target
 
-from ..advise import check_rolls_left, turn_advisor
 from ..model import Scorecard
 from ..objective import Objective
+from ..ranking import check_rolls_left, turn_advisor
 from ..request.params import OBJECTIVE_PARAMS, TOURNAMENT_PARAMS, options
 from ..strategy import is_strategy_sheet, strategy_csv, strategy_json, strategy_markdown
 from ._progress import load_table, note_targets, progress_bar

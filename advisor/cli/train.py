@@ -16,9 +16,9 @@ import click
 from solver.errors import LimitError, YahtzeeError
 from solver.table import Table
 
-from ..advise import TurnAdvisor
 from ..model import Scorecard
 from ..objective import Objective
+from ..ranking import TurnAdvisor
 from ..record_file import read_record
 from ..request.params import options
 from ..text import card_lines

@@ -9,9 +9,9 @@ from typing import Any, ClassVar
 from solver.stats import Progress
 from solver.table import Table
 
-from ..advise import Advice, TurnAdvisor, question_rolls_left, turn_advisor
 from ..model import Dice, Scorecard
 from ..objective import Objective
+from ..ranking import Advice, TurnAdvisor, question_rolls_left, turn_advisor
 from ..solved_turn import SolvedTurn
 from .cards import parsed_card
 from .params import RequestError

@@ -10,11 +10,11 @@ from typing import Any, ClassVar
 from solver.stats import Progress
 from solver.table import Table, get_table
 
-from ..advise import TurnAdvisor
-from ..analyze import analyze
+from ..analysis import analyze
 from ..model import Scorecard
 from ..objective import Objective
 from ..play_win import Judging, WinEachTurn, choose_judging
+from ..ranking import TurnAdvisor
 from ..record import GameRecord
 from ..solved_turn import SolvedTurn
 from .turn_question import TurnQuestion

@@ -7,9 +7,9 @@ from typing import Any, ClassVar
 
 from solver.table import Table
 
-from ..advise import question_rolls_left
 from ..model import Dice, Scorecard
 from ..objective import Objective
+from ..ranking import question_rolls_left
 from ..train import Position, grade
 from .advise_question import AdviseQuestion
 from .cards import parsed_card

@@ -49,8 +49,8 @@ from solver.game.rules import N_UPPER, get_rules
 from solver.game.stream import MASK64, DiceStream
 from solver.table import get_table
 
-from ..advise import Advice, turn_advisor
 from ..model import Dice, Keep, Scorecard
+from ..ranking import Advice, turn_advisor
 from .opponents import Opponents, check_strategies
 
 YAHTZEE_OPEN, YAHTZEE_ZERO, YAHTZEE_FIFTY = 0, 1, 2

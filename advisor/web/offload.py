@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 from solver.errors import YahtzeeError
 from solver.table import get_table
 
-from ..analyze import analyze
+from ..analysis import analyze
 from ..play_win import Judging
 from ..record import GameRecord
 from ..request.page import read_noted_record, record_json

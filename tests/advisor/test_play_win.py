@@ -11,12 +11,12 @@ import pytest
 from click.testing import CliRunner
 
 from advisor.advice import advice_table
-from advisor.advise import advise
 from advisor.caches import Caches
 from advisor.cli import cli
 from advisor.model import Dice, Keep, Scorecard
 from advisor.objective import Objective, max_distribution
 from advisor.play_win import WinEachTurn, choose_judging
+from advisor.ranking import advise
 from advisor.record import parse_record
 from advisor.record_file import read_record
 from solver.errors import ObjectiveError
@@ -206,9 +206,9 @@ def test_a_new_record_names_the_objective_and_stays_readable(tmp_path):
 
 
 def test_ctrl_c_while_working_out_gives_expected_score_advice(tmp_path, table, monkeypatch):
-    from advisor.advise import TurnAdvisor
     from advisor.play import GameSession
     from advisor.play_win import WinEachTurn
+    from advisor.ranking import TurnAdvisor
 
     def interrupted(self, progress=None):
         raise KeyboardInterrupt

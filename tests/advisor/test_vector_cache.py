@@ -9,10 +9,10 @@ import random
 import pytest
 
 from advisor import vector_cache
-from advisor.advise import TurnAdvisor
 from advisor.caches import VECTORS_KEPT
 from advisor.model import Dice, Scorecard
 from advisor.objective import Objective
+from advisor.ranking import TurnAdvisor
 from solver.target import solve_vectors, turn_at
 
 

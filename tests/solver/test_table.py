@@ -277,8 +277,8 @@ def test_unwritable_cache_builds_in_memory_with_a_note(tmp_path: Path,
 
 
 def test_open_table_and_the_advisor_use_the_same_factory(cache_dir: Path) -> None:
-    from advisor.advise import advise
     from advisor.model import Dice, Scorecard
+    from advisor.ranking import advise
 
     advice = advise(Scorecard.new(), Dice("22256"))
     assert get_table("official") is not None

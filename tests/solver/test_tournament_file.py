@@ -21,10 +21,10 @@ from click.testing import CliRunner
 
 import solver.target as target_module
 from advisor import vector_cache
-from advisor.advise import TurnAdvisor
 from advisor.cli import cli
 from advisor.model import Scorecard
 from advisor.objective import Objective
+from advisor.ranking import TurnAdvisor
 from solver.field import read_scores
 from solver.game.rules import get_rules
 from solver.tournament_file import field_name, forget_tournaments, tournament_path

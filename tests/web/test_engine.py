@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from advisor.advise import TurnAdvisor
 from advisor.model import Dice, Scorecard
+from advisor.ranking import TurnAdvisor
 from solver.formats.webtable import web_table_bytes
 from solver.game.rules import RULE_NAMES, get_rules
 

@@ -17,13 +17,13 @@ import numpy as np
 import pytest
 
 from advisor.advice import advice_table
-from advisor.advise import advise
 from advisor.background import Solve, TurnSolves, solve_turn_in_worker
 from advisor.caches import Caches, caches
 from advisor.model import Scorecard
 from advisor.objective import Objective
 from advisor.play import GameSession
 from advisor.play_win import WinEachTurn
+from advisor.ranking import advise
 from advisor.record import parse_record
 from advisor.solved_turn import _Steps
 from solver.levels import PROGRESS_STEPS
@@ -149,7 +149,7 @@ def test_the_worker_solves_the_turn_exactly_as_in_process(official_table, gate):
     finally:
         solves.close()
     here = advise(cards["Ann"], "33412", table=official_table, objective=objective)
-    from advisor.advise import TurnAdvisor
+    from advisor.ranking import TurnAdvisor
 
     there = TurnAdvisor(cards["Ann"], official_table, objective, solved=solved,
                         whole_game=False).advise("33412", 2)
@@ -276,10 +276,9 @@ def test_an_opponents_distribution_reports_its_work_in_even_steps(official_table
 
 def test_the_review_takes_the_background_solves_and_solves_only_turns_left_early(
         official_table, gate, monkeypatch):
-    # where a turn advisor finds solve_turn (`import advisor.advise as m` would give the
-    # function the package exports under that name)
-    advise_module = importlib.import_module("advisor.advise")
-    from advisor.analyze import analyze
+    # where a turn advisor finds solve_turn
+    advise_module = importlib.import_module("advisor.ranking")
+    from advisor.analysis import analyze
 
     gate.touch()
     # (from 5 open boxes on: the review's new-game figure is then by expected score, not

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from advisor.advise import advise
 from advisor.cli import cli
 from advisor.model import Dice, Scorecard
+from advisor.ranking import advise
 
 CARD = "yahtzee=50,fives=15,chance=22"
 
@@ -91,7 +91,7 @@ def test_bad_input(args, message):
 def test_json_and_out_with_the_runner_up(tmp_path):
     import json
 
-    from advisor.advise import advise
+    from advisor.ranking import advise
 
     result = run("--card", CARD, "--json", "--rolls-left", "1")
     assert result.exit_code == 0, result.output

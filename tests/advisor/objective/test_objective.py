@@ -8,10 +8,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from advisor.advise import TurnAdvisor, advise
 from advisor.cli import cli
 from advisor.model import Dice, Keep, Scorecard
 from advisor.objective import MAX_OPPONENTS, Objective
+from advisor.ranking import TurnAdvisor, advise
 from solver.errors import ObjectiveError, YahtzeeError
 from solver.field import Field
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from advisor.advise import TurnAdvisor, advise
 from advisor.model import Dice, Scorecard
 from advisor.objective import EV, Objective, final_distribution
 from advisor.play_win import WinEachTurn, judging_of_record, objective_comment
+from advisor.ranking import TurnAdvisor, advise
 from solver.errors import ObjectiveError
 from solver.game.rules import RULE_NAMES, get_rules
 from solver.stats import optimal_stats

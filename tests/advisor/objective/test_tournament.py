@@ -16,9 +16,9 @@ import math
 import numpy as np
 import pytest
 
-from advisor.advise import TurnAdvisor, advise
 from advisor.model import Dice, Scorecard
 from advisor.objective import Objective
+from advisor.ranking import TurnAdvisor, advise
 from solver.errors import FieldError, ObjectiveError
 from solver.field import MAX_PLAYERS, Field, read_scores
 from solver.game.rules import get_rules

@@ -15,10 +15,10 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from advisor.advise import advise
 from advisor.cli import cli
 from advisor.model import Dice, Scorecard
 from advisor.objective import Objective, TargetObjective
+from advisor.ranking import advise
 from advisor.record import GameRecord, Turn, check_names, parse_record
 from advisor.record_file import RecordFile, RecordForm, read_record
 from solver.errors import YahtzeeError

@@ -210,7 +210,7 @@ def test_from_records_takes_the_decisions_that_lost_most(tmp_path):
     result = train("--from", str(path), "--positions", "5", "--json", answers=["1"] * 5)
     assert result.exit_code == 0, result.output
     session = json.loads(result.stdout)
-    from advisor.analyze import analyze
+    from advisor.analysis import analyze
 
     analysis = analyze(read_record(path))
     errors = sorted((d for d in analysis.decisions if d.is_error), key=lambda d: -d.loss)
@@ -375,7 +375,7 @@ def test_records_under_a_target_are_judged_and_graded_by_probability(tmp_path):
                    answers=["1", "2"])  # a low target: the whole game is solved sooner
     assert result.exit_code == 0, result.output
     session = json.loads(result.stdout)
-    from advisor.analyze import analyze
+    from advisor.analysis import analyze
     from advisor.objective import Objective
 
     analysis = analyze(read_record(path), Objective.for_target(60))

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from advisor.advise import TurnAdvisor
 from advisor.cli import cli
 from advisor.model import Dice, Scorecard
+from advisor.ranking import TurnAdvisor
 from solver import moments as sm
 from solver.game.dice import ROLL_PROBABILITY, ROLLS
 from tests.oracles.why_reference import ReferenceOutcomes, summary

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from advisor.advice import Option
-from advisor.advise import TurnAdvisor
 from advisor.model import Dice, Scorecard
+from advisor.ranking import TurnAdvisor
 from advisor.why import TurnOutcomes
 from solver.game.rules import RULE_NAMES
 from tests.oracles.why_reference import ReferenceOutcomes, moments_after_turn, summary

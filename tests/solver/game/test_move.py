@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.advise import advise
 from advisor.model import Dice, Scorecard
+from advisor.ranking import advise
 from solver.errors import IllegalMoveError, InvalidMoveError, YahtzeeError
 from solver.game.move import Move
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from advisor.advise import TurnAdvisor
 from advisor.model import Dice, Scorecard
 from advisor.objective import Objective
+from advisor.ranking import TurnAdvisor
 from solver.game import ties
 from solver.game.dice import KEEP_COUNTS, N_ROLLS, ROLLS, faces_of
 from solver.kernels import policy as pk

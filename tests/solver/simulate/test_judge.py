@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from advisor.analyze import analyze
+from advisor.analysis import analyze
 from advisor.record_file import records_from_traces
 from solver.game.dice import FIRST_ROLL_KEEP, KEEP_INDEX, counts_of
 from solver.game.rules import UPPER_TARGET

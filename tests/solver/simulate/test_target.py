@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from advisor.advise import TurnAdvisor
 from advisor.cli import cli
 from advisor.model import Dice, Scorecard
 from advisor.objective import Objective
+from advisor.ranking import TurnAdvisor
 from solver.errors import UnknownStrategyError
 from solver.game.dice import KEEP_COUNTS, KEEP_SIZE, N_ROLLS, ROLLS, faces_of
 from solver.kernels import simulate_target as st

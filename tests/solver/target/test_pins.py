@@ -72,8 +72,8 @@ def test_new_game_p_target(table_of, stats_of, rules_name, tmp_path, monkeypatch
     vectors, path = whole_game(table, rules_name, tmp_path)
     if path is not None:  # every option of a new game's roll, as solved before tables
         import solver.target_table as target_table
-        from advisor.advise import advise
         from advisor.model import Dice, Scorecard
+        from advisor.ranking import advise
 
         monkeypatch.setattr(target_table, "default_targets_path", lambda rules: path)
         target_table.forget_targets()

@@ -11,9 +11,9 @@ import json
 import numpy as np
 import pytest
 
-from advisor.advise import advise
 from advisor.model import Dice, Scorecard
 from advisor.objective import Objective
+from advisor.ranking import advise
 from solver.game.rules import RULE_NAMES, UPPER_TARGET, get_rules
 from tests.cards import random_cards
 

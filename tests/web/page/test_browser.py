@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from advisor.advise import advise
 from advisor.cli import cli
 from advisor.model import Dice, Scorecard
 from advisor.objective import EV
+from advisor.ranking import advise
 from advisor.record import parse_record
 
 PLAYERS = ("Ann", "Bob")

@@ -8,9 +8,9 @@ import json
 
 from click.testing import CliRunner
 
-from advisor.advise import advise
 from advisor.cli import cli
 from advisor.model import Dice, Scorecard, box_label
+from advisor.ranking import advise
 from advisor.train import Position, advice_of, positions_of_play
 from tests.web.page.test_browser import phone, start_game
 

@@ -15,9 +15,9 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from advisor.advise import advise
-from advisor.analyze import analyze
+from advisor.analysis import analyze
 from advisor.model import Dice, Keep, Scorecard
+from advisor.ranking import advise
 from advisor.record import parse_record
 from advisor.request.page import read_noted_record, record_json
 from advisor.site import build_site

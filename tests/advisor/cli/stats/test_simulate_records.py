@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from advisor.analyze import analyze
+from advisor.analysis import analyze
 from advisor.cli import cli
 from advisor.record_file import read_record, records_from_traces
 from solver.simulate import simulate

@@ -16,7 +16,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import advisor.rl
-from advisor.analyze import analyze
+from advisor.analysis import analyze
 from advisor.record import parse_record
 from advisor.rl.env import IllegalActionError, YahtzeeEnv
 from solver.errors import UnknownRulesError, UnknownStrategyError, YahtzeeError
@@ -123,7 +123,7 @@ def test_each_step_has_the_loss_and_luck_analyze_gives(env, seed):
 
 
 def test_optimal_action_is_advise_first_option(env):
-    from advisor.advise import advise
+    from advisor.ranking import advise
 
     obs, info = env.reset(seed=11)
     for _ in range(20):

@@ -1,6 +1,6 @@
 """Every decision of a recorded game against the best one (``yahtzee analyze``).
 
-The record is replayed through the advisor (:class:`~advisor.advise.TurnAdvisor`), not
+The record is replayed through the advisor (:class:`~advisor.ranking.TurnAdvisor`), not
 parsed again: each decision's ``chosen`` and ``best`` options are the advisor's own, so
 ``loss = best - chosen`` equals ``advise``'s loss of that choice.
 
@@ -30,7 +30,6 @@ from solver.levels import PROGRESS_STEPS
 from solver.table import Table, get_table
 
 from .advice import Option
-from .advise import TurnAdvisor, turn_advisor
 from .model import Dice, Scorecard
 from .objective import (
     EV,
@@ -42,6 +41,7 @@ from .objective import (
     points_to_come_work,
 )
 from .play_win import Judging, WinEachTurn
+from .ranking import TurnAdvisor, turn_advisor
 from .record import GameRecord
 from .solved_turn import turn_work
 
@@ -350,7 +350,7 @@ def analyze(record: GameRecord, objective: Judging = EV, *, table: Table | None 
     expected score; a :class:`~advisor.play_win.WinEachTurn`: each turn's win objective)
     decides what "best" means, and losses and luck are in its unit (points, or
     probability). ``table`` defaults to the cached table of the rules; ``advisors``
-    gives the turn advisors (default: the process's, :func:`~advisor.advise.turn_advisor`).
+    gives the turn advisors (default: the process's, :func:`~advisor.ranking.turn_advisor`).
 
     Before anything is solved, ``plan(ReviewPlan)`` is told the turns still to work out
     and their work; ``progress(done, REVIEW_STEPS)`` then follows the whole review by its
@@ -463,7 +463,7 @@ def _cards_before_turns(record: GameRecord) -> list[dict[str, Scorecard]]:
 
 
 def _process_advisors(table: Table, *, one_turn: bool) -> Advisors:
-    """The process's turn advisors (:func:`~advisor.advise.turn_advisor`); ``one_turn``:
+    """The process's turn advisors (:func:`~advisor.ranking.turn_advisor`); ``one_turn``:
     a probability objective's solve keeps no vectors for later turns."""
     def advisor(card: Scorecard, objective: Objective) -> TurnAdvisor:
         if not one_turn or not objective.solves_turns:

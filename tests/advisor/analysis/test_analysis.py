@@ -8,10 +8,10 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from advisor.advise import advise
-from advisor.analyze import analyze
+from advisor.analysis import analyze
 from advisor.cli import cli
 from advisor.model import Dice
+from advisor.ranking import advise
 from advisor.record import GameRecord, parse_record
 from solver.game.rules import RULE_NAMES
 
@@ -68,8 +68,8 @@ def test_the_chosen_and_best_options_are_advise_s(games, official_table):
     """``analyze`` builds only the chosen and the best option of a decision
     (``TurnAdvisor.chosen_and_best``): for every option of every decision they are
     ``advise``'s own, field for field; under a target too (late cards: quick to solve)."""
-    from advisor.advise import TurnAdvisor
     from advisor.objective import EV, Objective
+    from advisor.ranking import TurnAdvisor
     from solver.game.move import Move
 
     asked = 0

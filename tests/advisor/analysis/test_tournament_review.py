@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from advisor.advise import TurnAdvisor
 from advisor.cli import cli
 from advisor.model import Scorecard
 from advisor.objective import Objective
+from advisor.ranking import TurnAdvisor
 from solver.game.dice import KEEP_INDEX, counts_of
 from solver.game.rules import get_rules
 from tests.oracles.target_reference import TwinDP

@@ -12,7 +12,7 @@ import pytest
 
 from advisor import first_turn as first_turn_module
 from advisor import objective as objective_module
-from advisor.analyze import REVIEW_STEPS, ReviewPlan, analyze
+from advisor.analysis import REVIEW_STEPS, ReviewPlan, analyze
 from advisor.caches import Bounded, Caches, caches
 from advisor.model import Scorecard
 from advisor.play_win import WinEachTurn
@@ -133,7 +133,7 @@ def test_the_review_takes_the_new_games_figure_from_the_first_turn(official_tabl
                                                                    monkeypatch):
     """Even when the process's advisors have let the first turn go (a long game), the
     first turn is not solved a second time for the new game's figure."""
-    advise_module = importlib.import_module("advisor.advise")
+    advise_module = importlib.import_module("advisor.ranking")
     from advisor.solved_turn import SolvedTurn
 
     monkeypatch.setattr("advisor.caches._process", Caches())
@@ -156,7 +156,7 @@ def test_the_review_says_its_plan_then_follows_its_work_from_the_start(official_
                                                                        monkeypatch):
     """Before any solve: the plan (every turn still to work out, with its work), then
     progress (0, REVIEW_STEPS); each solve moves it in even steps; it ends at its total."""
-    advise_module = importlib.import_module("advisor.advise")
+    advise_module = importlib.import_module("advisor.ranking")
     monkeypatch.setattr("advisor.caches._process", Caches())
     events: list[object] = []
     real = advise_module.solve_turn

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from advisor.advise import TurnAdvisor, advise
 from advisor.model import Dice, Scorecard
+from advisor.ranking import TurnAdvisor, advise
 from solver.errors import IllegalMoveError, InvalidCardError, InvalidDiceError, TableError
 from solver.game.dice import ROLL_PROBABILITY, ROLLS, keep_outcome_probabilities
 

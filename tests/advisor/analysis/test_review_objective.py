@@ -11,7 +11,7 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from advisor.analyze import analyze
+from advisor.analysis import analyze
 from advisor.cli import cli
 from advisor.model import Scorecard
 from advisor.objective import EV, Objective
@@ -189,9 +189,8 @@ def test_a_review_solves_each_turn_once_and_says_how_far_it_is(followed, officia
                                                               monkeypatch):
     """Every win turn's solve serves all its decisions; the new game's figure is the first
     turn's own; each solve is followed by a note naming the turn."""
-    # where a turn advisor finds solve_turn (`import advisor.advise as m` would give the
-    # function the package exports under that name)
-    advise_module = importlib.import_module("advisor.advise")
+    # where a turn advisor finds solve_turn
+    advise_module = importlib.import_module("advisor.ranking")
     from advisor.caches import caches
 
     record, _ = followed
