@@ -404,23 +404,8 @@ def _open_checked(path: Path, table: Table, header: dict[str, Any],
         raise unusable(f"its header counts {_short(header['states'])} states, not the "
                        f"{sum(known)} of {rules.name}" if header["states"] != sum(known)
                        else f"its header's states per level are not those of {rules.name}")
-    head_size = slot_size + INDEX_COLUMNS * header["states"]
-    if head_size > data.count:
-        raise unusable("shorter than its index")
-    head = _memory(head_size)
-    try:
-        got = data.read_into(0, head)
-    except OSError as exc:
-        raise TableError(f"cannot read target table {shown_path(path)}: "
-                         f"{exc.strerror or exc}") from None
-    if got < head_size:
-        raise unusable("shorter than its index: the file was cut while it was read")
-    if hashlib.sha256(head.data).hexdigest() != header["index_sha256"]:
-        raise unusable("checksum mismatch in its index")
-    whole = _whole_numbers(head)
-    if whole is None:
-        raise unusable("its index holds values that are not whole numbers in range")
-    del head
+    whole = read_index(data, path, header, slot_size, "target table", unusable)
+    head_size = whole.size
     slot = whole[:slot_size].reshape(rules.table_shape)
     rows = whole[slot_size:].reshape(-1, INDEX_COLUMNS)
     index = np.split(rows, np.cumsum(counts)[:-1])
@@ -433,15 +418,49 @@ def _open_checked(path: Path, table: Table, header: dict[str, Any],
     if fault is not None:
         raise unusable(fault)
     rebuild = top
+    sizes, first = level_places(data, head_size, index, unusable)
+    values = _memory(sum(sizes))  # (read level by level, when first asked for)
+    parts = np.split(values, np.cumsum(sizes)[:-1])
+    return TargetTable(rules, path, top, slot, index, data, first, shas, values, parts)
+
+
+def read_index(data: DataFile, path: Path, header: dict[str, Any], slot_size: int,
+               what: str, unusable: Callable[[str], CorruptTableError]) -> np.ndarray:
+    """A levelled file's index, read whole and checked: its slot map (``slot_size``
+    entries) then one row of :data:`INDEX_COLUMNS` whole numbers per state, shape
+    (slot_size + INDEX_COLUMNS * header's states,), int64. Raises ``unusable(why)`` for
+    a short or changed index, :class:`~solver.errors.TableError` when it cannot be
+    read (``what`` names the file in that message)."""
+    head_size = slot_size + INDEX_COLUMNS * header["states"]
+    if head_size > data.count:
+        raise unusable("shorter than its index")
+    head = _memory(head_size)
+    try:
+        got = data.read_into(0, head)
+    except OSError as exc:
+        raise TableError(f"cannot read {what} {shown_path(path)}: "
+                         f"{exc.strerror or exc}") from None
+    if got < head_size:
+        raise unusable("shorter than its index: the file was cut while it was read")
+    if hashlib.sha256(head.data).hexdigest() != header["index_sha256"]:
+        raise unusable("checksum mismatch in its index")
+    whole = _whole_numbers(head)
+    if whole is None:
+        raise unusable("its index holds values that are not whole numbers in range")
+    return whole
+
+
+def level_places(data: DataFile, head_size: int, index: list[np.ndarray],
+                 unusable: Callable[[str], CorruptTableError]) -> tuple[list[int], list[int]]:
+    """Each level's count of values and its first position in ``data`` (in values),
+    after an index of ``head_size`` values; the levels must fill the rest of the file
+    exactly, else ``unusable(why)`` is raised."""
     sizes = [_level_size(rows) for rows in index]
     if head_size + sum(sizes) != data.count:
         beyond = data.count - head_size - sum(sizes)
         raise unusable(f"{beyond} values beyond its levels" if beyond > 0 else
                        f"{-beyond} values short of its levels")
-    first = list(np.cumsum([head_size, *sizes[:-1]]).tolist())
-    values = _memory(sum(sizes))  # (read level by level, when first asked for)
-    parts = np.split(values, np.cumsum(sizes)[:-1])
-    return TargetTable(rules, path, top, slot, index, data, first, shas, values, parts)
+    return sizes, list(np.cumsum([head_size, *sizes[:-1]]).tolist())
 
 
 def _memory(count: int, dtype: type = np.float64) -> np.ndarray:

@@ -51,7 +51,8 @@ from .target_table import (
     _Levels,
     _memory,
     _slot_fault,
-    _whole_numbers,
+    level_places,
+    read_index,
 )
 
 Progress = Callable[[int, int], None]
@@ -289,33 +290,14 @@ def open_tournament(path: Path | str, table: Table, players: int, field: Field,
             or not all(isinstance(s, str) for s in shas) or sum(counts) != header["states"]):
         raise unusable("its header does not describe the levels of the rules")
     slot_size = int(np.prod(rules.table_shape))
-    head_size = slot_size + INDEX_COLUMNS * header["states"]
-    if head_size > data.count:
-        raise unusable("shorter than its index")
-    head = _memory(head_size)
-    try:
-        got = data.read_into(0, head)
-    except OSError as exc:
-        raise TableError(f"cannot read tournament file {shown_path(path)}: "
-                         f"{exc.strerror or exc}") from None
-    if got < head_size:
-        raise unusable("shorter than its index: the file was cut while it was read")
-    if hashlib.sha256(head.data).hexdigest() != header["index_sha256"]:
-        raise unusable("checksum mismatch in its index")
-    whole = _whole_numbers(head)
-    if whole is None:
-        raise unusable("its index holds values that are not whole numbers in range")
+    whole = read_index(data, path, header, slot_size, "tournament file", unusable)
+    head_size = whole.size
     slot = whole[:slot_size].reshape(rules.table_shape)
     rows = whole[slot_size:].reshape(-1, INDEX_COLUMNS)
     index = np.split(rows, np.cumsum(counts)[:-1])
     if any((r[:, 3:] < 0).any() for r in index):
         raise unusable("its index holds negative columns")
-    sizes = [_level_size(r) for r in index]
-    if head_size + sum(sizes) != data.count:
-        beyond = data.count - head_size - sum(sizes)
-        raise unusable(f"{beyond} values beyond its levels" if beyond > 0 else
-                       f"{-beyond} values short of its levels")
-    first = list(np.cumsum([head_size, *sizes[:-1]]).tolist())
+    _, first = level_places(data, head_size, index, unusable)
     return StoredTournament(table, path, utility, slot, index, data, first, shas, unusable)
 
 
