@@ -157,6 +157,18 @@ def write_targets(path: Path | str, table: Table, max_target: int, vectors: Any,
     """Write the solved ``vectors`` (of :func:`solve_targets`) as the target table at
     ``path``, atomically; returns its size in bytes. Replaces only a target table of the
     same rules (or an empty file) unless ``force``."""
+    return write_levelled(path, table, vectors, _kind(), {"max_target": int(max_target)},
+                          {}, force=force)
+
+
+def write_levelled(path: Path | str, table: Table, vectors: Any, kind: FileKind,
+                   labels: dict[str, Any], checks: dict[str, Any], *,
+                   force: bool = False) -> int:
+    """Write solved ``vectors`` (levels 1..n_boxes-1) at ``path``, atomically, as a file
+    of ``kind``: one JSON header line (``labels`` after the data's checksum, ``checks``
+    after the table's), then the slot map, the index and the levels as little-endian
+    float64 from a 64-byte boundary; returns its size in bytes. Replaces only a file of
+    the same kind and rules (or an empty file) unless ``force``."""
     rules = table.rules
     layout = _layout(vectors, rules)
     whole = hashlib.sha256()
@@ -168,13 +180,13 @@ def write_targets(path: Path | str, table: Table, max_target: int, vectors: Any,
             head.update(part.data)
         else:
             levels.append(hashlib.sha256(part.data).hexdigest())
-    header = {"format": MAGIC, "version": VERSION, "rules": rules.name,
+    header = {"format": kind.magic, "version": kind.version, "rules": rules.name,
               "fingerprint": rules_fingerprint(rules), "shape": [layout.size],
-              "dtype": "<f8", "sha256": whole.hexdigest(), "max_target": int(max_target),
+              "dtype": "<f8", "sha256": whole.hexdigest(), **labels,
               "states": sum(rows.shape[0] for rows in layout.index),
               "level_states": [rows.shape[0] for rows in layout.index],
               "level_sha256": levels, "index_sha256": head.hexdigest(),
-              "table_sha256": table_checksum(table)}
+              "table_sha256": table_checksum(table), **checks}
     line = json.dumps(header)
     line += " " * (-(len(line) + 1) % 64)  # the data starts 64-byte aligned
 
@@ -183,8 +195,7 @@ def write_targets(path: Path | str, table: Table, max_target: int, vectors: Any,
         for part in layout.parts():
             out.write(part.data)
 
-    atomic_write(path, write, force=force,
-                 replaceable=lambda p: is_table_of(p, rules, _kind()))
+    atomic_write(path, write, force=force, replaceable=lambda p: is_table_of(p, rules, kind))
     return len(line) + 1 + 8 * layout.size
 
 

@@ -32,20 +32,19 @@ import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import numpy as np
 
 from .errors import CorruptTableError, TableError, shown_path
 from .field import Field, check_players
-from .formats.files import atomic_write, check_target
-from .formats.tablefile import DataFile, FileKind, is_table_of, open_data, rules_fingerprint
+from .formats.files import check_target
+from .formats.tablefile import DataFile, FileKind, is_table_of, open_data
 from .game.rules import RuleSet
 from .moments import table_checksum
 from .table import Table, tables_dir
 from .target_table import (
     INDEX_COLUMNS,
-    _layout,
     _lengths,
     _level_size,
     _Levels,
@@ -53,6 +52,7 @@ from .target_table import (
     _slot_fault,
     level_places,
     read_index,
+    write_levelled,
 )
 
 Progress = Callable[[int, int], None]
@@ -115,37 +115,9 @@ def write_tournament(path: Path | str, table: Table, players: int, field: Field,
     """Write ``vectors`` (of :func:`solve_tournament`) at ``path``, atomically; returns
     its size in bytes. Replaces only a tournament file of the same rules unless
     ``force``."""
-    rules = table.rules
-    layout = _layout(vectors, rules)
-    whole = hashlib.sha256()
-    head = hashlib.sha256()
-    levels = []
-    for i, part in enumerate(layout.parts()):
-        whole.update(part.data)
-        if i <= len(layout.index):
-            head.update(part.data)
-        else:
-            levels.append(hashlib.sha256(part.data).hexdigest())
-    header = {"format": MAGIC, "version": VERSION, "rules": rules.name,
-              "fingerprint": rules_fingerprint(rules), "shape": [layout.size],
-              "dtype": "<f8", "sha256": whole.hexdigest(), "players": int(players),
-              "field": field_name(field),
-              "states": sum(rows.shape[0] for rows in layout.index),
-              "level_states": [rows.shape[0] for rows in layout.index],
-              "level_sha256": levels, "index_sha256": head.hexdigest(),
-              "table_sha256": table_checksum(table),
-              "utility_sha256": utility_checksum(vectors.utility)}
-    line = json.dumps(header)
-    line += " " * (-(len(line) + 1) % 64)  # the data starts 64-byte aligned
-
-    def write(out: IO[bytes]) -> None:
-        out.write((line + "\n").encode())
-        for part in layout.parts():
-            out.write(part.data)
-
-    atomic_write(path, write, force=force,
-                 replaceable=lambda p: is_table_of(p, rules, _kind(players, field)))
-    return len(line) + 1 + 8 * layout.size
+    return write_levelled(path, table, vectors, _kind(players, field),
+                          {"players": int(players), "field": field_name(field)},
+                          {"utility_sha256": utility_checksum(vectors.utility)}, force=force)
 
 
 def check_tournament_target(path: Path | str, rules: RuleSet, players: int, field: Field, *,
