@@ -97,8 +97,8 @@ def test_compare_has_the_exact_reference_line(official_table):
 
 def test_a_python_strategy_by_module_and_name():
     data = run_json("simulate", "--games", "50", "--strategy",
-                    "test_cli_stats:first_open_box")
-    assert data["strategy"] == "test_cli_stats:first_open_box"
+                    "tests.advisor.cli.stats.test_stats:first_open_box")
+    assert data["strategy"] == "tests.advisor.cli.stats.test_stats:first_open_box"
     assert data["mean"] < 120
 
 
@@ -113,9 +113,9 @@ def test_the_corrected_estimate_in_text_json_and_compare_and_workers():
                    if line.split()[:1] == ["optimal"])
     assert optimal.split()[-3:] == ["254.5877", "0.0000", "0.0000"]
     one = run_json("simulate", "--games", "1200", "--strategy",
-                   "test_cli_stats:first_open_box")
+                   "tests.advisor.cli.stats.test_stats:first_open_box")
     two = run_json("simulate", "--games", "1200", "--strategy",
-                   "test_cli_stats:first_open_box", "--workers", "2")
+                   "tests.advisor.cli.stats.test_stats:first_open_box", "--workers", "2")
     for key in ("mean", "corrected_mean", "corrected_stderr", "mean_loss_per_decision",
                 "loss_by_turn", "loss_by_box", "box_means"):
         assert one[key] == two[key], key
