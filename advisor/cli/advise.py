@@ -16,9 +16,9 @@ from ..model import Dice
 from ..moves import parse_action
 from ..objective import EV, Objective
 from ..play import GameSession, deviation_note
-from ..play_win import objective_comment
-from ..record import GameRecord
-from ..record_file import RecordFile, check_record_path, read_record
+from ..play_win import WinEachTurn, judging_of_record, objective_comment
+from ..record import GameRecord, parse_record
+from ..record_file import RecordFile, check_record_path, read_record_text
 from ..request.advise_question import AdviseQuestion
 from ..request.params import OBJECTIVE_PARAMS, TOURNAMENT_PARAMS, options
 from ._base import emit_json
@@ -78,8 +78,9 @@ def _advise_game(game_path: str, dice: Dice, append_text: str | None, top: int,
                  table_path: str | None, rules_name: str,
                  objective_options: dict[str, str | None], why: bool = False) -> None:
     """Advice at the current position of a recorded game, under the objective of the
-    options (``--target``, ``--beat``, ``--opponent``, ``--tournament`` and its field);
-    with ``--append`` the roll and the
+    options (``--target``, ``--beat``, ``--opponent``, ``--tournament`` and its field),
+    else the one the record's first line notes (what the game was played for), else the
+    expected score; with ``--append`` the roll and the
     move are added to the record. A record that does not exist yet is a new game of one
     player under ``rules_name`` (``--append`` starts the file); an existing one has its
     own rules, and ``--rules`` naming others is refused."""
@@ -87,6 +88,7 @@ def _advise_game(game_path: str, dice: Dice, append_text: str | None, top: int,
         raise click.UsageError("--game takes the card and the rolls left from the record; "
                                "leave out --card and --rolls-left")
     new = not os.path.lexists(game_path)
+    text = ""
     with contextlib.ExitStack() as stack:
         if new:
             record = GameRecord(rules_name)
@@ -94,12 +96,16 @@ def _advise_game(game_path: str, dice: Dice, append_text: str | None, top: int,
             if append_text is not None:  # held from its creation until the move is written
                 held = stack.enter_context(RecordFile.create(game_path, record))
         elif append_text is None:
-            record = read_record(game_path)
+            text = read_record_text(game_path)
+            record = parse_record(text)
         else:  # held until the move is written: a second writer is refused meanwhile
             held = stack.enter_context(RecordFile.open(game_path))
             record = held.record
+            text = held.text()
         _check_rules(record.rules, rules_name, new)
-        objective = Objective.parse_options(**objective_options, rules=record.rules)
+        given = any(value is not None for value in objective_options.values())
+        objective = (Objective.parse_options(**objective_options, rules=record.rules)
+                     if given else _noted_objective(record, text))
         table = load_table(record.rules, table_path)
         if why:
             load_moments(table)
@@ -112,7 +118,7 @@ def _advise_game(game_path: str, dice: Dice, append_text: str | None, top: int,
             chosen = next(o for o in advice.options if o.move == move)
             note = deviation_note(chosen, advice.best, objective) or \
                 f"  {chosen.describe()}: the best move"
-            if objective != EV:  # as play (a record's own objective line stays)
+            if given and objective != EV:  # as play (a record's own objective line stays)
                 held.note_objective(objective_comment(objective), write=False)
             held.save(session.record.with_move(move))
     if as_json:
@@ -131,6 +137,19 @@ def _advise_game(game_path: str, dice: Dice, append_text: str | None, top: int,
         click.echo(line)
     if note:
         click.echo(note.strip() + f" (added to {shown_path(game_path)})")
+
+
+def _noted_objective(record: GameRecord, text: str) -> Objective:
+    """The objective of the next turn of ``record`` by what its first line (in ``text``)
+    says the game was played for: a fixed objective, or the player to move's chance to
+    win against the others' cards (from the open boxes it names on); none noted: the
+    expected score."""
+    noted = judging_of_record(text, record.rules)
+    if noted is None:
+        return EV
+    if isinstance(noted, WinEachTurn):
+        return noted.objective(record, record.next_player)
+    return noted
 
 
 def _check_rules(record_rules: str, rules_name: str, new: bool) -> None:

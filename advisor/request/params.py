@@ -201,7 +201,9 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
           "observed ones (a text file of whole numbers separated by spaces, commas or lines; "
           "# starts a comment).", metavar="FILE"),
     Param("game", "A game record (`yahtzee help records`): card, player and rolls left come from "
-          "it; the dice are the next roll of the game.", metavar="FILE", dest="game_path"),
+          "it, and the objective too unless one is given (what its first line says the game "
+          "was played for); the dice are the next roll of the game.", metavar="FILE",
+          dest="game_path"),
     Param("append", "With --game: add these dice and MOVE (keep 222, score twos, 1 = the "
           "best) to the record.", metavar="MOVE", dest="append_text"),
     Param("players", "Number of players, named Player 1, Player 2, ...  [default: 1]",

@@ -285,6 +285,41 @@ def test_advise_game_takes_the_objective_and_refuses_other_rules(tmp_path: Path)
     assert path.read_text().splitlines()[0] == '# objective: {"kind": "target", "target": 260}'
 
 
+def test_advise_game_without_an_objective_option_takes_the_records_own(tmp_path: Path) -> None:
+    """A record's first line says what the game was played for: advice at its position
+    (no option given) is under that objective, and a move appended keeps the line."""
+    turns = "".join(f"Ann: {dice} {box}\n" for dice, box in (
+        ("11123", "aces"), ("22213", "twos"), ("33312", "threes"), ("44412", "fours"),
+        ("55512", "fives"), ("66612", "sixes"), ("66612", "3k"), ("66662", "4k"),
+        ("22333", "fh"), ("12346", "ss"), ("23456", "ls"), ("12345", "yahtzee")))
+    target = tmp_path / "target.txt"
+    target.write_text('# objective: {"kind": "target", "target": 260}\nplayers Ann\n' + turns)
+    data = json.loads(yahtzee("advise", "--game", str(target), "12345", "--json").stdout)
+    given = json.loads(yahtzee("advise", "--game", str(target), "12345", "--target", "260",
+                               "--json").stdout)
+    assert data["objective"] == {"kind": "target", "target": 260} == given["objective"]
+    assert data["options"] == given["options"]
+    assert yahtzee("advise", "--game", str(target), "12345", "--append", "1").exit_code == 0
+    assert target.read_text().splitlines()[0] == '# objective: {"kind": "target", "target": 260}'
+    win = tmp_path / "win.txt"  # two players, each turn played to win: Ann against Bob's card
+    bob = "".join(line.replace("Ann", "Bob") for line in turns.splitlines(keepends=True))
+    mixed = "".join(a + b for a, b in zip(turns.splitlines(keepends=True),
+                                           bob.splitlines(keepends=True), strict=True))
+    win.write_text("# objective: win (each player against the best of the others, "
+                   "from the first turn)\nplayers Ann,Bob\n" + mixed)
+    data = json.loads(yahtzee("advise", "--game", str(win), "12345", "--json").stdout)
+    assert data["objective"]["kind"] == "win" and data["player"] == "Ann"
+    bob_card = ("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=21,4k=26,fh=25,ss=30,"
+                "ls=40,yahtzee=0")
+    given = json.loads(yahtzee("advise", "--game", str(win), "12345", "--opponent", bob_card,
+                               "--json").stdout)
+    assert data["objective"] == given["objective"] and data["options"] == given["options"]
+    plain = tmp_path / "plain.txt"
+    plain.write_text("players Ann\n" + turns)
+    data = json.loads(yahtzee("advise", "--game", str(plain), "12345", "--json").stdout)
+    assert data["objective"]["kind"] == "ev"
+
+
 BAD_DICE = ["２２２５６", "٢٢٢٥٦", "۲۲۲۵۶", "22256,", ",22256", "2,,2,2,5,6", "2,2,2,5,6,",
             "2 2 2 5 6,", "2\u00a02\u00a02\u00a05\u00a06", "2\u30002 2 5 6", "22256\n",
             "2;2;2;5;6", "2,2,2,5, ,6", "²2256", "𝟐2256", "0x16", "+2 2 2 5 6"]
