@@ -1296,9 +1296,9 @@ MUTATIONS: tuple[Mutation, ...] = (
              "a tournament's tie at the top counts as a whole first place (the share of a "
              "score level with others is P(other <= a)^(N-1), not the binomial sum over ties)",
              ("tests/advisor/objective/test_tournament.py::test_the_closed_form_equals_the_sum_over_ties",)),
-    Mutation("page44-tournament-params-dropped", "python", "advisor/web/static/state.js",
-             "  if (objective.params) return objective.params;",
-             "  if (objective.params) return null;",
+    Mutation("page44-tournament-params-dropped", "python", "advisor/web/static/objective.js",
+             "params(turn) { return this.json.params || this.ownParams(turn); }",
+             "params(turn) { return this.json.params ? null : this.ownParams(turn); }",
              "the page's tournament game never asks the server for the share of first place "
              "(every list by expected score)",
              ("tests/web/page/test_tournament.py::test_the_page_plays_a_tournament",)),
@@ -1335,4 +1335,11 @@ MUTATIONS: tuple[Mutation, ...] = (
              "a full cache lets the entry just written go, not the least recently used: "
              "every new turn advisor, distribution or kept vectors is solved again",
              ("tests/advisor/test_caches.py",)),
+    Mutation("page43-win-tie-share-of-many", "python", "advisor/web/static/objective.js",
+             "export const tieShare = (objective) => (objective.opponents ?",
+             "export const tieShare = (objective) => (!objective.opponents ?",
+             "the page says a tie against one opponent counts 1/k of a win, not half (the "
+             "choices' title and each chance's tooltip under the win objective)",
+             ("tests/web/page/test_objective.py::"
+              "test_the_page_shows_each_objectives_columns_labels_and_units",)),
 )

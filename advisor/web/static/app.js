@@ -96,8 +96,6 @@ async function init() {
   $("objective-field").hidden = kinds.length < 2;
   for (const option of $("objective-select").options) option.hidden = !kinds.includes(option.value);
   $("objective-select").addEventListener("change", () => {
-    $("target-field").hidden = $("objective-select").value !== "target";
-    $("win-from-field").hidden = $("objective-select").value !== "win";
     for (const el of document.querySelectorAll("[data-objective]")) el.hidden = el.dataset.objective !== $("objective-select").value;
   });
   // the chance to win from the first turn (the default), or from N open boxes on

@@ -4,7 +4,8 @@
 
 import { drawDistribution, drawReach, drawWinChances } from "./charts.js";
 import { $, api, dists, isOver, nBoxes, player, state } from "./state.js";
-import { percent, tieShare } from "./words.js";
+import { objectiveOf, tieShare } from "./objective.js";
+import { percent } from "./words.js";
 
 export async function drawCharts() {
   const open = $("charts-box").open;
@@ -47,7 +48,7 @@ export async function drawCharts() {
 // (worked out by the turn solves), and the one of the player to move.
 function drawWinFigure(name) {
   const figure = $("win-figure");
-  const win = (state.objective || {}).kind === "win" && state.players.length > 1;
+  const win = objectiveOf(state.objective).tracksWinChances && state.players.length > 1;
   const known = Object.entries(state.chances || {}).map(([at, c]) => [Number(at), c])
     .filter(([at]) => at <= state.turns.length).sort((a, b) => a[0] - b[0]);
   figure.hidden = !win || !known.length;

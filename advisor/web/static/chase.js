@@ -8,12 +8,13 @@
 
 import { drawCard, rollError } from "./board.js";
 import { drawCharts } from "./charts_panel.js";
+import { objectiveOf } from "./objective.js";
 import { drawHold, drawOptions } from "./options.js";
 import {
   $, advice, api, busy, isOver, lastRoll, objectiveParams, openBoxes, phase, player, post,
   rollsLeft, save, setAdvice, state, winFrom,
 } from "./state.js";
-import { objectiveWords, queuePlace, timeLeft } from "./words.js";
+import { queuePlace, timeLeft } from "./words.js";
 
 // The advice for `diceText` just rolled, `rollsLeftAfter` rolls still to come; the one
 // request behind every roll entered or corrected.
@@ -106,7 +107,7 @@ async function followChase(key, gen) {
 
 // The solve is done: the roll showing is advised again by the objective (at once).
 async function adviseByObjective(key) {
-  if (!busy && phase() === "choose" && advice && (advice.objective || {}).kind === "ev") {
+  if (!busy && phase() === "choose" && advice && !objectiveOf(advice.objective).solvesTurns) {
     try {
       const answer = await fetchAdvice(lastRoll(), rollsLeft());
       if (chase && chase.key === key && phase() === "choose" && answer.dice.join("") === lastRoll()) {
@@ -127,7 +128,7 @@ async function adviseByObjective(key) {
 // The chance to win of the player to move before the turn's first roll (a finished
 // turn solve's), kept in the game for the Chances panel: state.chances[turn index].
 function noteChance(chance) {
-  if (typeof chance !== "number" || (state.objective || {}).kind !== "win") return;
+  if (typeof chance !== "number" || !objectiveOf(state.objective).tracksWinChances) return;
   state.chances = state.chances || {};
   const at = state.turns.length;
   if (state.chances[at] && state.chances[at].chance === chance) return;
@@ -153,11 +154,11 @@ export function stopChase() {
 function drawChase() {
   const box = $("chase");
   const text = $("chase-status");
-  const objective = (state && state.objective) || { kind: "ev" };
-  const off = !state || isOver() || objective.kind === "ev";
+  const objective = objectiveOf(state && state.objective);
+  const off = !state || isOver() || !objective.solvesTurns;
   box.hidden = off;
   if (off) return;
-  const what = objectiveWords(objective);
+  const what = objective.words;
   const chance = what.replace(/^the /, "");
   // an objective that solves from a new game: once, for every later turn of every game
   const info = objective.info || {};

@@ -4,6 +4,7 @@
 
 import * as engine from "./engine.js";
 import { LocalError, boxIndex, describeCard, parseCard, place } from "./local_core.js";
+import { objectiveOf, objectiveOfNote } from "./objective.js";
 
 const MAX_PLAYERS = 8;
 const DICE_RE = /^[1-6]{5}$/;
@@ -25,7 +26,6 @@ function checkNames(names, where) {
 const OBJECTIVE_PREFIX = "# objective:";
 const WIN_FROM = 15;
 const winNote = (n) => `win (each player against the best of the others, ${n >= WIN_FROM ? "from the first turn" : `from ${n} open boxes on`})`;
-const sameKeys = (data, keys) => Object.keys(data).sort().join(",") === [...keys].sort().join(",");
 
 // A string quoted as Python's repr() quotes it (the server's messages name the line so).
 function pythonRepr(text) {
@@ -47,18 +47,13 @@ function notedObjective(text, rules) {
     let data = null;
     try { data = JSON.parse(note); } catch { data = null; }
     if (data && typeof data === "object" && !Array.isArray(data)) {
-      const kind = data.kind;
-      if (kind === "ev" && sameKeys(data, ["kind"])) return { objective: { kind: "ev" }, line: "" };
-      if (kind === "target" && sameKeys(data, ["kind", "target"]) && Number.isInteger(data.target) && data.target >= 1) {
-        return { objective: data, line: first };
-      }
-      const cards = kind === "win" && sameKeys(data, ["kind", "opponent"]) ? [data.opponent]
-        : kind === "win" && sameKeys(data, ["kind", "opponents"]) && Array.isArray(data.opponents) ? data.opponents : null;
-      if (cards && cards.length && cards.every((c) => typeof c === "string")) {
-        try { cards.forEach((c) => parseCard(c, rules)); } catch (e) {
+      const objective = objectiveOfNote(data);   // an opponent's card checked as the server does
+      if (objective) {
+        const noted = objectiveOf(objective);
+        try { noted.against.forEach((c) => parseCard(c, rules)); } catch (e) {
           throw new LocalError(`the record's first line ${shownLine}: ${e.message}`);
         }
-        return { objective: data, line: first };
+        return { objective, line: noted.solvesTurns ? first : "" };
       }
       throw new LocalError(`the record's first line ${shownLine}: give {"kind": "ev"}, {"kind": "target", "target": X} or {"kind": "win", "opponent": CARD}`);
     }

@@ -9,6 +9,7 @@
 import * as engine from "./engine.js";
 import { LocalError, NEEDS_SERVE, adviseCard, describeCard, parseCard, place, tableOf } from "./local_core.js";
 import { readRecord } from "./local_record.js";
+import { objectiveOf } from "./objective.js";
 
 const ERROR_LOSS = 1e-9;
 const WORST = 3;
@@ -31,8 +32,9 @@ export async function analyze(body, query = {}) {
     throw new LocalError(`a review by the chance of a target or of winning ${NEEDS_SERVE}`);
   }
   const record = readRecord(body);
-  if (record.objective.kind !== "ev") {  // the record's own objective, as `yahtzee analyze`
-    throw new LocalError(`this game was played ${record.objective.kind === "target" ? "for a target" : "to win"}: `
+  const noted = objectiveOf(record.objective);
+  if (noted.solvesTurns) {  // the record's own objective, as `yahtzee analyze`
+    throw new LocalError(`this game was played ${noted.playedFor}: `
       + `a review by its chance ${NEEDS_SERVE}`);
   }
   const table = await tableOf(record.rules);

@@ -2,12 +2,21 @@
 // of the choice whose "why" was asked (what it leads to).
 
 import { heldKeep, syncRoll } from "./board.js";
+import { objectiveOf } from "./objective.js";
 import { pct } from "./percent.js";
 import {
   $, SHOWN_OPTIONS, act, advice, isOver, on, phase, rollsLeft, rules, setWhyFor, showAll, state,
   whyAdvice, whyFor, whyPending,
 } from "./state.js";
-import { describe, ordinal, percent, phrase, tieShare } from "./words.js";
+import { describe, ordinal, percent, phrase } from "./words.js";
+
+// What the list shown is ranked by: the advice's objective (the expected score until the
+// turn's solve is done), or the game's when the server described it (its words, heading).
+function rankedBy() {
+  const ranked = objectiveOf(advice && advice.objective);
+  const playing = objectiveOf(state.objective);
+  return ranked.solvesTurns && playing.info ? playing : ranked;
+}
 
 // The option whose figures a row shows: choice, chance (under an objective), expected final
 // score and loss; the same cells in the list and in the detail of the dice held.
@@ -23,10 +32,10 @@ function optionCells(option) {
   }
   const chance = document.createElement("span");
   chance.className = "num chance";
-  const p = option.p_target ?? option.win_share;
+  const ranked = rankedBy();
+  const p = ranked.chanceOf(option);
   chance.textContent = p === undefined ? "" : percent(p);
-  if (option.win_share !== undefined) chance.title = `chance to win (${tieShare((advice && advice.objective) || {})})`;
-  if (p !== undefined && state.objective && state.objective.info) chance.title = `${state.objective.info.words} (a tie shared)`;
+  if (p !== undefined && ranked.chanceTitle) chance.title = ranked.chanceTitle;
   const ev = document.createElement("span");
   ev.className = "num ev";
   ev.textContent = option.expected_final.toFixed(2);
@@ -135,7 +144,7 @@ export function whyFigures(outcome, labelOf, strategy, objective, mean) {
   spread.append(`${mean === undefined ? "" : `${mean.toFixed(2)} on average, `}give or take ` +
     `${outcome.sd.toFixed(1)} points (SD)`);
   box.append(turn, end, spread);
-  if (objective && objective.kind !== "ev" && (!strategy || strategy.kind === "ev")) {
+  if (objective && objectiveOf(objective).solvesTurns && (!strategy || !objectiveOf(strategy).solvesTurns)) {
     const note = document.createElement("p");
     note.className = "hint";
     note.textContent = "These figures follow play for the highest average score from then on.";
@@ -188,15 +197,12 @@ export function drawOptions() {
   if (!show) return;
   const list = $("options");
   list.replaceChildren();
-  const objective = advice.objective || { kind: "ev" };   // what the list shown is ranked by
-  $("advice").classList.toggle("with-chance", objective.kind !== "ev");
-  const described = objective.kind !== "ev" && (state.objective || {}).info;
-  $("advice").querySelector(".options-head .chance").textContent = described ? described.header : "chance";
-  $("advice-title").textContent = described ? `Your choices, best ${described.words.replace(/^the /, "")} first`
-    : objective.kind === "target" ? `Your choices, best chance of ${objective.target}+ first`
-    : objective.kind === "win" ? `Your choices, best chance to win first (${tieShare(objective)})`
-      : (state.objective || { kind: "ev" }).kind === "ev" ? "Your choices, best first"
-        : "Your choices, by expected final score";
+  const ranked = rankedBy();
+  $("advice").classList.toggle("with-chance", ranked.solvesTurns);
+  $("advice").querySelector(".options-head .chance").textContent = ranked.header;
+  // ranked by expected score while the game's objective is being worked out: said so
+  $("advice-title").textContent = ranked.solvesTurns || !objectiveOf(state.objective).solvesTurns
+    ? ranked.adviceTitle : "Your choices, by expected final score";
   syncRoll();
   const keep = rollsLeft() > 0 ? heldKeep().join("") : null;
   const options = showAll ? advice.options : advice.options.slice(0, SHOWN_OPTIONS);

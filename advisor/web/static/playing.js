@@ -4,6 +4,7 @@
 import { drawEntry, rollError, syncRoll } from "./board.js";
 import { fetchAdvice } from "./chase.js";
 import { show } from "./game.js";
+import { objectiveOf } from "./objective.js";
 import { drawHold, drawOptions, optionKey } from "./options.js";
 import {
   $, ApiError, advice, api, busy, cardInfo, digits, entering, freshTurnView, held, isOver,
@@ -12,7 +13,7 @@ import {
   setSelectedWasHeld, setShowAll, setWhyAdvice, setWhyFor, setWhyPending, sorted, state, step,
   undoStack, whyAdvice, whyPending,
 } from "./state.js";
-import { objectiveWords, percent, phrase } from "./words.js";
+import { percent, phrase } from "./words.js";
 
 // A face tapped (or typed as a key): the next die of the roll being entered, or the new
 // face of the die tapped last (a correction: nothing to undo).
@@ -205,14 +206,13 @@ async function reviseRoll(diceText, faces) {
 function costNote(chosen) {
   const best = advice && advice.options[0];
   if (!best || chosen === best) return null;
-  const objective = state.objective || { kind: "ev" };
-  const key = objective.info ? objective.info.key
-    : objective.kind === "target" ? "p_target" : objective.kind === "win" ? "win_share" : null;
+  const objective = objectiveOf(state.objective);
+  const { key } = objective;
   let text = null;
   if (key && best[key] !== undefined && chosen[key] !== undefined) {
     const lost = best[key] - chosen[key];
     if (lost <= 1e-12) return null;
-    const what = objectiveWords(objective);
+    const what = objective.words;
     text = `${phrase(chosen)} costs ${(100 * lost).toFixed(2)} percentage points of ${what} ` +
       `(${percent(best[key])} to ${percent(chosen[key])}; best: ${phrase(best)}; ` +
       `${chosen.loss.toFixed(2)} points on average)`;

@@ -2,6 +2,7 @@
 // through the server's record checks (POST /api/record), under the record's objective.
 
 import { pageError } from "./board.js";
+import { objectiveOf } from "./objective.js";
 import { ApiError, local, post, setState, state } from "./state.js";
 
 // The game as a record (docs/records.md): finished turns, then the turn under way if any.
@@ -33,16 +34,9 @@ export function recordText(of = state) {
 }
 
 // What a record says its game was played for (POST /api/record's `objective`), as the
-// page's game keeps it (see objectiveParams).
-function objectiveOfRecord(noted, page) {
-  if (noted && noted.kind === "target") return { kind: "target", target: noted.target };
-  if (noted && noted.kind === "win" && noted.each_turn) return { kind: "win", from: noted.win_from };
-  if (noted && noted.kind === "win" && noted.opponent !== undefined) return { kind: "win", opponent: noted.opponent };
-  if (noted && noted.kind === "win" && noted.opponents !== undefined) return { kind: "win", opponents: noted.opponents };
-  // another objective the server can ask for (a tournament's): as the server describes it
-  if (page && page.params && page.key) return { ...page.objective, params: page.params, info: page };
-  return { kind: "ev" };
-}
+// page's game keeps it (see objectiveParams): a target, the win, or an objective the
+// server describes (a tournament's: `objective_page`), else the expected score.
+const objectiveOfRecord = (noted, page) => objectiveOf(noted).fromRecord(page);
 
 // A checked record (POST /api/record) becomes the page's game, under the record's own
 // objective (its first line, as `yahtzee analyze` reads it).

@@ -4,31 +4,29 @@
 import { markScrollers, pageError, pageStatus, setView } from "./board.js";
 import { POLL_MS } from "./chase.js";
 import { show, showSetup } from "./game.js";
+import { objectiveOf } from "./objective.js";
 import { showPractice } from "./practice.js";
 import { recordJson, recordText } from "./records.js";
 import { $, ApiError, api, defaultRules, post, ruleSets, state, winFrom } from "./state.js";
-import { describe, lossText, objectiveWords, queuePlace, signedIn } from "./words.js";
+import { describe, lossText, queuePlace, signedIn } from "./words.js";
 
 // The review judges the game by what it is played for (as `yahtzee analyze` judges a
 // record by its objective line): a target, or each turn's chance to win from N open boxes
 // on; those take one solve per turn, followed as a background job. A game opened from a
 // record is sent with its objective line, which the server reads as `analyze` does.
 async function analysisOf() {
-  const objective = state.objective || { kind: "ev" };
+  const objective = objectiveOf(state.objective);
   const noted = Boolean(state.objectiveLine);
   const body = noted ? recordText() : JSON.stringify(recordJson());
-  const params = noted ? {} : objective.kind === "target" ? { target: String(objective.target) }
-    : objective.kind === "win" && state.players.length > 1 ? { objective: "win", win_from: String(winFrom()) }
-      : null;
-  if (!params || (noted && objective.kind === "ev")) return post("/api/analyze", body);
+  const params = noted ? {} : objective.reviewParams(state.players.length, winFrom());
+  if (!params || (noted && !objective.solvesTurns)) return post("/api/analyze", body);
   const query = Object.keys(params).length ? `?${new URLSearchParams(params)}` : "";
   let job = (await post(`/api/jobs/analyze${query}`, body)).job;
   try {
     for (;;) {
       const status = job.state === "queued" ? `waiting for the server${queuePlace(job)}`
         : job.total ? `decision ${job.done} of ${job.total}, ${Math.round(job.seconds)} s` : "starting";
-      pageStatus(`Reviewing the game by ${objective.kind === "win" ? "each turn's chance to win"
-        : objectiveWords(objective)} (${status})…`);
+      pageStatus(`Reviewing the game by ${objective.reviewWords} (${status})…`);
       const answer = await api(`/api/jobs/${encodeURIComponent(job.id)}`);
       job = answer.job;
       if (job.state === "done") return answer.result;

@@ -4,6 +4,7 @@
 // the game (player, phase, rolls left, ...). Only this module assigns these variables:
 // the others read them (live ES-module bindings) and change them through the setters.
 
+import { objectiveOf, objectiveOfForm } from "./objective.js";
 import { keep } from "./storage.js";
 
 const STORE = "yahtzee-game-v1";
@@ -103,18 +104,8 @@ export function freshTurnView() {
 // target, or beating the others (their cards now: one opponent, or the best of several),
 // or null for the expected score (also before the win objective's "from N open boxes").
 export function objectiveParams() {
-  const objective = state.objective || { kind: "ev" };
-  if (objective.params) return objective.params;   // an objective the server described
-  if (objective.kind === "target") return { target: String(objective.target) };
-  if (objective.kind === "win" && objective.opponent !== undefined) return { opponent: objective.opponent };
-  if (objective.kind === "win" && objective.opponents !== undefined) return { opponents: objective.opponents.join(";") };
-  if (objective.kind === "win") {
-    const others = state.players.filter((p) => p !== player());
-    if (!others.length || openBoxes(player()) > winFrom()) return null;
-    if (others.length === 1) return { opponent: state.cards[others[0]] };
-    return { opponents: others.map((p) => state.cards[p]).join(";") };
-  }
-  return null;
+  const others = state.players.filter((p) => p !== player()).map((p) => state.cards[p]);
+  return objectiveOf(state.objective).params({ others, open: openBoxes(player()), winFrom: winFrom() });
 }
 
 // An objective whose fields carry data-param (the tournament's players) is checked and
@@ -128,21 +119,7 @@ export async function objectiveFromForm(rulesName) {
     const info = await api("/api/objective", { rules: rulesName, ...asked });
     return { ...info.objective, params: info.params, info };
   }
-  if (kind === "target") {
-    const target = Number($("target-input").value);
-    if (!Number.isInteger(target) || target < 1) throw new Error("the score to reach is a whole number, 1 or more");
-    return { kind, target };
-  }
-  if (kind === "win") {
-    const input = $("win-from-input");
-    if ($("win-from-when").value === "first") return { kind, from: Number(input.max) };
-    const from = Number(input.value);
-    if (!Number.isInteger(from) || from < 1 || from > Number(input.max)) {
-      throw new Error(`the number of boxes open when the chance to win is worked out is 1 to ${input.max}`);
-    }
-    return { kind, from };
-  }
-  return { kind };
+  return objectiveOfForm(kind, $);
 }
 export const winFrom = () => (state.objective && state.objective.from) || (rules && rules.win_from) || 15;
 export const openBoxes = (p) => (cardInfo.get(`${state.rules}|${state.cards[p]}`) || { open: [] }).open.length;

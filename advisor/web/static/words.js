@@ -1,14 +1,8 @@
-// The page's words and numbers for a choice, an objective, a loss or a job's progress.
+// The page's words and numbers for a choice, a loss or a job's progress (an objective's:
+// objective.js).
 
 import { fixed } from "./percent.js";
 import { rules } from "./state.js";
-
-// How a win objective counts a tie: half a win against one opponent, 1/k among k players.
-export const tieShare = (objective) => objective.opponents ? "a tie of k players at the top counts 1/k"
-  : "a tie counts as half";
-// What the objective's figure is, in words: the server's for an objective it described.
-export const objectiveWords = (objective) => (objective.info ? objective.info.words
-  : objective.kind === "win" ? "the chance to win" : `the chance of ${objective.target} or more`);
 
 export const ordinal = (n) => `${n}${n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd"
   : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th"}`;

@@ -1,6 +1,9 @@
 """The page's JavaScript modules (advisor/web/static/*.js): each one concept of at most
-500 lines, and no import circle among them (an import graph read from their import and
-export-from lines, dynamic imports included)."""
+500 lines, no import circle among them (an import graph read from their import and
+export-from lines, dynamic imports included), and at most 5 tests of an objective's kind
+in all of them (objective.js answers for each objective; issue 43).
+
+``python -m tests.web.page.test_static_modules`` prints the count of each module."""
 
 from __future__ import annotations
 
@@ -11,6 +14,20 @@ STATIC = Path(__file__).resolve().parents[3] / "advisor" / "web" / "static"
 IMPORT = re.compile(r"""(?:^|\n)\s*(?:import|export)\b[^;]*?from\s*["']\./([\w.]+)["']"""
                     r"""|import\(\s*["']\./([\w.]+)["']\s*\)""")
 MAX_LINES = 500
+MAX_KIND_TESTS = 5
+"""At most this many comparisons of an objective's kind in all the page's scripts."""
+_KIND = r"""["'](?:ev|target|win|tournament)["']"""
+_CMP = r"(?<![=!])(?:===|!==|==|!=)(?!=)"
+KIND_TEST = re.compile("|".join((
+    rf"{_CMP}\s*{_KIND}",                        # x.kind === "win", value !== "target"
+    rf"{_KIND}\s*{_CMP}",                        # "ev" === kind
+    rf"\bcase\s+{_KIND}\s*:",                    # switch (kind) { case "target": ...
+    rf"\bkind\s*{_CMP}\s*(?=[^\s\"'])",          # a.kind === b.kind, kind !== other
+    rf"{_CMP}\s*[\w$.]*\bkind\b",                 # other === a.kind
+    rf"\[[^\]]*{_KIND}[^\]]*\]\s*\.includes\(",  # ["ev", "target"].includes(kind)
+)))
+"""A comparison of an objective's kind: with one of its names, or of a ``kind`` with
+anything but a string (a record's, a site's ``kind`` compared with another name is none)."""
 
 
 def static_graph(folder: Path = STATIC) -> dict[str, set[str]]:
@@ -62,3 +79,40 @@ def test_each_module_of_the_page_is_at_most_500_lines():
     sizes = {path.name: len(path.read_text(encoding="utf-8").splitlines())
              for path in STATIC.glob("*.js")}
     assert {name: n for name, n in sizes.items() if n > MAX_LINES} == {}
+
+
+def kind_tests(folder: Path = STATIC) -> dict[str, int]:
+    """Each script's number of comparisons of an objective's kind (:data:`KIND_TEST`)."""
+    return {path.name: len(KIND_TEST.findall(path.read_text(encoding="utf-8")))
+            for path in sorted(folder.glob("*.js"))}
+
+
+def test_the_kind_counter_sees_each_form_of_a_kind_test(tmp_path: Path):
+    """Each form counts once (a comparison of a record's or a site's own kind with another
+    name, a kind's name given as a value, none)."""
+    counted = ['if (objective.kind === "win") f();', "if (value !== 'target') f();",
+               'const ev = "ev" == kind;', 'switch (kind) { case "tournament": break; }',
+               "if (a.kind === b.kind) f();", "if (kind !== other) f();",
+               "if (other === a.kind) f();", 'if (["ev", "target"].includes(kind)) f();']
+    for i, line in enumerate(counted):
+        (tmp_path / f"m{i}.js").write_text(line + "\n")
+    (tmp_path / "none.js").write_text(
+        'if (site.kind !== "yahtzee-site") f();\nconst of = (kind) => kind === "keep";\n'
+        'const q = { objective: "win" }; const t = TYPES[kind];\n')
+    assert kind_tests(tmp_path) == {**{f"m{i}.js": 1 for i in range(len(counted))},
+                                    "none.js": 0}
+
+
+def test_the_pages_scripts_ask_the_objective_instead_of_testing_its_kind():
+    """At most 5 comparisons of an objective's kind in all the page's scripts (those of the
+    static site are the same files): the others ask objective.js."""
+    counts = kind_tests()
+    assert "objective.js" in counts and "local_record.js" in counts
+    assert sum(counts.values()) <= MAX_KIND_TESTS, {k: n for k, n in counts.items() if n}
+
+
+if __name__ == "__main__":
+    for name, n in kind_tests().items():
+        if n:
+            print(f"{n:3d}  {name}")
+    print(f"{sum(kind_tests().values()):3d}  in all")
