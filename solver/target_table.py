@@ -246,25 +246,17 @@ class TargetTable:
         vals = self._values[n - 1]
         with self._lock:
             if n not in self._checked:
-                try:
-                    got = self._data.read_into(self._first[n - 1], vals)
-                except OSError as exc:
-                    raise TableError(f"cannot read target table {shown_path(self.path)}: "
-                                     f"{exc.strerror or exc}") from None
-                if got < vals.shape[0]:
-                    raise self._unusable(f"level {n} ends early: the file was cut after "
-                                         f"it was opened")
-                if hashlib.sha256(vals.data).hexdigest() != self._sha256[n - 1]:
-                    raise self._unusable(f"checksum mismatch in level {n}")
-                if vals.shape[0] and not 0.0 <= vals.min() <= vals.max() <= 1.0 + 1e-9:
-                    bad = ~((vals >= 0.0) & (vals <= 1.0 + 1e-9))  # (NaN too)
-                    raise self._unusable(f"{int(bad.sum())} values of level {n} are not "
-                                         f"probabilities")
+                read_level(self._data, self._first[n - 1], vals, self._sha256[n - 1], n,
+                           self.path, "target table", self._unusable, _not_probabilities)
                 fault = _slot_fault(self.slot, self.index[n - 1], n, self.rules)
                 if fault is not None:
                     raise self._unusable(fault)
                 self._checked.add(n)
         return vals
+
+    def level_fault(self, n: int) -> str | None:
+        """Why level ``n`` is unusable, read and checked now (None: it is sound)."""
+        return level_fault(self.level_values, n, self.rules.n_boxes)
 
     def _unusable(self, why: str) -> CorruptTableError:
         return _unusable(self.path, self.rules, self.max_target, why)
@@ -459,6 +451,47 @@ def read_index(data: DataFile, path: Path, header: dict[str, Any], slot_size: in
     if whole is None:
         raise unusable("its index holds values that are not whole numbers in range")
     return whole
+
+
+def read_level(data: DataFile, first: int, vals: np.ndarray, sha256: str, n: int,
+               path: Path, what: str, unusable: Callable[[str], CorruptTableError],
+               out_of_range: Callable[[np.ndarray, int], str]) -> None:
+    """Read level ``n`` of a levelled file into ``vals`` (its values start at position
+    ``first`` of ``data``, in values) and check it: whole, its checksum ``sha256``, every
+    value in [0, 1]. Raises ``unusable(why)`` for a level cut short, changed or out of
+    range (``out_of_range(vals, n)`` says how), :class:`~solver.errors.TableError` when it
+    cannot be read (``what`` names the file in that message)."""
+    try:
+        got = data.read_into(first, vals)
+    except OSError as exc:
+        raise TableError(f"cannot read {what} {shown_path(path)}: "
+                         f"{exc.strerror or exc}") from None
+    if got < vals.shape[0]:
+        raise unusable(f"level {n} ends early: the file was cut after it was opened")
+    if hashlib.sha256(vals.data).hexdigest() != sha256:
+        raise unusable(f"checksum mismatch in level {n}")
+    if vals.shape[0] and not 0.0 <= vals.min() <= vals.max() <= 1.0 + 1e-9:
+        raise unusable(out_of_range(vals, n))
+
+
+def level_fault(level_values: Callable[[int], np.ndarray], n: int, n_boxes: int
+                ) -> str | None:
+    """Why level ``n`` of a levelled file (the one a turn with ``n - 1`` boxes filled
+    reads) is unusable, reading and checking it now through ``level_values(n)``; None
+    when it is sound (the new cards' and the full cards' levels are not stored: always
+    sound)."""
+    if not 1 <= n < n_boxes:
+        return None
+    try:
+        level_values(n)
+    except TableError as exc:
+        return str(exc)
+    return None
+
+
+def _not_probabilities(vals: np.ndarray, n: int) -> str:
+    bad = ~((vals >= 0.0) & (vals <= 1.0 + 1e-9))  # (NaN too)
+    return f"{int(bad.sum())} values of level {n} are not probabilities"
 
 
 def level_places(data: DataFile, head_size: int, index: list[np.ndarray],

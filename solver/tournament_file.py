@@ -50,8 +50,10 @@ from .target_table import (
     _Levels,
     _memory,
     _slot_fault,
+    level_fault,
     level_places,
     read_index,
+    read_level,
     write_levelled,
 )
 
@@ -164,14 +166,10 @@ class StoredTournament:
         """Why level ``n`` (the one a turn with ``n - 1`` boxes filled reads) is unusable,
         reading and checking it now (None: it is sound; the full cards' level always is).
         A level that fails makes the file :attr:`broken`."""
-        if not 1 <= n < self.rules.n_boxes:
-            return None
-        try:
-            self.level_values(n)
-        except TableError as exc:
+        fault = level_fault(self.level_values, n, self.rules.n_boxes)
+        if fault is not None:
             self.broken = True
-            return str(exc)
-        return None
+        return fault
 
     def is_sound(self, n: int) -> bool:
         """True when :meth:`level_fault` finds nothing wrong with level ``n``."""
@@ -186,18 +184,8 @@ class StoredTournament:
                 return self._checked[n]
             rows = self.index[n - 1]
             vals = _memory(_level_size(rows))
-            try:
-                got = self._data.read_into(self._first[n - 1], vals)
-            except OSError as exc:
-                raise TableError(f"cannot read tournament file {shown_path(self.path)}: "
-                                 f"{exc.strerror or exc}") from None
-            if got < vals.shape[0]:
-                raise self._unusable(f"level {n} ends early: the file was cut after it "
-                                     f"was opened")
-            if hashlib.sha256(vals.data).hexdigest() != self._sha256[n - 1]:
-                raise self._unusable(f"checksum mismatch in level {n}")
-            if vals.shape[0] and not 0.0 <= vals.min() <= vals.max() <= 1.0 + 1e-9:
-                raise self._unusable(f"values of level {n} are not shares of first place")
+            read_level(self._data, self._first[n - 1], vals, self._sha256[n - 1], n,
+                       self.path, "tournament file", self._unusable, _not_shares)
             fault = _rows_fault(self.table, self.utility, rows, n) \
                 or _slot_fault(self.slot, rows, n, self.rules)
             if fault is not None:
@@ -211,6 +199,10 @@ class StoredTournament:
 
         return Vectors(self.rules, self.utility, _Levels(self, 0, self.utility),
                        self.slot, 0.0, 0)
+
+
+def _not_shares(vals: np.ndarray, n: int) -> str:
+    return f"values of level {n} are not shares of first place"
 
 
 def _rows_fault(table: Table, utility: Any, rows: np.ndarray, n: int) -> str | None:
