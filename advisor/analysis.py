@@ -27,23 +27,17 @@ from typing import Any
 
 from solver.errors import InvalidRecordError
 from solver.levels import PROGRESS_STEPS
+from solver.points_to_come import NEW_GAME_STATE, keep_points_to_come, points_to_come_work
+from solver.solved_turn import turn_work
 from solver.table import Table, get_table
 
 from .advice import Option
+from .caches import caches
 from .model import Dice, Scorecard
-from .objective import (
-    EV,
-    NEW_GAME_STATE,
-    POINTS,
-    PROBABILITY,
-    Objective,
-    keep_points_to_come,
-    points_to_come_work,
-)
+from .objective import EV, POINTS, PROBABILITY, Objective
 from .play_win import Judging, WinEachTurn
 from .ranking import TurnAdvisor, turn_advisor
 from .record import GameRecord
-from .solved_turn import turn_work
 
 ERROR_LOSS = 1e-9
 """A decision losing more than this is an error."""
@@ -246,7 +240,7 @@ REVIEW_STEPS = PROGRESS_STEPS
 """An analysis reports its progress as ``(done, REVIEW_STEPS)``: the share of its work done."""
 DECISION_WORK = 1e7
 """The work of judging one decision once its turn is solved (operations, as
-:func:`~advisor.solved_turn.turn_work`'s: a few ms)."""
+:func:`~solver.solved_turn.turn_work`'s: a few ms)."""
 QUIET_RATE = 3e10
 """Operations per second of the target and win DP on a quiet 2-core machine (measured: a
 new game's win solve, 1.19e12 operations, in 36 s at a load of 3 to 5)."""
@@ -377,27 +371,30 @@ def analyze(record: GameRecord, objective: Judging = EV, *, table: Table | None 
             for i, turn in enumerate(turns)]
     todo = [i for i, advisor in enumerate(made) if advisor is not None and not advisor.is_solved]
     chains = _player_cards(turns, todo) if each_turn else {}
-    works = {i: turn_work(turns[i].card, table, turns[i].objective, opponents=not each_turn)
+    memory = caches()
+    works = {i: turn_work(turns[i].card, table, turns[i].objective.goal, memory,
+                          opponents=not each_turn)
              for i in todo}  # (each turn's opponents: their cards' passes, below)
     if not each_turn:  # one solve per player's game: the later turns read its vectors
         firsts = {turns[i].player: i for i in reversed(todo)}
         works = {i: work if firsts[turns[i].player] == i else 0.0 for i, work in works.items()}
     review = ReviewPlan(tuple(TurnToSolve(turns[i].player, turns[i].turn, works[i])
                               for i in todo if works[i] > 0),
-                        sum(points_to_come_work(table, chain) for chain in chains.values()),
+                        sum(points_to_come_work(table, chain, memory)
+                            for chain in chains.values()),
                         "the chance to win" if each_turn else fixed.describe())
     if plan is not None:
         plan(review)
     steps = _Progress(progress, review.work + DECISION_WORK * len(positions))
     steps.say(0)
     for chain in chains.values():  # each player's cards in one pass
-        work = points_to_come_work(table, chain)
+        work = points_to_come_work(table, chain, memory)
         if work:
-            keep_points_to_come(table, chain, steps.phase(work))
+            keep_points_to_come(table, chain, memory, steps.phase(work))
     for i in todo:  # (their opponents' distributions are kept now)
         turn, advisor = turns[i], made[i]
         assert advisor is not None
-        work = turn_work(turn.card, table, turn.objective)
+        work = turn_work(turn.card, table, turn.objective.goal, memory)
         advisor.solve(_worked_out(steps.phase(work), solving,
                                   f"{turn.player}'s turn {turn.turn}"))
     if solving is not None and todo:

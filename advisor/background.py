@@ -21,25 +21,26 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 from solver.errors import YahtzeeError
+from solver.solved_turn import SolvedTurn, solve_turn
 from solver.table import get_table
 
+from .caches import caches
 from .model import Scorecard
 from .objective import Objective
-from .solved_turn import SolvedTurn, solve_turn
 from .workers import JobFunc, Work, WorkerService
 
 Solve = Work
 """One turn's solve and what it has reported: ``state`` is ``running``, ``done``
 (``result``), ``failed`` (``error``) or ``cancelled``; ``done`` of ``total`` work
-units (:func:`advisor.solved_turn.solve_turn`'s progress)."""
+units (:func:`solver.solved_turn.solve_turn`'s progress)."""
 
 
 def solve_turn_in_worker(arg: tuple[Scorecard, Objective, str | None, bool],
                          progress: Callable[[int, int], None]) -> SolvedTurn:
     """``solve_turn`` of ``(card, objective, table_path, whole_game)`` in the worker."""
     card, objective, table_path, whole_game = arg
-    return solve_turn(card, get_table(card.rules_name, table_path), objective,
-                      progress=progress, whole_game=whole_game)
+    return solve_turn(card, get_table(card.rules_name, table_path), objective.goal,
+                      caches(), progress=progress, whole_game=whole_game)
 
 
 class TurnSolves:

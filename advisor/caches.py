@@ -1,101 +1,26 @@
-"""What the process keeps between questions: one bounded-cache helper, one object of them.
+"""What the process keeps between questions: every cache of the advisor in one object.
 
-:class:`Bounded` is a least-recently-used mapping of at most ``size`` entries, safe to
-share between threads (play's reader thread, the server's loop and its worker threads).
-:class:`Caches` holds every cache of the advisor in one object: the turn advisors (by
-lightness), the distributions of the points to come and the objective's vectors
-of the last games. The process has one (:func:`caches`), instead of a global and a lock
-per cache in each module; a test gives the process a new one for a clean slate.
+:class:`Caches` holds the turn advisors (by lightness) and, as the solver's
+:class:`~solver.memory.TurnMemory` it is, the distributions of the points to come and
+the goal's vectors of the last games, each a :class:`~solver.memory.Bounded` (the one
+bounded-cache helper, least recently used out first). The process has one
+(:func:`caches`), instead of a global and a lock per cache in each module; a test gives
+the process a new one for a clean slate.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any
 
-K = TypeVar("K", bound=Hashable)
-V = TypeVar("V")
+from solver.memory import POINTS_KEPT, VECTORS_KEPT, Bounded, TurnMemory
 
-
-class Bounded(Generic[K, V]):
-    """A thread-safe least-recently-used mapping of at most ``size`` entries: a read
-    (:meth:`get`, :meth:`find`) or a write makes an entry the most recent, and a write
-    past ``size`` lets the least recent go."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._items: OrderedDict[K, V] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: K) -> V | None:
-        """The value of ``key`` (now the most recent), or None."""
-        with self._lock:
-            if key not in self._items:
-                return None
-            self._items.move_to_end(key)
-            return self._items[key]
-
-    def __contains__(self, key: object) -> bool:
-        with self._lock:
-            return key in self._items
-
-    def __len__(self) -> int:
-        with self._lock:
-            return len(self._items)
-
-    def put(self, key: K, value: V) -> V:
-        """Keep ``value`` under ``key`` as the most recent; returns it."""
-        with self._lock:
-            self._items[key] = value
-            self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-        return value
-
-    def make(self, key: K, build: Callable[[], V]) -> V:
-        """The value of ``key``, built by ``build()`` when missing (outside the lock: two
-        threads asking at once may both build it; the last one built is kept)."""
-        found = self.get(key)
-        return found if found is not None else self.put(key, build())
-
-    def find(self, test: Callable[[K, V], bool]) -> V | None:
-        """The most recent value whose ``test(key, value)`` holds (now the most recent),
-        or None."""
-        with self._lock:
-            for key in reversed(self._items):
-                if test(key, self._items[key]):
-                    self._items.move_to_end(key)
-                    return self._items[key]
-        return None
-
-    def shrink(self, size: int) -> None:
-        """Let the least recent go until at most ``size`` entries are left."""
-        with self._lock:
-            while len(self._items) > max(size, 0):
-                self._items.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-
-    def keys(self) -> Iterator[K]:
-        """The keys, least recent first (a copy)."""
-        with self._lock:
-            return iter(list(self._items))
-
+__all__ = ["ADVISORS_KEPT", "POINTS_KEPT", "VECTORS_KEPT", "Bounded", "Caches", "caches"]
 
 ADVISORS_KEPT = {True: 512, False: 8}
 """Turn advisors kept, by whether they are light: nothing solved (the expected score, a
 few KB each), or the objective solves its turns (each holds the vectors of its game, up
 to hundreds of MB)."""
-POINTS_KEPT = 64
-"""Distributions of the points to come kept (in a game the same cards come back turn
-after turn; a review keeps every card of its game)."""
-VECTORS_KEPT = 2
-"""Games whose objective vectors are kept (both players of a two-player game)."""
 
 
 def _advisors() -> dict[bool, Bounded[Any, Any]]:
@@ -103,15 +28,12 @@ def _advisors() -> dict[bool, Bounded[Any, Any]]:
 
 
 @dataclass
-class Caches:
+class Caches(TurnMemory):
     """Every cache of the advisor. ``advisors[light]``: the turn advisors by ``(table,
     card, objective)``, ``light`` True when nothing is solved (the expected score);
-    ``points``: the distributions of the points to come by ``(table, state)``;
-    ``vectors``: the objective's vectors of the last games (:mod:`advisor.vector_cache`)."""
+    ``points`` and ``vectors``: the solver's (:class:`~solver.memory.TurnMemory`)."""
 
     advisors: dict[bool, Bounded[Any, Any]] = field(default_factory=_advisors)
-    points: Bounded[Any, Any] = field(default_factory=lambda: Bounded(POINTS_KEPT))
-    vectors: Bounded[Any, Any] = field(default_factory=lambda: Bounded(VECTORS_KEPT))
 
 
 _process = Caches()

@@ -37,11 +37,11 @@ import numpy as np
 from solver.errors import FieldError, ObjectiveError, YahtzeeError, shown
 from solver.field import MAX_PLAYERS, Field, check_players, read_scores
 from solver.game.rules import DEFAULT_RULES, RuleSet, get_rules
-from solver.game.ties import EV_TIE, P_TIE
+from solver.game.ties import P_TIE
+from solver.goals import ExpectedGoal, Goal, TargetGoal, TournamentGoal, WinGoal
 from solver.numbers import MAX_DIGITS, whole_number
-from solver.stats import most_points_to_come, optimal_stats, stats_operations
-from solver.stats_file import new_game_stats
-from solver.tournament_file import StoredTournament, get_tournament
+from solver.points_to_come import max_distribution
+from solver.tournament_file import StoredTournament
 
 from .caches import caches
 from .model import Scorecard
@@ -351,29 +351,39 @@ class Objective:
                 EXPECTED_FINAL]
 
     # ------------------------------------------------------------------ solving
+    @property
+    def goal(self) -> Goal:
+        """What a turn under this objective is solved for, as the solver reads it
+        (:mod:`solver.goals`)."""
+        raise NotImplementedError
+
     def needs_solve(self, card: Scorecard) -> bool:
         """True when ``card``'s turn under the objective is solved to be answered (not
         for the expected score, nor for a target out of reach: every figure 0)."""
-        return self.solves_turns and not self.is_out_of_reach(card)
+        return self.goal.needs_solve(card)
 
     def is_out_of_reach(self, card: Scorecard) -> bool:
         """True for a target that no play from ``card`` can reach (beyond its total plus
         the most points still to come): every probability is exactly 0, known without
         solving anything."""
-        return False
+        return self.goal.is_out_of_reach(card)
 
     def first_turn_players(self, card: Scorecard) -> int | None:
         """The number of players when ``card``'s turn under this objective is the first
         turn of a game played to win (a win objective, ``card`` and every opponent's card
         new: the same turn in every such game), else None."""
-        return None
+        return self.goal.first_turn_players(card)
 
     def opponent_distributions(self, table: Table, *, phase: Phase | None = None
                                ) -> list[np.ndarray]:
         """P(x = each opponent's final score) for x = 0.. (win objective): exact, from
-        each opponent's card (:func:`final_distribution`). ``phase()`` gives the progress
+        each opponent's card (:func:`solver.points_to_come.final_distribution`, kept in
+        the process's :class:`~advisor.caches.Caches`). ``phase()`` gives the progress
         callback of each distribution still to compute."""
-        raise ObjectiveError("only a win objective has an opponent")
+        goal = self.goal
+        if not isinstance(goal, WinGoal):
+            raise ObjectiveError("only a win objective has an opponent")
+        return goal.opponent_distributions(table, caches(), phase=phase)
 
     def opponent_distribution(self, table: Table, *, phase: Phase | None = None
                               ) -> np.ndarray:
@@ -388,19 +398,19 @@ class Objective:
         N``, :mod:`solver.tournament_file`: a file per rules, field and players) when a
         usable one is there, else None (``note`` says why a file there is unusable); None
         for an objective that is not solved once from a new game."""
-        return None
+        return self.goal.stored_solve(table, note)
 
     def utility_bounds(self, table: Table) -> Utility:
         """A utility with the same range as :meth:`utility`'s or a wider one, known before
         anything is solved (its values are not the objective's): it tells the work of the
         DP (:func:`solver.target.solve_operations`) before the opponents' distributions
         are worked out."""
-        return self.utility(table)
+        return self.goal.utility_bounds(table)
 
     def utility(self, table: Table, *, phase: Phase | None = None) -> Utility:
         """The terminal utility of the target / win DP (not for the expected score).
         ``phase``: as for :meth:`opponent_distribution`."""
-        raise NotImplementedError
+        return self.goal.utility(table, caches(), phase=phase)
 
 
 @dataclass(frozen=True)
@@ -411,9 +421,9 @@ class ExpectedScore(Objective):
 
     kind = "ev"
     header = "expected final"
-    slow_open_boxes = 14
-    solves_turns = False
-    tie = EV_TIE
+    slow_open_boxes = ExpectedGoal.slow_open_boxes
+    solves_turns = ExpectedGoal.solves_turns
+    tie = ExpectedGoal.tie
     unit = POINTS
     is_ev = True
 
@@ -451,11 +461,9 @@ class ExpectedScore(Objective):
         """The expected final score and the loss in points."""
         return [EXPECTED_FINAL, Column("loss", 8, lambda o: f"{o.loss:.2f}")]
 
-    def utility(self, table: Table, *, phase: Phase | None = None) -> Utility:
-        raise ObjectiveError("the expected score needs no utility")
-
-    def utility_bounds(self, table: Table) -> Utility:
-        raise ObjectiveError("the expected score needs no utility")
+    @property
+    def goal(self) -> Goal:
+        return ExpectedGoal()
 
 
 @dataclass(frozen=True)
@@ -467,8 +475,8 @@ class TargetObjective(Objective):
     kind = "target"
     key = "p_target"
     header = "P(target)"
-    slow_open_boxes = 7
-    keeps_game_vectors = True
+    slow_open_boxes = TargetGoal.slow_open_boxes
+    keeps_game_vectors = TargetGoal.keeps_game_vectors
 
     def __post_init__(self) -> None:
         if type(self.target) is not int:
@@ -493,17 +501,9 @@ class TargetObjective(Objective):
     def query_params(self) -> dict[str, str] | None:
         return {"target": str(self.target)}
 
-    def is_out_of_reach(self, card: Scorecard) -> bool:
-        state = (card.mask, card.upper, card.flag)
-        return self.target > card.total + most_points_to_come(card.rules, state)
-
-    def utility(self, table: Table, *, phase: Phase | None = None) -> Utility:
-        """A target above the rule set's highest score is solved as that score + 1
-        (:func:`solver.target.target_cap`: the same utility on every final score a game
-        can have), so no array is larger than the game."""
-        from solver.target import Utility  # numba (about 1 s to load)
-
-        return Utility.target(self.target, table.rules)
+    @property
+    def goal(self) -> Goal:
+        return TargetGoal(self.target)
 
 
 @dataclass(frozen=True)
@@ -517,7 +517,7 @@ class WinObjective(Objective):
     kind = "win"
     key = "win_share"
     header = "chance to win"
-    slow_open_boxes = 6
+    slow_open_boxes = WinGoal.slow_open_boxes
 
     def __post_init__(self) -> None:
         if (self.opponent is not None) == (len(self.opponents) >= 2) or \
@@ -563,33 +563,9 @@ class WinObjective(Objective):
         return ({"opponent": str(self.opponent)} if self.opponent is not None
                 else {"opponents": ";".join(str(c) for c in self.opponents)})
 
-    def first_turn_players(self, card: Scorecard) -> int | None:
-        if (card.mask, card.upper, card.flag) != NEW_GAME_STATE:
-            return None
-        if any((c.mask, c.upper, c.flag) != NEW_GAME_STATE for c in self.against):
-            return None
-        return len(self.against) + 1
-
-    def opponent_distributions(self, table: Table, *, phase: Phase | None = None
-                               ) -> list[np.ndarray]:
-        return [final_distribution(card, table, phase=phase) for card in self.against]
-
-    def utility_bounds(self, table: Table) -> Utility:
-        """0 below the best of the opponents' totals and constant above the most any of
-        them can reach (the win's utility is 0 and 1 there)."""
-        from solver.target import Utility  # numba (about 1 s to load)
-
-        rules = table.rules
-        low = max(card.total for card in self.against)
-        top = max(card.total if card.is_full else
-                  card.total + most_points_to_come(rules, (card.mask, card.upper, card.flag))
-                  for card in self.against) + 1
-        return Utility(np.zeros(top), 1.0, low)
-
-    def utility(self, table: Table, *, phase: Phase | None = None) -> Utility:
-        from solver.target import Utility  # numba (about 1 s to load)
-
-        return Utility.win_share(self.opponent_distributions(table, phase=phase))
+    @property
+    def goal(self) -> Goal:
+        return WinGoal(self.against)
 
 
 @dataclass(frozen=True)
@@ -603,8 +579,8 @@ class TournamentObjective(Objective):
     kind = "tournament"
     key = "win_share"
     header = "share of 1st"
-    slow_open_boxes = 6
-    solves_from_new_game = True
+    slow_open_boxes = TournamentGoal.slow_open_boxes
+    solves_from_new_game = TournamentGoal.solves_from_new_game
 
     def __post_init__(self) -> None:
         if self.players is None or self.field is None:
@@ -633,20 +609,9 @@ class TournamentObjective(Objective):
     def query_params(self) -> dict[str, str] | None:
         return {"tournament": str(self.players)} if self.field == Field() else None
 
-    def utility_bounds(self, table: Table) -> Utility:
-        """Every score a game can have."""
-        from solver.target import Utility, target_cap  # numba (about 1 s to load)
-
-        return Utility(np.zeros(target_cap(table.rules)), 1.0, 0)
-
-    def utility(self, table: Table, *, phase: Phase | None = None) -> Utility:
-        from solver.target import Utility  # numba (about 1 s to load)
-
-        return Utility.tournament(self.field.distribution(table), self.players)
-
-    def stored_solve(self, table: Table, note: Callable[[str], None] | None = None
-                     ) -> StoredTournament | None:
-        return get_tournament(table, self.players, self.field, self.utility(table), note)
+    @property
+    def goal(self) -> Goal:
+        return TournamentGoal(self.players, self.field)
 
 
 EV = Objective()
@@ -685,94 +650,3 @@ def standing(card: Scorecard) -> str:
         return f"{card.total} (finished)"
     n_open = len(card.open_boxes())
     return f"{card.total} with {n_open} box{'es' if n_open > 1 else ''} open"
-
-
-def final_distribution(card: Scorecard, table: Table, *, phase: Phase | None = None
-                       ) -> np.ndarray:
-    """P(final score = x) for x = 0..: exact, from ``card`` at the start of its next turn,
-    playing on for the highest expected score (a full card: its total, surely).
-    ``phase()``: the progress callback of the solve, when it is not known already."""
-    if card.rules_name != table.rules.name:
-        raise ObjectiveError(f"the opponent's card is for rules {card.rules_name!r}, "
-                             f"the table for {table.rules.name!r}")
-    if card.is_full:
-        dist = np.zeros(card.total + 1)
-        dist[card.total] = 1.0
-        return dist
-    to_come = _points_to_come(table, (card.mask, card.upper, card.flag), phase)
-    return np.concatenate((np.zeros(card.total), to_come))
-
-
-NEW_GAME_STATE = (0, 0, 0)
-"""A new card's (filled mask, upper subtotal, Yahtzee flag)."""
-
-
-def is_distribution_known(card: Scorecard, table: Table) -> bool:
-    """True when the distribution of ``card``'s points to come is kept (no solve)."""
-    return (table, (card.mask, card.upper, card.flag)) in caches().points
-
-
-def _points_to_come(table: Table, state: tuple[int, int, int],
-                    phase: Phase | None = None) -> np.ndarray:
-    """The distribution of the points still to come from a turn-start state under
-    expected-score play (the last :data:`advisor.caches.POINTS_KEPT` are kept, in the
-    process's :class:`~advisor.caches.Caches`). A new game's is the
-    rules' new-game statistics (:func:`solver.stats_file.new_game_stats`: read from its
-    file, the same numbers bit for bit; computed once when missing), not solved again
-    (``phase`` is then not called)."""
-    def solved() -> np.ndarray:
-        if state == NEW_GAME_STATE:
-            return new_game_stats(table).distribution
-        return optimal_stats(table, None if phase is None else phase(),
-                             start=state).distribution
-
-    return caches().points.make((table, state), solved)
-
-
-def keep_points_to_come(table: Table, states: Sequence[tuple[int, int, int]],
-                        progress: Callable[[int, int], None] | None = None) -> None:
-    """Work out and keep the distributions of the points to come of one player's cards
-    (their states, each reachable from the one before: a game's cards in order) in one
-    pass from the first not kept yet (:func:`solver.stats.optimal_stats` with ``more``:
-    the same numbers as one pass from each)."""
-    todo = [state for state in dict.fromkeys(states)
-            if state != NEW_GAME_STATE and not _is_kept(table, state)]
-    if not todo:
-        return
-    todo.sort(key=lambda state: bin(state[0]).count("1"))
-    more: dict[tuple[int, int, int], np.ndarray] = dict.fromkeys(todo[1:], np.zeros(0))
-    first = optimal_stats(table, progress, start=todo[0], more=more).distribution
-    kept = caches().points
-    for state, dist in [(todo[0], first), *more.items()]:
-        kept.put((table, state), dist)
-
-
-def points_to_come_work(table: Table, states: Sequence[tuple[int, int, int]]) -> float:
-    """The work of :func:`keep_points_to_come` of ``states`` (in
-    :func:`solver.stats.stats_work`'s units; 0 when every one is kept)."""
-    todo = [state for state in dict.fromkeys(states)
-            if state != NEW_GAME_STATE and not _is_kept(table, state)]
-    if not todo:
-        return 0.0
-    return stats_operations(table, min(todo, key=lambda state: bin(state[0]).count("1")))
-
-
-def _is_kept(table: Table, state: tuple[int, int, int]) -> bool:
-    return (table, state) in caches().points
-
-
-def max_distribution(distributions: Sequence[np.ndarray]) -> np.ndarray:
-    """P(max = x) of independent scores, ``distributions[i][x]`` = P(score i = x): the
-    product of their distribution functions, differenced. One distribution: itself
-    (a float64 copy, so one opponent gives exactly the one-opponent numbers)."""
-    if not distributions:
-        raise ObjectiveError("the maximum of no distribution")
-    dists = [np.asarray(d, dtype=np.float64) for d in distributions]
-    if len(dists) == 1:
-        return dists[0].copy()
-    size = max(d.shape[0] for d in dists)
-    cdf = np.ones(size)
-    for d in dists:
-        own = np.cumsum(d)
-        cdf *= np.concatenate((own, np.full(size - own.shape[0], own[-1])))
-    return np.diff(cdf, prepend=0.0)

@@ -17,17 +17,18 @@ from collections.abc import Callable
 from solver.errors import IllegalMoveError, ObjectiveError, WriteError
 from solver.game.dice import DICE
 from solver.game.rules import RuleSet
+from solver.solved_turn import solve_is_slow, stored_vectors
 from solver.table import Table
 
 from .advice import Advice, Option, advice_table
 from .background import TurnSolves
+from .caches import caches
 from .model import Dice, Scorecard, box_label
 from .moves import dice_after_keep, parse_action
 from .objective import EV, Objective
 from .play_win import Judging, WinEachTurn
 from .ranking import TurnAdvisor, turn_advisor
 from .record import GameRecord
-from .solved_turn import solve_is_slow, stored_vectors
 from .text import (
     card_lines,
     card_summary,
@@ -65,6 +66,12 @@ def winners(cards: dict[str, Scorecard]) -> tuple[list[str], int]:
 
 
 # ---------------------------------------------------------------------- the session
+def turn_is_slow(card: Scorecard, table: Table, objective: Objective) -> bool:
+    """True when solving ``card``'s turn under ``objective`` takes more than about a
+    second (:func:`solver.solved_turn.solve_is_slow`, with the process's caches)."""
+    return solve_is_slow(card, table, objective.goal, caches())
+
+
 class QuitGame(Exception):
     """The player typed ``quit``."""
 
@@ -92,7 +99,7 @@ class GameSession:
     a ``(done, total)`` callback and a close function).
 
     ``solves`` (:class:`~advisor.background.TurnSolves`): a win turn whose solve is slow
-    (``is_slow(card, table, objective)``, default :func:`~advisor.solved_turn.solve_is_slow`)
+    (``is_slow(card, table, objective)``, default :func:`turn_is_slow`)
     is solved in the background from the moment the turn starts, before its dice are
     in. Meanwhile the lists are by expected score and say how far the solve is, and
     every input is taken as usual; once done, :meth:`ready_lines` is the list re-ranked by
@@ -106,7 +113,7 @@ class GameSession:
                  progress: Callable[[str, str], tuple[Callable[[int, int], None],
                                                       Callable[[], None]]] | None = None,
                  solves: TurnSolves | None = None,
-                 is_slow: Callable[[Scorecard, Table, Objective], bool] = solve_is_slow
+                 is_slow: Callable[[Scorecard, Table, Objective], bool] | None = None
                  ) -> None:
         if win is not None and objective != EV:
             raise ObjectiveError("give objective=... or win=..., not both")
@@ -119,7 +126,7 @@ class GameSession:
         self.notify = notify
         self.progress = progress
         self.solves = solves
-        self.is_slow = is_slow
+        self.is_slow = turn_is_slow if is_slow is None else is_slow
         self._turns: dict[tuple[Scorecard, Objective], TurnAdvisor] = {}
         self._shown_at_once = False
         self._shown: tuple[GameRecord, Advice] | None = None
@@ -284,9 +291,9 @@ class GameSession:
         tournament's kept solve (in the process or on disk) answers is read at once,
         without a word."""
         objective, card = advisor.objective, advisor.card
-        if stored_vectors(self.table, objective, card) is not None or (
-                objective.solves_from_new_game and not solve_is_slow(card, self.table,
-                                                                     objective)):
+        if stored_vectors(self.table, objective.goal, card) is not None or (
+                objective.solves_from_new_game and not turn_is_slow(card, self.table,
+                                                                    objective)):
             advisor.solve()
             return advisor
         if self.notify is not None:
@@ -420,7 +427,7 @@ class GameSession:
                 f"{'' if status is None else ' (' + status.split(': ', 1)[1] + ')'}; the "
                 f"list is re-ranked when it is ready:"])
         if self.notify is not None and self._pending() and \
-                solve_is_slow(self.card, self.table, self.turn_objective()):
+                turn_is_slow(self.card, self.table, self.turn_objective()):
             # the expected-score advice at once, the chance to win once worked out
             now = self._advice(turn_advisor(self.card, self.table))
             self._shown_at_once = True

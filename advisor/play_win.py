@@ -4,7 +4,7 @@ At every turn the player to move plays against the best of the others: each othe
 player's final score is their total when they have finished, else the exact
 distribution of their final score from their card as it is now (they play on for the
 highest expected score, independently), and the best of them has the product of
-those distribution functions (:func:`advisor.objective.max_distribution`). The
+those distribution functions (:func:`solver.points_to_come.max_distribution`). The
 objective is :meth:`Objective.win_against <advisor.objective.Objective.win_against>`
 of the others' cards, so with two players it is exactly ``--opponent CARD``.
 

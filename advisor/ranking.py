@@ -1,26 +1,18 @@
-"""Advice for one turn: every keep and every allowed box, ranked by expected final score.
+"""Advice for one turn: every keep and every allowed box, ranked, as the user reads it.
 
-For a card in state ``s = (m, u, y)`` with total ``T`` and the solver's turn values
-(:func:`solver.table.turn_values`, the kernels that built the table):
-
-    keep k with j rolls left:  expected_final = T + K_j(k)
-    box b for final dice r:    expected_final = T + points + upper_bonus + yahtzee_bonus
-                                                + E(m | b, u', y')
-
-The best option for dice ``r`` with ``j`` rolls left is ``T + V_j(r)``, so averaging the
-best option over the first roll gives back ``T + E(s)``.
-
-Under a target or win objective (:mod:`advisor.objective`) each option also carries its
-probability from the same turn recurrence on vectors (:mod:`solver.target`, solved for
-the states this card can reach), and the options are ranked by it. Ties, under any
-objective, follow the one order of :mod:`solver.game.ties`.
+The solver values and ranks every choice of a roll in one call
+(:func:`solver.turn_face.turn_options`: the expected final score of each, and under a
+target, win or tournament objective its probability, best first by the one order of
+:mod:`solver.game.ties`); this module turns them into :class:`~advisor.advice.Option`
+values (keeps as dice, boxes by name, losses against the best) and keeps one
+:class:`TurnAdvisor` per turn so that its other rolls are answered without solving
+again.
 """
 
 from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -34,54 +26,24 @@ from solver.errors import (
     TableError,
     shown,
 )
-from solver.game import ties
-from solver.game.dice import DICE, KEEP_COUNTS, KEEP_SIZE, faces_of, sub_keeps
+from solver.game.dice import KEEP_COUNTS, faces_of
 from solver.game.move import Move
 from solver.moments import StateMoments, get_moments
+from solver.solved_turn import SolvedTurn, solve_turn
 from solver.table import Table, get_table, turn_values
+from solver.turn_face import NO_KEEP, TurnOptions, turn_options
 
 from .advice import Advice, Option
 from .caches import caches
 from .model import Dice, Keep, Scorecard
 from .objective import EV, Objective
-from .solved_turn import SolvedTurn, solve_turn
 from .why import Outcome, TurnOutcomes, is_by_objective
 
 
-@dataclass(frozen=True)
-class Priced:
-    """Every distinct choice for one roll, priced: parallel lists, an entry per choice (the
-    allowed boxes in scorecard order, then the keeps while rolls are left)."""
-
-    expected_finals: list[float]
-    """The card's total plus the points expected to come after the choice."""
-    ranks: list[int]
-    """The fixed order of :func:`solver.game.ties.rank`."""
-    keeps: list[Keep | None]
-    """The dice kept; None for a box."""
-    boxes: list[int]
-    """The box's index in the rules' boxes; :data:`_NO_BOX` for a keep."""
-    points: list[int]
-    bonuses: list[int]
-    """The Yahtzee bonus scored with the box (0 for a keep)."""
-    probabilities: list[float]
-    """The objective's probability after the choice (0 under the expected score)."""
-
-
-_NO_BOX = -1
-
-
 @cache
-def _rerolls_of(roll: int) -> tuple[np.ndarray, tuple[int, ...], tuple[Keep, ...]]:
-    """(their keep indices, their ranks, their Keeps) of every distinct keep of 0 to 4
-    dice of roll ``roll``."""
-    ks = [k for k in sub_keeps(roll) if KEEP_SIZE[k] < DICE]
-    return (np.array(ks, dtype=np.int64), tuple(ties.rank(k, -1) for k in ks),
-            tuple(Keep(faces_of(KEEP_COUNTS[k])) for k in ks))
-
-
-_NO_P = 0.0
-"""The probability of every option under the expected score (or a target out of reach)."""
+def _keep(k: int) -> Keep:
+    """The dice of keep index ``k``."""
+    return Keep(faces_of(KEEP_COUNTS[k]))
 
 
 def question_rolls_left(card: Scorecard, rolls_left: int | None = None) -> int:
@@ -119,7 +81,7 @@ class TurnAdvisor:
                  progress: Callable[[int, int], None] | None = None,
                  solved: SolvedTurn | None = None, whole_game: bool = True) -> None:
         """``progress(steps_done, steps_total)`` follows the objective's solve; ``solved``:
-        the turn already solved under ``objective`` (:mod:`advisor.solved_turn`);
+        the turn already solved under ``objective`` (:mod:`solver.solved_turn`);
         ``whole_game``: keep the vectors for the later turns of the game (False: an
         objective that changes every turn)."""
         card = as_card(card)
@@ -142,6 +104,7 @@ class TurnAdvisor:
         self.progress = progress
         self.whole_game = whole_game
         self._turn: np.ndarray | None = None
+        """The turn's expected-score values, once known."""
         self._solved = solved
         self._outcomes: TurnOutcomes | None = None
 
@@ -162,14 +125,14 @@ class TurnAdvisor:
     @property
     def solved(self) -> SolvedTurn:
         """This turn under the objective (solved once; the vectors of the game are kept
-        for its later turns: see :mod:`advisor.vector_cache`)."""
+        for its later turns: see :mod:`solver.vector_cache`)."""
         return self.solve()
 
     def solve(self, progress: Callable[[int, int], None] | None = None) -> SolvedTurn:
         """:attr:`solved`, solved now if it is not yet (``progress``, else the advisor's
         own callback, follows the solve)."""
         if self._solved is None:
-            self._solved = solve_turn(self.card, self.table, self.objective,
+            self._solved = solve_turn(self.card, self.table, self.objective.goal, caches(),
                                       progress=progress or self.progress,
                                       whole_game=self.whole_game)
         return self._solved
@@ -209,15 +172,17 @@ class TurnAdvisor:
             found.append((to_come, box, points, bonus))
         return found
 
-    def advise(self, dice: Dice | str, rolls_left: int, *, why: bool = False) -> Advice:
+    def advise(self, dice: Dice | str, rolls_left: int, *, why: bool = False,
+               note: Callable[[str], None] | None = None) -> Advice:
         """Every distinct choice for ``dice`` (a Dice or its text) with ``rolls_left``,
         best first (ties: :mod:`solver.game.ties`); with ``why`` each option carries its
-        :class:`~advisor.why.Outcome`."""
+        :class:`~advisor.why.Outcome`. ``note(text)`` is first told what a user is to know
+        before the answer (:func:`solver.solved_turn.solve_notes`)."""
         dice = as_dice(dice)
         rolls_left = check_rolls_left(rolls_left, self.rules.rolls_per_turn)
         objective = self.objective
-        priced = self._priced(dice, rolls_left)
-        order = ties.ranked(*self._ranking_keys(priced))
+        priced = self._options(dice, rolls_left, ranked=True, note=note)
+        order = priced.order
         best = max(priced.expected_finals)
         best_p = _unit(priced.probabilities[order[0]])
         if not why:
@@ -225,8 +190,8 @@ class TurnAdvisor:
             return Advice(self.card, dice, rolls_left, options, objective)
         outcomes = self.outcomes()
         options = tuple(self._option(priced, i, best, best_p,
-                                     outcomes.of_keep(keep.index, rolls_left)
-                                     if (keep := priced.keeps[i]) is not None
+                                     outcomes.of_keep(keep, rolls_left)
+                                     if (keep := priced.keeps[i]) != NO_KEEP
                                      else outcomes.of_box(priced.boxes[i], priced.points[i],
                                                           priced.bonuses[i]))
                         for i in order)
@@ -236,70 +201,44 @@ class TurnAdvisor:
                         move: Move) -> tuple[Option | None, Option]:
         """(the option making ``move``, None when no option does; the best option) for
         ``dice`` with ``rolls_left``: the very options :meth:`advise` lists, without
-        building and ranking the others (``analyze`` asks this of every decision)."""
+        ranking the others (``analyze`` asks this of every decision)."""
         dice = as_dice(dice)
         rolls_left = check_rolls_left(rolls_left, self.rules.rolls_per_turn)
-        priced = self._priced(dice, rolls_left)
-        values, evs, ranks, tie = self._ranking_keys(priced)
-        top = ties.best(values, evs, ranks, len(evs), tie)  # advise's first (ties.ranked)
-        best = max(evs)
+        priced = self._options(dice, rolls_left, ranked=False)
+        top = priced.order[0]  # advise's first (ties.ranked)
+        best = max(priced.expected_finals)
         best_p = _unit(priced.probabilities[top])
         keeps = priced.keeps
         if move.keep is not None:
             pick = next((i for i, keep in enumerate(keeps)
-                         if keep is not None and keep.faces == move.keep), None)
+                         if keep != NO_KEEP and _keep(keep).faces == move.keep), None)
         else:
             box = next((b for b, spec in enumerate(self.rules.boxes) if spec.name == move.box),
                        None)
             pick = next((i for i, b in enumerate(priced.boxes)
-                         if keeps[i] is None and b == box), None)
+                         if keeps[i] == NO_KEEP and b == box), None)
         chosen = None if pick is None else self._option(priced, pick, best, best_p)
         return chosen, self._option(priced, top, best, best_p)
 
-    def _priced(self, dice: Dice, rolls_left: int) -> Priced:
-        """Every distinct choice for ``dice``: the allowed boxes, then the keeps while rolls
-        are left."""
-        total = self.card.total
-        objective = self.objective
-        solve = objective.needs_solve(self.card)  # else no probability, or p = 0
-        priced = Priced([], [], [], [], [], [], [])
-        for to_come, box, points, bonus in self.box_values(dice):
-            priced.expected_finals.append(total + to_come)
-            priced.ranks.append(ties.rank(-1, box))
-            priced.keeps.append(None)
-            priced.boxes.append(box)
-            priced.points.append(points)
-            priced.bonuses.append(bonus)
-            priced.probabilities.append(self.solved.box(box, points, bonus) if solve
-                                        else _NO_P)
-        if rolls_left:
-            ks, ranks, keeps = _rerolls_of(dice.roll_index)
-            evs = (total + self.turn[rolls_left][ks]).tolist()  # total + K_j(k), each keep
-            priced.expected_finals.extend(evs)
-            priced.ranks.extend(ranks)
-            priced.keeps.extend(keeps)
-            priced.boxes.extend(_NO_BOX for _ in keeps)
-            priced.points.extend(0 for _ in keeps)
-            priced.bonuses.extend(0 for _ in keeps)
-            priced.probabilities.extend(self.solved.keep_values[rolls_left][ks].tolist()
-                                        if solve else [_NO_P] * len(evs))
+    def _options(self, dice: Dice, rolls_left: int, *, ranked: bool,
+                 note: Callable[[str], None] | None = None) -> TurnOptions:
+        """Every distinct choice for ``dice``, valued by the solver (the turn solved the
+        first time; its values kept for the turn's other rolls)."""
+        priced = turn_options(self.table, self.objective.goal, self.card, dice, rolls_left,
+                              memory=caches(), expected=self._turn, solved=self._solved,
+                              progress=self.progress, note=note,
+                              whole_game=self.whole_game, ranked=ranked)
+        self._turn, self._solved = priced.expected, priced.solved
         return priced
 
-    def _ranking_keys(self, priced: Priced) -> tuple[list, list, list, float]:
-        """(values, expected finals, fixed ranks, tolerance) of ``priced`` for
-        :mod:`solver.game.ties`: ranked by the objective's probability, else by the
-        expected final score."""
-        evs = priced.expected_finals
-        values = priced.probabilities if self.objective.solves_turns else evs
-        return values, evs, priced.ranks, self.objective.tie
-
-    def _option(self, priced: Priced, i: int, best: float, best_p: float,
+    def _option(self, priced: TurnOptions, i: int, best: float, best_p: float,
                 outcome: Outcome | None = None) -> Option:
         """Choice ``i`` of ``priced`` as an :class:`Option` (its box by name), given the
         best expected final score and the best probability of the roll."""
         key = self.objective.key
-        expected_final, keep, p = (priced.expected_finals[i], priced.keeps[i],
-                                   priced.probabilities[i])
+        expected_final, k, p = (priced.expected_finals[i], priced.keeps[i],
+                                priced.probabilities[i])
+        keep = None if k == NO_KEEP else _keep(k)
         box = None if keep is not None else self.rules.boxes[priced.boxes[i]].name
         return Option("keep" if keep is not None else "score", expected_final,
                       best - expected_final, keep, box, priced.points[i], priced.bonuses[i],
@@ -307,8 +246,6 @@ class TurnAdvisor:
                       win_share=_unit(p) if key == "win_share" else None,
                       p_loss=max(best_p - _unit(p), 0.0) if key is not None else None,
                       outcome=outcome)
-
-
 
 
 def turn_advisor(card: Scorecard, table: Table | None = None, objective: Objective = EV, *,

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from solver.solved_turn import stored_vectors
 from solver.stats import OptimalStats, Progress, most_points_to_come, optimal_stats
 from solver.stats_file import new_game_stats
 from solver.table import Table
@@ -30,7 +31,6 @@ from solver.target_table import get_targets
 from .model import Scorecard
 from .objective import Objective
 from .ranking import TurnAdvisor
-from .solved_turn import stored_vectors
 
 ROW_STEP = 25
 
@@ -102,7 +102,7 @@ def tournament_stats(table: Table, card: Scorecard, objective: Objective,
                      progress: Progress | None = None) -> TournamentStats:
     """The exact expected share of first place from ``card`` (a new game by default)
     under ``objective`` (a tournament): ``win_share`` of tournament play (the objective's
-    solve, kept for the game's turns: :func:`advisor.solved_turn.solve_turn`), and
+    solve, kept for the game's turns: :func:`solver.solved_turn.solve_turn`), and
     ``win_share_ev``, E[U(final)] over the exact final-score distribution of
     expected-score play (exactly 1/N from a new game against an expected-score field)."""
     began = time.perf_counter()
@@ -162,7 +162,7 @@ def target_stats(table: Table, card: Scorecard, target: int,
     left = asked_targets(card, target, rows)
     top = stored_top(table, left)
     if top is not None:
-        vectors = stored_vectors(table, Objective.for_target(top), card)
+        vectors = stored_vectors(table, Objective.for_target(top).goal, card)
         if vectors is not None:  # (None: a level it reads is damaged)
             best.update(_read(vectors, state, total, top, [x for x in left if x <= top]))
             left = [x for x in left if x > top]

@@ -170,7 +170,7 @@ class Work:
 
     def seconds_left(self) -> float | None:
         """The time still to go at the rate of the work done so far (the units are
-        work, :func:`advisor.solved_turn.turn_work`), or None before a first
+        work, :func:`solver.solved_turn.turn_work`), or None before a first
         estimate can be made (under a twentieth of the work done, or in the first 3
         seconds)."""
         if self.state != "running" or not self.total or self.done * 20 < self.total:

@@ -27,9 +27,10 @@ import time
 import numpy as np
 from _fresh import load_average
 
+from advisor.caches import caches
 from advisor.model import Dice, Scorecard
-from advisor.objective import final_distribution
 from solver.game.trace import turn_moves
+from solver.points_to_come import final_distribution
 from solver.simulate import simulate
 from solver.table import open_table
 from solver.target import Utility, solve_vectors, turn_at
@@ -46,7 +47,7 @@ def main() -> int:
     table = open_table(args.rules, build=True)
     rules = table.rules
     began = time.perf_counter()
-    dist = final_distribution(Scorecard.new(rules), table)
+    dist = final_distribution(Scorecard.new(rules), table, caches())
     vectors = solve_vectors(table, Utility.win_share([dist]), total=0, keep=(args.turns,))
     solved = time.perf_counter() - began
     full = turn_at(vectors, 0, 0, 0, 0).value

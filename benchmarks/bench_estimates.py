@@ -56,9 +56,10 @@ def _recorder(reports: list[tuple[float, int, int]], cpu: list[tuple[float, int,
 
 
 def main() -> int:
+    from advisor.caches import caches
     from advisor.model import Scorecard
     from advisor.objective import Objective
-    from advisor.solved_turn import solve_turn
+    from solver.solved_turn import solve_turn
     from solver.table import open_table
     from solver.warmup import warm_up
 
@@ -78,7 +79,7 @@ def main() -> int:
         reports: list[tuple[float, int, int]] = []
         on_cpu: list[tuple[float, int, int]] = []
         began, began_cpu = time.perf_counter(), time.process_time()
-        solved = solve_turn(card, table, objective, whole_game=False,
+        solved = solve_turn(card, table, objective.goal, caches(), whole_game=False,
                             progress=_recorder(reports, on_cpu, began, began_cpu))
         end, end_cpu = time.perf_counter() - began, time.process_time() - began_cpu
         cards[turn.player] = card.place(turn.rolls[-1], turn.box)

@@ -4,7 +4,7 @@ Issue 45: ``yahtzee analyze`` of such a record took 4.6 times ``yahtzee advise 2
 --opponent ""`` (a new game's win DP) in the same run, and was silent for minutes (at its
 start and after its bar reached the end). Goal: at most 3 times, and never silent. Each
 command runs in a fresh process, kernels compiled ahead (as after ``make run``); the
-first turn's file (``advisor.first_turn``) is kept as a game leaves it (``--cold``
+first turn's file (``solver.first_turn``) is kept as a game leaves it (``--cold``
 deletes it first). Printed: both walls, their ratio, the longest time the review's
 stderr said nothing, and the load.
 
@@ -61,9 +61,9 @@ def _children_cpu() -> float:
 
 
 def main() -> int:
-    from advisor.first_turn import first_turn_path
     from advisor.play_win import WinEachTurn, objective_comment
     from advisor.record_file import write_record
+    from solver.first_turn import first_turn_path
     from solver.table import open_table
     from solver.warmup import warm_up
 

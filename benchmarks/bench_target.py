@@ -52,7 +52,8 @@ print(json.dumps({"wall": wall, "cpu": cpu, "entries": vectors.entries,
 
 _QUESTIONS = r"""
 import json, statistics, time
-from advisor import vector_cache
+from advisor.caches import caches
+from solver import vector_cache
 from advisor.ranking import advise
 from advisor.model import Dice, Scorecard
 from advisor.objective import Objective
@@ -64,18 +65,18 @@ def timed(fn, runs):
     fn()
     out = []
     for _ in range(runs):
-        vector_cache.clear()  # each question solved anew: nothing kept from the last one
+        vector_cache.clear(caches())  # each question solved anew: nothing kept from the last one
         start = time.perf_counter()
         fn()
         out.append(time.perf_counter() - start)
     return statistics.median(out)
 target = timed(lambda: advise(mine, Dice("55516"), target=260, table=table), 5)
 win = timed(lambda: advise(mine, Dice("55516"), objective=Objective.win(theirs), table=table), 3)
-vector_cache.clear()
+vector_cache.clear(caches())
 start = time.perf_counter()
 advise(Scorecard.new(), Dice("55516"), objective=Objective.win(theirs), table=table)
 new_game = time.perf_counter() - start
-vector_cache.clear()
+vector_cache.clear(caches())
 start = time.perf_counter()
 advise(Scorecard.new(), Dice("55516"), target=300, table=table)
 new_target = time.perf_counter() - start
@@ -90,7 +91,8 @@ print(json.dumps({"target": target, "win": win, "new_game_win": new_game,
 
 _WIN_QUESTION = r"""
 import json, sys, time
-from advisor import vector_cache
+from advisor.caches import caches
+from solver import vector_cache
 from advisor.ranking import advise
 from advisor.model import Dice, Scorecard
 from advisor.objective import Objective
@@ -99,7 +101,7 @@ table = open_table("official", build=True)
 mine, theirs = (Scorecard.parse(text) for text in sys.argv[1:3])
 late = Scorecard.parse("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20")
 advise(late, Dice("55516"), objective=Objective.win(theirs), table=table)  # compiled, theirs known
-vector_cache.clear()
+vector_cache.clear(caches())
 wall, cpu = time.perf_counter(), time.process_time()
 best = advise(mine, Dice("55516"), objective=Objective.win(theirs), table=table).best
 print(json.dumps({"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu,

@@ -16,10 +16,11 @@ import time
 
 from _fresh import load_average
 
-from advisor import vector_cache
+from advisor.caches import caches
 from advisor.model import Scorecard
 from advisor.objective import Objective
 from advisor.ranking import turn_advisor
+from solver import vector_cache
 from solver.table import get_table
 
 FILLS = ["aces=3", "twos=6", "threes=9", "fours=12", "fives=15", "sixes=18", "3k=22",
@@ -39,15 +40,15 @@ def main() -> None:
     # warm the kernels on a late card (compilation is not the solve)
     late = Scorecard.parse(",".join(FILLS[:12]))
     turn_advisor(late, table, Objective.win("")).probability()
-    vector_cache.clear()
+    vector_cache.clear(caches())
     load = [load_average()]
     win = timed(lambda: turn_advisor(new, table, Objective.win("")).probability())
-    vector_cache.clear()
+    vector_cache.clear(caches())
     load.append(load_average())
     objective = Objective.tournament(players)
     first = timed(lambda: turn_advisor(new, table, objective).probability())
     load.append(load_average())
-    kept = vector_cache.kept()[0].vectors.levels  # what the later turns read
+    kept = vector_cache.kept(caches())[0].vectors.levels  # what the later turns read
     megabytes = sum(level.vals.nbytes for level in kept.values()) / 1e6
     later = []
     for n in range(1, 13):

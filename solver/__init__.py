@@ -11,9 +11,11 @@ checks it)::
                             numba keeps their compiled code
     formats/                files on disk: atomic writes, the table file, exports
     builder, table, levels  the expected-score table: built, stored, opened
-    readout, stats, stats_file, moments, target, target_table
+    readout, stats, stats_file, moments, field, target, target_table, tournament_file,
+    memory, points_to_come, goals, first_turn, vector_cache, solved_turn, turn_face
                             drivers of the kernels: whole arrays, exact statistics, the
-                            target / win DP and its tables
+                            target / win DP and its tables; a turn under any goal
+                            (turn_face: every option of a roll valued and ranked)
     simulate/, warmup       the seeded simulator: simulate(), its strategies (built-in,
                             target:X, Python and batch), workers, the judge and its
                             control variates; compiling the kernels ahead of use

@@ -25,7 +25,7 @@ PACKAGES = ("solver", "advisor")
 
 Graph = dict[str, set[str]]
 
-SLOW_TO_IMPORT = frozenset({"solver.simulate", "solver.target", "advisor.vector_cache"})
+SLOW_TO_IMPORT = frozenset({"solver.simulate", "solver.target", "solver.vector_cache"})
 """The modules the advisor's core may import inside a function: each loads numba (about
 1 s at import on the reference machine, against 0.1 s for ``solver.table``), and only
 some uses of the module importing it need them (a solve, a simulation)."""

@@ -441,7 +441,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "                return Objective.from_json(data)",
              "a record's objective line reads the opponent's card under the default rules",
              (f"{OBJ_RULES}::test_every_objective_is_read_under_the_games_rules",)),
-    Mutation("out-of-reach-at-the-highest", "python", "advisor/objective.py",
+    Mutation("out-of-reach-at-the-highest", "python", "solver/goals.py",
              "return self.target > card.total + most_points_to_come(card.rules, state)",
              "return self.target >= card.total + most_points_to_come(card.rules, state)",
              "the highest reachable target is taken as out of reach (probability 0)",
@@ -634,7 +634,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "(aces (ones))",
              ("tests/advisor/test_text.py::test_the_open_boxes_are_listed_with_their_shortest_"
               "short_name",)),
-    Mutation("opponent-table-rules-unchecked", "python", "advisor/objective.py",
+    Mutation("opponent-table-rules-unchecked", "python", "solver/points_to_come.py",
              "    if card.rules_name != table.rules.name:\n"
              "        raise ObjectiveError(f\"the opponent's",
              "    if False:\n        raise ObjectiveError(f\"the opponent's",
@@ -1327,14 +1327,14 @@ MUTATIONS: tuple[Mutation, ...] = (
              "field without a tournament, or judged by the expected score)",
              ("tests/advisor/analysis/test_tournament_review.py::"
               "test_analyze_reads_the_tournament_back_and_judges_by_it",)),
-    Mutation("bounded-cache-drops-the-most-recent", "python", "advisor/caches.py",
+    Mutation("bounded-cache-drops-the-most-recent", "python", "solver/memory.py",
              "            while len(self._items) > self.size:\n"
              "                self._items.popitem(last=False)",
              "            while len(self._items) > self.size:\n"
              "                self._items.popitem(last=True)",
              "a full cache lets the entry just written go, not the least recently used: "
              "every new turn advisor, distribution or kept vectors is solved again",
-             ("tests/advisor/test_caches.py",)),
+             ("tests/solver/test_memory.py",)),
     Mutation("page43-win-tie-share-of-many", "python", "advisor/web/static/objective.js",
              "export const tieShare = (objective) => (objective.opponents ?",
              "export const tieShare = (objective) => (!objective.opponents ?",
@@ -1342,4 +1342,10 @@ MUTATIONS: tuple[Mutation, ...] = (
              "choices' title and each chance's tooltip under the win objective)",
              ("tests/web/page/test_objective.py::"
               "test_the_page_shows_each_objectives_columns_labels_and_units",)),
+    Mutation("turn-face-ranks-a-goal-by-expected-score", "python", "solver/turn_face.py",
+             "    values = options.probabilities if goal.solves_turns else evs",
+             "    values = evs",
+             "the one face ranks a target's (or a win's) options by their expected final "
+             "score, not by the goal's probability",
+             ("tests/solver/test_turn_face.py",)),
 )

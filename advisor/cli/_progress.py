@@ -9,8 +9,9 @@ from typing import Any
 
 from tqdm import tqdm
 
-from advisor.solved_turn import note_stored_solve, stored_vectors, targets_note
+from advisor.caches import caches
 from solver.moments import get_moments
+from solver.solved_turn import solve_notes
 from solver.stats_file import new_game_stats
 from solver.table import get_table
 
@@ -103,12 +104,7 @@ def note_targets(card: Any, table: Any, objective: Any, solved: Any = ()) -> Non
     then not used) or when the question is solved because no target table holds it
     (``solved``: every target it solves, when more than the objective's); before a
     tournament question, when the tournament's solve kept on disk is unusable."""
-    note_stored_solve(card, table, objective, note)
-    if objective.target is None:  # (only a target has a target table)
-        return
-    stored_vectors(table, objective, card, note=note)
-    text = targets_note(card, table, objective, solved)
-    if text is not None:
+    for text in solve_notes(card, table, objective.goal, caches(), solved):
         note(text)
 
 

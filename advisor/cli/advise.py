@@ -21,8 +21,8 @@ from ..record import GameRecord, parse_record
 from ..record_file import RecordFile, check_record_path, read_record_text
 from ..request.advise_question import AdviseQuestion
 from ..request.params import OBJECTIVE_PARAMS, TOURNAMENT_PARAMS, options
-from ._base import emit_json
-from ._progress import load_moments, load_table, note_targets, progress_bar
+from ._base import emit_json, note
+from ._progress import load_moments, load_table, progress_bar
 
 
 @click.command()
@@ -60,10 +60,9 @@ def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
     table = load_table(rules_name, table_path)  # after the checks: no build for bad input
     if why:
         load_moments(table)
-    note_targets(question.card, table, question.objective)
     update, close = progress_bar(question.objective.describe(), unit="step")
-    try:
-        advice = question.solve(table, update)
+    try:  # (what a user is to know first: told by the solver before it solves)
+        advice = question.solve(table, update, note=note)
     finally:
         close()
     if as_json:

@@ -144,7 +144,7 @@ def train(more_records: tuple[str, ...], n_positions: int, seed: int | None,
 
 def _solve_target(table: Table, objective: Objective, quiet: bool) -> None:
     """Under a target, the vectors of a whole game, solved once: every position after
-    is answered from them (``advisor.vector_cache``)."""
+    is answered from them (``solver.vector_cache``)."""
     if not objective.solves_turns:
         return
     if not quiet:

@@ -3,16 +3,17 @@ checked once and answered once (its JSON is both ``advise --json`` and the API's
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from solver.solved_turn import SolvedTurn
 from solver.stats import Progress
 from solver.table import Table
 
 from ..model import Dice, Scorecard
 from ..objective import Objective
 from ..ranking import Advice, TurnAdvisor, question_rolls_left, turn_advisor
-from ..solved_turn import SolvedTurn
 from .cards import parsed_card
 from .params import RequestError
 from .turn_question import TurnQuestion
@@ -71,13 +72,16 @@ class AdviseQuestion:
                                "(or --dice 22256)")
         return Dice.parse(dice_text)
 
-    def solve(self, table: Table | None = None, progress: Progress | None = None) -> Advice:
+    def solve(self, table: Table | None = None, progress: Progress | None = None, *,
+              note: Callable[[str], None] | None = None) -> Advice:
         """The advice (the card's turn solved once per process: ``turn_advisor``);
-        ``progress(done, total)`` follows a target or win objective's solve."""
+        ``progress(done, total)`` follows a target or win objective's solve; ``note(text)``
+        is first told what a user is to know before it (an unusable kept solve or target
+        table, a slow solve without a target table)."""
         card, objective = self.card, self.objective
         advisor = turn_advisor(card, table, objective, build=lambda t: TurnAdvisor(
             card, t, objective, progress=progress))
-        return advisor.advise(self.dice, self.rolls_left, why=self.why)
+        return advisor.advise(self.dice, self.rolls_left, why=self.why, note=note)
 
     def json(self, table: Table | None = None, progress: Progress | None = None
              ) -> dict[str, Any]:

@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from solver.solved_turn import SolvedTurn
 from solver.stats import Progress
 from solver.table import Table, get_table
 
@@ -16,7 +17,6 @@ from ..objective import Objective
 from ..play_win import Judging, WinEachTurn, choose_judging
 from ..ranking import TurnAdvisor
 from ..record import GameRecord
-from ..solved_turn import SolvedTurn
 from .turn_question import TurnQuestion
 
 

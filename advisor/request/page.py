@@ -9,6 +9,7 @@ from typing import Any
 
 from solver import target_table
 from solver.game.rules import UPPER_TARGET
+from solver.solved_turn import stored_vectors
 from solver.stats import most_points_to_come
 from solver.table import get_table
 from solver.target_table import get_targets
@@ -17,7 +18,6 @@ from ..model import Dice, Scorecard
 from ..objective import Objective
 from ..play_win import Judging, judging_of_record, objective_comment
 from ..record import GameRecord, parse_record
-from ..solved_turn import stored_vectors
 from .cards import parsed_card
 from .params import RequestError
 
@@ -110,7 +110,7 @@ def best_chances(arg: tuple[str, str, tuple[int, ...]]) -> dict[str, float] | No
     if targets is None or card.is_full:
         return None
     top = targets.max_target
-    vectors = stored_vectors(table, Objective.for_target(top), card)
+    vectors = stored_vectors(table, Objective.for_target(top).goal, card)
     if vectors is None:  # a level it reads is damaged
         return None
     state = (card.mask, card.upper, card.flag)

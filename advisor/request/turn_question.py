@@ -7,12 +7,13 @@ import json
 from dataclasses import dataclass
 from typing import ClassVar
 
+from solver.solved_turn import SolvedTurn, solve_turn
 from solver.stats import Progress
 from solver.table import get_table
 
+from ..caches import caches
 from ..model import Scorecard
 from ..objective import Objective
-from ..solved_turn import SolvedTurn, solve_turn
 from .cards import parsed_card
 from .params import RequestError
 
@@ -60,5 +61,5 @@ def solve_turn_job(question: TurnQuestion, progress: Progress | None) -> SolvedT
     vectors are kept there for the game's later turns; each turn's win objective solves
     that turn alone."""
     objective = question.objective
-    return solve_turn(question.card, get_table(question.card.rules_name), objective,
-                      progress=progress, whole_game=objective.keeps_game_vectors)
+    return solve_turn(question.card, get_table(question.card.rules_name), objective.goal,
+                      caches(), progress=progress, whole_game=objective.keeps_game_vectors)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..solved_turn import SolvedTurn
+from solver.solved_turn import SolvedTurn
+
 from .advise_question import AdviseQuestion
 from .grade_question import GradeQuestion
 from .stats_question import StatsQuestion

@@ -21,14 +21,15 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from solver.errors import YahtzeeError
+from solver.solved_turn import SolvedTurn, solve_is_slow
 from solver.table import get_table
 
 from ..analysis import analyze
+from ..caches import caches
 from ..play_win import Judging
 from ..record import GameRecord
 from ..request.page import read_noted_record, record_json
 from ..request.turn_question import TurnQuestion, solve_turn_job
-from ..solved_turn import SolvedTurn, solve_is_slow
 from ..workers import WORKER_DIED, Work, WorkerFailed, WorkerService, call
 
 T = TypeVar("T")
@@ -121,10 +122,10 @@ class QuickWork(RecordWork):
 
 def quick_turn(question: TurnQuestion) -> SolvedTurn | None:
     """The turn of ``question`` solved now when that takes about a second or less
-    (:func:`advisor.solved_turn.solve_is_slow` says no: few open boxes, a target the
+    (:func:`solver.solved_turn.solve_is_slow` says no: few open boxes, a target the
     target table holds, the opponents' distributions kept here), else None: the solve is
     a heavy job's."""
     table = get_table(question.card.rules_name)
-    if solve_is_slow(question.card, table, question.objective):
+    if solve_is_slow(question.card, table, question.objective.goal, caches()):
         return None
     return solve_turn_job(question, None)

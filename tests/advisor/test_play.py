@@ -56,7 +56,7 @@ class Bars:
 @pytest.mark.parametrize("kind", ["target", "win"])
 def test_a_slow_turn_shows_the_expected_score_advice_first(kind, official_table,
                                                            monkeypatch):
-    monkeypatch.setattr(advisor.play, "solve_is_slow", lambda *args: True)
+    monkeypatch.setattr(advisor.play, "turn_is_slow", lambda *args: True)
     told: list[str] = []
     bars = Bars()
     record = parse_record(LATE)

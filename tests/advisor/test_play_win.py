@@ -14,7 +14,7 @@ from advisor.advice import advice_table
 from advisor.caches import Caches
 from advisor.cli import cli
 from advisor.model import Dice, Keep, Scorecard
-from advisor.objective import Objective, max_distribution
+from advisor.objective import Objective
 from advisor.play_win import WinEachTurn, choose_judging
 from advisor.ranking import advise
 from advisor.record import parse_record
@@ -67,25 +67,6 @@ def table(official_table):
 
 
 # ---------------------------------------------------------------------- the objective
-def test_max_distribution_is_the_distribution_of_the_larger_of_independent_scores():
-    rng = np.random.default_rng(8)
-    p, q = rng.random(7), rng.random(11)
-    p[[0, 2]] = 0.0
-    p, q = p / p.sum(), q / q.sum()
-    by_hand = np.zeros(11)
-    for i, pi in enumerate(p):
-        for j, qj in enumerate(q):
-            by_hand[max(i, j)] += pi * qj
-    assert np.allclose(max_distribution([p, q]), by_hand, rtol=0, atol=1e-15)
-    assert np.allclose(max_distribution([q, p]), by_hand, rtol=0, atol=1e-15)
-    three = np.bincount(np.maximum.outer(np.arange(11), np.arange(7)).ravel(),
-                        weights=np.outer(by_hand, p).ravel())
-    assert np.allclose(max_distribution([p, q, p]), three, rtol=0, atol=1e-15)
-    assert np.array_equal(max_distribution([p]), p)
-    with pytest.raises(ObjectiveError):
-        max_distribution([])
-
-
 def test_one_opponent_is_exactly_the_opponent_objective():
     bob = Scorecard.parse("twos=6,chance=20")
     assert Objective.win_against([bob]) == Objective.win(bob)

@@ -20,11 +20,12 @@ import pytest
 from click.testing import CliRunner
 
 import solver.target as target_module
-from advisor import vector_cache
+from advisor.caches import caches
 from advisor.cli import cli
 from advisor.model import Scorecard
 from advisor.objective import Objective
 from advisor.ranking import TurnAdvisor
+from solver import vector_cache
 from solver.field import read_scores
 from solver.game.rules import get_rules
 from solver.tournament_file import field_name, forget_tournaments, tournament_path
@@ -47,7 +48,7 @@ def run_cli(*args: str):
 def fresh() -> None:
     """A new process's state: nothing opened, no vectors kept."""
     forget_tournaments()
-    vector_cache.clear()
+    vector_cache.clear(caches())
 
 
 @pytest.fixture(scope="module")

@@ -19,6 +19,7 @@ from advisor.play import GameSession
 from advisor.play_win import WinEachTurn, choose_judging, judging_of_record, objective_comment
 from advisor.record import GameRecord
 from solver.errors import ObjectiveError
+from solver.goals import Goal
 
 WIN_FROM = 5
 
@@ -196,14 +197,15 @@ def test_a_review_solves_each_turn_once_and_says_how_far_it_is(followed, officia
     record, _ = followed
     for kept in caches().advisors.values():
         kept.clear()  # (the module's other reviews solved these turns already)
-    solved: list[tuple[Scorecard, Objective]] = []
+    solved: list[tuple[Scorecard, Goal]] = []
     real = advise_module.solve_turn
 
-    def counted(card, table, objective, **kwargs):
-        solved.append((card, objective))
-        return real(card, table, objective, **kwargs)
+    def counted(card, table, goal, memory, **kwargs):
+        solved.append((card, goal))
+        return real(card, table, goal, memory, **kwargs)
 
     monkeypatch.setattr(advise_module, "solve_turn", counted)
+    monkeypatch.setattr("solver.turn_face.solve_turn", counted)
     notes: list[str] = []
     win = WinEachTurn(WIN_FROM)
     analysis = analyze(record, win, table=official_table, solving=notes.append)

@@ -10,13 +10,13 @@ import importlib
 import numpy as np
 import pytest
 
-from advisor import first_turn as first_turn_module
-from advisor import objective as objective_module
 from advisor.analysis import REVIEW_STEPS, ReviewPlan, analyze
 from advisor.caches import Bounded, Caches, caches
 from advisor.model import Scorecard
 from advisor.play_win import WinEachTurn
 from advisor.record import parse_record
+from solver import first_turn as first_turn_module
+from solver import points_to_come as points_module
 from solver.errors import InvalidCardError
 from solver.game.dice import N_KEEPS
 from solver.readout import turn_placements
@@ -70,18 +70,18 @@ def test_a_players_cards_are_kept_in_one_pass(official_table, monkeypatch):
         passes.append(start)
         return real(table, progress, start=start, **kwargs)
 
-    monkeypatch.setattr(objective_module, "optimal_stats", counted)
+    monkeypatch.setattr(points_module, "optimal_stats", counted)
     chain = _states(LATE, "Ann")[4:]
-    assert objective_module.points_to_come_work(official_table, chain) > 0
+    assert points_module.points_to_come_work(official_table, chain, caches()) > 0
     reports: list[tuple[int, int]] = []
-    objective_module.keep_points_to_come(official_table, chain,
-                                         lambda d, t: reports.append((d, t)))
+    points_module.keep_points_to_come(official_table, chain, caches(),
+                                      lambda d, t: reports.append((d, t)))
     assert passes == [chain[0]]
     assert reports[-1] == (1000, 1000)
     for state in chain:
         assert np.array_equal(caches().points.get((official_table, state)),
                               real(official_table, start=state).distribution)
-    assert objective_module.points_to_come_work(official_table, chain) == 0.0
+    assert points_module.points_to_come_work(official_table, chain, caches()) == 0.0
 
 
 def _fake_parts(rules, seed: int = 1):
@@ -134,18 +134,19 @@ def test_the_review_takes_the_new_games_figure_from_the_first_turn(official_tabl
     """Even when the process's advisors have let the first turn go (a long game), the
     first turn is not solved a second time for the new game's figure."""
     advise_module = importlib.import_module("advisor.ranking")
-    from advisor.solved_turn import SolvedTurn
+    from solver.solved_turn import SolvedTurn
 
     monkeypatch.setattr("advisor.caches._process", Caches())
     caches().advisors[False] = Bounded(0)  # no turn advisor under the chance to win kept
     parts = _fake_parts(official_table.rules)
     calls: list[Scorecard] = []
 
-    def fake_solve(card, table, objective, **kwargs):
+    def fake_solve(card, table, goal, memory, **kwargs):
         calls.append(card)
         return SolvedTurn(*parts)
 
     monkeypatch.setattr(advise_module, "solve_turn", fake_solve)
+    monkeypatch.setattr("solver.turn_face.solve_turn", fake_solve)
     record = parse_record("rules official\nplayers Ann,Bob\nAnn: 22256 twos\n")
     analysis = analyze(record, WinEachTurn(), table=official_table)
     assert len(calls) == 1 and calls[0] == Scorecard.new("official")
@@ -161,11 +162,12 @@ def test_the_review_says_its_plan_then_follows_its_work_from_the_start(official_
     events: list[object] = []
     real = advise_module.solve_turn
 
-    def logged(card, table, objective, **kwargs):
+    def logged(card, table, goal, memory, **kwargs):
         events.append(("solve", card.turn))
-        return real(card, table, objective, **kwargs)
+        return real(card, table, goal, memory, **kwargs)
 
     monkeypatch.setattr(advise_module, "solve_turn", logged)
+    monkeypatch.setattr("solver.turn_face.solve_turn", logged)
     record = parse_record(LATE)
     plans: list[ReviewPlan] = []
     analysis = analyze(record, WinEachTurn(4), table=official_table,

@@ -25,8 +25,8 @@ from advisor.play import GameSession
 from advisor.play_win import WinEachTurn
 from advisor.ranking import advise
 from advisor.record import parse_record
-from advisor.solved_turn import _Steps
 from solver.levels import PROGRESS_STEPS
+from solver.solved_turn import _Steps
 from tests.advisor.test_play import LATE as NINE_TURNS
 
 GATE = "YAHTZEE_TEST_SOLVE_GATE"
@@ -289,11 +289,12 @@ def test_the_review_takes_the_background_solves_and_solves_only_turns_left_early
     solved_here: list[Scorecard] = []
     real = advise_module.solve_turn
 
-    def counted(card, table, objective, **kwargs):
+    def counted(card, table, goal, memory, **kwargs):
         solved_here.append(card)
-        return real(card, table, objective, **kwargs)
+        return real(card, table, goal, memory, **kwargs)
 
     monkeypatch.setattr(advise_module, "solve_turn", counted)
+    monkeypatch.setattr("solver.turn_face.solve_turn", counted)
     session.opening()
     left_early = session.card
     session.handle("33412")
@@ -343,8 +344,8 @@ def test_a_new_cards_distribution_is_read_from_the_new_game_statistics(official_
     solve (tests/solver/test_stats_file.py holds those equal to optimal_stats'), and the turn's
     progress counts no work for it."""
     import solver.stats
-    from advisor import objective as objective_module
-    from advisor.solved_turn import solve_turn
+    from solver import points_to_come
+    from solver.solved_turn import solve_turn
     from solver.stats_file import new_game_stats
 
     new = Scorecard.parse("")
@@ -356,15 +357,16 @@ def test_a_new_cards_distribution_is_read_from_the_new_game_statistics(official_
         return real(table, progress, start=start, **kwargs)
 
     monkeypatch.setattr(solver.stats, "optimal_stats", no_new_game)
-    dist = objective_module.final_distribution(new, official_table)
+    monkeypatch.setattr(points_to_come, "optimal_stats", no_new_game)
+    dist = points_to_come.final_distribution(new, official_table, caches())
     assert np.array_equal(dist, new_game_stats(official_table).distribution)
     late = parse_record(LATE).cards()["Ann"]
     caches().points.clear()
     reports: list[tuple[int, int]] = []
-    solve_turn(late, official_table, Objective.win(new), whole_game=False,
+    solve_turn(late, official_table, Objective.win(new).goal, caches(), whole_game=False,
                progress=lambda d, t: reports.append((d, t)))
-    from advisor.solved_turn import _phases
+    from solver.solved_turn import _phases
 
-    assert len(_phases(late, official_table, Objective.win(new))) == 1  # the DP's work alone
+    assert len(_phases(late, official_table, Objective.win(new).goal, caches())) == 1  # (DP)
     assert reports[-1] == (PROGRESS_STEPS, PROGRESS_STEPS)
     assert [d for d, _ in reports] == sorted(d for d, _ in reports)

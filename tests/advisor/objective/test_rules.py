@@ -10,12 +10,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from advisor.caches import caches
 from advisor.model import Dice, Scorecard
-from advisor.objective import EV, Objective, final_distribution
+from advisor.objective import EV, Objective
 from advisor.play_win import WinEachTurn, judging_of_record, objective_comment
 from advisor.ranking import TurnAdvisor, advise
 from solver.errors import ObjectiveError
 from solver.game.rules import RULE_NAMES, get_rules
+from solver.points_to_come import final_distribution
 from solver.stats import optimal_stats
 from tests.oracles.target_reference import TwinDP, win_share_utility
 
@@ -209,7 +211,7 @@ def test_an_opponent_of_other_rules_is_refused_by_every_table(table_of):
             message = (f"the opponent's card is for rules {theirs!r}, the table for "
                        f"{rules!r}")
             with pytest.raises(ObjectiveError) as info:
-                final_distribution(opponent, table)
+                final_distribution(opponent, table, caches())
             assert str(info.value) == message
             with pytest.raises(ObjectiveError) as info:
                 Objective.win(opponent).opponent_distribution(table)

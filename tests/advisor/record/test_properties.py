@@ -17,12 +17,13 @@ from hypothesis import strategies as st
 
 from advisor.cli import cli
 from advisor.model import Dice, Scorecard
-from advisor.objective import Objective, TargetObjective
+from advisor.objective import Objective
 from advisor.ranking import advise
 from advisor.record import GameRecord, Turn, check_names, parse_record
 from advisor.record_file import RecordFile, RecordForm, read_record
 from solver.errors import YahtzeeError
 from solver.game.move import Move
+from solver.goals import TargetGoal
 from solver.numbers import MAX_DIGITS
 
 SETTINGS = settings(max_examples=300, deadline=None, database=None,
@@ -217,7 +218,7 @@ def test_out_of_reach_targets_equal_the_solved_zeros(official_table, monkeypatch
         fast = [advise(card, dice, rolls_left=r, table=official_table, objective=objective)
                 for dice, r in (("12356", 1), ("66666", 0))]
         with monkeypatch.context() as patched:
-            patched.setattr(TargetObjective, "is_out_of_reach", lambda self, card: False)
+            patched.setattr(TargetGoal, "is_out_of_reach", lambda self, card: False)
             solved = [advise(card, dice, rolls_left=r, table=official_table,
                              objective=Objective.for_target(min(target, 400)))
                       for dice, r in (("12356", 1), ("66666", 0))]

@@ -18,10 +18,12 @@ import solver.target_table as target_table
 from advisor.cli import cli
 from advisor.model import Scorecard
 from advisor.objective import Objective
-from advisor.solved_turn import SolvedTurn, solve_turn
 from advisor.target_stats import target_stats
 from solver.errors import CorruptTableError, MissingTableError
 from solver.game.dice import ROLL_KEEP
+from solver.goals import TargetGoal
+from solver.memory import TurnMemory
+from solver.solved_turn import SolvedTurn, solve_turn
 from solver.table import get_table
 from solver.target_table import (
     default_targets_path,
@@ -76,7 +78,7 @@ def same_turn(a: SolvedTurn, b: SolvedTurn) -> None:
 def solved(card: Scorecard, table, x: int, monkeypatch, targets) -> SolvedTurn:
     monkeypatch.setattr(target_table, "default_targets_path", lambda rules: targets)
     forget_targets()
-    return solve_turn(card, table, Objective.for_target(x))
+    return solve_turn(card, table, TargetGoal(x), TurnMemory())
 
 
 def test_every_turn_read_from_the_table_is_the_solved_one(official_table, targets_file,

@@ -1,4 +1,4 @@
-"""advisor.vector_cache: the vectors solved at one turn answer the later turns of the same
+"""solver.vector_cache: the vectors solved at one turn answer the later turns of the same
 game exactly (compared with vectors solved afresh from each later card), and a card they
 cannot answer is solved anew."""
 
@@ -8,11 +8,12 @@ import random
 
 import pytest
 
-from advisor import vector_cache
-from advisor.caches import VECTORS_KEPT
+from advisor.caches import caches
 from advisor.model import Dice, Scorecard
 from advisor.objective import Objective
 from advisor.ranking import TurnAdvisor
+from solver import vector_cache
+from solver.memory import VECTORS_KEPT
 from solver.target import solve_vectors, turn_at
 
 
@@ -31,9 +32,9 @@ def _play_on(card: Scorecard, table, objective: Objective, seed: int) -> None:
     """Play ``card`` to the end with random dice and boxes (a Yahtzee now and then); at
     every turn the kept vectors must give what vectors solved from that card give."""
     rng = random.Random(seed)
-    vector_cache.clear()
+    vector_cache.clear(caches())
     TurnAdvisor(card, table, objective).probability()
-    kept = vector_cache.kept()[0]
+    kept = vector_cache.kept(caches())[0]
     assert kept is not None and kept.start == (card.mask, card.upper, card.flag)
     rules = table.rules
     while not card.is_full:
@@ -44,12 +45,13 @@ def _play_on(card: Scorecard, table, objective: Objective, seed: int) -> None:
         card = card.place(dice, rng.choice(allowed).box)
         if card.is_full:
             break
-        vector_cache.keep_only(kept)
+        vector_cache.keep_only(caches(), kept)
         cached = TurnAdvisor(card, table, objective).probability()
         cached_options = _options(card, table, objective, dice)
-        assert vector_cache.kept() == [kept], "a later card of the same game was solved again"
+        assert vector_cache.kept(caches()) == [kept], \
+            "a later card of the same game was solved again"
         assert cached == pytest.approx(_fresh_probability(card, table, objective), abs=1e-12)
-        vector_cache.clear()
+        vector_cache.clear(caches())
         fresh_options = _options(card, table, objective, dice)
         assert [o[0] for o in cached_options] == [o[0] for o in fresh_options]
         for (_, p), (_, q) in zip(cached_options, fresh_options, strict=True):
@@ -75,43 +77,43 @@ def test_win_vectors_answer_the_rest_of_the_game(official_table):
 
 
 def test_a_card_the_kept_vectors_cannot_answer_is_solved_anew(official_table):
-    vector_cache.clear()
+    vector_cache.clear(caches())
     objective = Objective.for_target(200)
     first = Scorecard.parse("aces=2,threes=9,fives=15,3k=21,ss=30,chance=22,fh=25")
     TurnAdvisor(first, official_table, objective).probability()
-    kept = vector_cache.kept()[0]
+    kept = vector_cache.kept(caches())[0]
     other = Scorecard.parse("twos=4,fours=12,sixes=24,4k=20,ls=40,yahtzee=0,chance=25")
     p = TurnAdvisor(other, official_table, objective).probability()
-    assert vector_cache.kept()[0] is not kept and vector_cache.kept()[1] is kept
+    assert vector_cache.kept(caches())[0] is not kept and vector_cache.kept(caches())[1] is kept
     assert p == pytest.approx(_fresh_probability(other, official_table, objective), abs=1e-12)
     # two games at once (two players): both stay kept; a third game pushes the oldest out
     TurnAdvisor(first, official_table, objective).probability()
-    assert vector_cache.kept()[0] is kept
+    assert vector_cache.kept(caches())[0] is kept
     TurnAdvisor(other, official_table, Objective.for_target(201)).probability()
-    assert len(vector_cache.kept()) == VECTORS_KEPT
-    assert vector_cache.kept()[0].objective != kept.objective
-    assert vector_cache.kept()[1] is kept
+    assert len(vector_cache.kept(caches())) == VECTORS_KEPT
+    assert vector_cache.kept(caches())[0].goal != kept.goal
+    assert vector_cache.kept(caches())[1] is kept
 
 
 def test_past_the_memory_budget_only_the_needed_level_is_kept(official_table, monkeypatch):
-    vector_cache.clear()
+    vector_cache.clear(caches())
     monkeypatch.setattr(vector_cache, "KEEP_BYTES", 1000)
     card = Scorecard.parse("aces=2,threes=9,fives=15,3k=21,ss=30,chance=22")
     objective = Objective.for_target(card.total + 120)
     p = TurnAdvisor(card, official_table, objective).probability()
-    kept = vector_cache.kept()[0]
+    kept = vector_cache.kept(caches())[0]
     assert sorted(kept.vectors.levels) == [bin(card.mask).count("1") + 1]
     assert p == pytest.approx(_fresh_probability(card, official_table, objective), abs=1e-12)
     later = card.place(Dice((6, 6, 6, 6, 6)), "sixes")
     q = TurnAdvisor(later, official_table, objective).probability()
-    assert vector_cache.kept()[0] is not kept  # solved again: its levels were let go
+    assert vector_cache.kept(caches())[0] is not kept  # solved again: its levels were let go
     assert q == pytest.approx(_fresh_probability(later, official_table, objective), abs=1e-12)
 
 
 def test_past_the_memory_budget_the_early_levels_stay(official_table, monkeypatch):
     """Issue 32 (``analyze --opponent`` solved a whole game again at every turn): past the
     budget the latest levels go first, so the next turn is read from the levels kept."""
-    vector_cache.clear()
+    vector_cache.clear(caches())
     card = Scorecard.parse("aces=2,threes=9,fives=15,3k=21,ss=30,chance=22")
     objective = Objective.for_target(card.total + 120)
     state = (card.mask, card.upper, card.flag)
@@ -123,13 +125,13 @@ def test_past_the_memory_budget_the_early_levels_stay(official_table, monkeypatc
     assert sum(size.values()) > budget + 1
     monkeypatch.setattr(vector_cache, "KEEP_BYTES", budget + 1)
     p = TurnAdvisor(card, official_table, objective).probability()
-    kept = vector_cache.kept()[0]
+    kept = vector_cache.kept(caches())[0]
     assert sorted(kept.vectors.levels) == [first, first + 1]
     assert p == pytest.approx(_fresh_probability(card, official_table, objective), abs=1e-12)
     later = card.place(Dice((6, 6, 6, 6, 6)), "sixes")
     q = TurnAdvisor(later, official_table, objective).probability()
-    assert vector_cache.kept()[0] is kept  # answered by the kept levels: nothing solved
+    assert vector_cache.kept(caches())[0] is kept  # answered by the kept levels: nothing solved
     assert q == pytest.approx(_fresh_probability(later, official_table, objective), abs=1e-12)
     last = later.place(Dice((1, 1, 2, 2, 2)), "twos")
     TurnAdvisor(last, official_table, objective).probability()
-    assert vector_cache.kept()[0] is not kept  # past the levels kept: solved again
+    assert vector_cache.kept(caches())[0] is not kept  # past the levels kept: solved again

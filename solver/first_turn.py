@@ -23,12 +23,12 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.formats.tablefile import FileKind, PerTableCache, cached_values
-from solver.game.dice import N_KEEPS
-from solver.game.rules import RuleSet, get_rules
-from solver.moments import table_checksum
-from solver.readout import turn_placements
-from solver.table import Table, tables_dir
+from .formats.tablefile import FileKind, PerTableCache, cached_values
+from .game.dice import N_KEEPS
+from .game.rules import RuleSet, get_rules
+from .moments import table_checksum
+from .readout import turn_placements
+from .table import Table, tables_dir
 
 SUFFIX = ".ywin"
 SLACK = 1e-9
@@ -66,7 +66,7 @@ def _kind() -> FileKind:
 
 
 Parts = tuple[np.ndarray, float, dict[tuple[int, int, int], float]]
-"""A turn's (keep_values, value, boxes), as :class:`advisor.solved_turn.SolvedTurn` holds them."""
+"""A turn's (keep_values, value, boxes), as :class:`solver.solved_turn.SolvedTurn` holds them."""
 
 
 def turn_array(parts: Parts, rules: RuleSet) -> np.ndarray:

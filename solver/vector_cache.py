@@ -1,34 +1,32 @@
-"""The objective's vectors of one game, solved once and reused by the turns that follow.
+"""A goal's vectors of one game, solved once and reused by the turns that follow.
 
-A question under a target or win objective solves every state the card can reach
+A question under a target or win goal (:mod:`solver.goals`) solves every state the card can reach
 (:func:`solver.target.solve_vectors`): from a new game, the whole game. The next turns
 of the same game are reachable from that card, and each state's range of points
 covers every total they can have, so the same vectors answer them exactly. The last
-vectors of the last :data:`advisor.caches.VECTORS_KEPT` games asked about (two: both
-players of a two-player game) are kept, every level of them, in the process's
-:class:`~advisor.caches.Caches`: a later card is answered from them when its
+vectors of the last :data:`solver.memory.VECTORS_KEPT` games asked about (two: both
+players of a two-player game) are kept, every level of them, in the caller's
+:class:`~solver.memory.TurnMemory` (``memory.vectors``): a later card is answered from them when its
 state was solved and its total lies in that state's range, else the vectors are solved
 again from that card.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from solver.table import Table
-from solver.target import Utility, Vectors, solve_vectors
-
-from .caches import caches
-from .model import Scorecard
-from .objective import Objective
+from .game.card import Scorecard
+from .goals import Goal
+from .memory import TurnMemory
+from .table import Table
+from .target import Utility, Vectors, solve_vectors
 
 
 @dataclass(frozen=True, eq=False)
 class _Solved:
     table: Table
-    objective: str
+    goal: str
     start: tuple[int, int, int]
     total: int
     vectors: Vectors
@@ -63,52 +61,48 @@ def answers(solved: Vectors, start: tuple[int, int, int], total: int, card: Scor
     return 0 <= i < level.m.shape[0] and card.total <= int(level.hi[i])
 
 
-def _key(objective: Objective) -> str:
-    return json.dumps(objective.to_json(), sort_keys=True)
-
-
-def is_kept(card: Scorecard, table: Table, objective: Objective) -> bool:
-    """True when kept vectors answer a turn of ``card`` under ``objective`` (no solve):
-    in this process, or on disk (:meth:`Objective.stored_solve`)."""
-    key = _key(objective)
-    if any(solved.table is table and solved.objective == key
+def is_kept(card: Scorecard, table: Table, goal: Goal, memory: TurnMemory) -> bool:
+    """True when kept vectors answer a turn of ``card`` for ``goal`` (no solve): in
+    ``memory``, or on disk (:meth:`Goal.stored_solve`)."""
+    key = goal.key
+    if any(solved.table is table and solved.goal == key
            and answers(solved.vectors, solved.start, solved.total, card)
-           for solved in kept()):
+           for solved in kept(memory)):
         return True
-    stored = objective.stored_solve(table)
+    stored = goal.stored_solve(table)
     return stored is not None and stored.answers(_state(card), card.total)
 
 
-def _stored(card: Scorecard, table: Table, objective: Objective) -> Vectors | None:
-    """The vectors of the objective's solve on disk when they answer ``card``'s turn and
+def _stored(card: Scorecard, table: Table, goal: Goal) -> Vectors | None:
+    """The vectors of the goal's solve on disk when they answer ``card``'s turn and
     the level it reads is sound (read and checked now), else None."""
-    stored = objective.stored_solve(table)
+    stored = goal.stored_solve(table)
     if stored is None or not stored.answers(_state(card), card.total):
         return None
     return stored.vectors() if stored.is_sound(bin(card.mask).count("1") + 1) else None
 
 
-def vectors_for(card: Scorecard, table: Table, objective: Objective,
+def vectors_for(card: Scorecard, table: Table, goal: Goal, memory: TurnMemory,
                 progress: Callable[[int, int], None] | None = None, *,
                 utility: Utility | None = None, turn: Scorecard | None = None) -> Vectors:
-    """The objective's vectors for a turn of ``turn`` (default ``card``): the kept ones
-    when they answer it, else solved from ``card`` (every level kept for the turns to
-    come; a new card for an objective that :attr:`~Objective.solves_from_new_game`).
-    ``utility``: the objective's, when already computed."""
-    key = _key(objective)
+    """The goal's vectors for a turn of ``turn`` (default ``card``): the kept ones (in
+    ``memory``) when they answer it, else solved from ``card`` (every level kept for the
+    turns to come; a new card for a goal that :attr:`~Goal.solves_from_new_game`).
+    ``utility``: the goal's, when already computed."""
+    key = goal.key
     asked = card if turn is None else turn
-    store = caches().vectors
+    store = memory.vectors
     found = store.find(lambda _, solved: (
-        solved.table is table and solved.objective == key
+        solved.table is table and solved.goal == key
         and answers(solved.vectors, solved.start, solved.total, asked)))
     if found is not None:
         return found.vectors
     store.shrink(store.size - 1)  # let the oldest go before new vectors are built
-    stored = _stored(asked, table, objective)
+    stored = _stored(asked, table, goal)
     if stored is not None:  # (its levels are read and checked when first used)
         return stored
     if utility is None:
-        utility = objective.utility(table)
+        utility = goal.utility(table, memory)
     vectors = solve_vectors(table, utility, start=_state(card),
                             total=card.total, keep=tuple(range(table.rules.n_boxes + 1)),
                             keep_bytes=KEEP_BYTES, progress=progress)
@@ -117,19 +111,19 @@ def vectors_for(card: Scorecard, table: Table, objective: Objective,
     return vectors
 
 
-def kept() -> list[_Solved]:
-    """The kept solves, most recently used first."""
-    return list(reversed(list(caches().vectors.keys())))
+def kept(memory: TurnMemory) -> list[_Solved]:
+    """The solves kept in ``memory``, most recently used first."""
+    return list(reversed(list(memory.vectors.keys())))
 
 
-def keep_only(*solves: _Solved) -> None:
-    """Keep these solves only (the first the most recent)."""
-    store = caches().vectors
+def keep_only(memory: TurnMemory, *solves: _Solved) -> None:
+    """Keep these solves only in ``memory`` (the first the most recent)."""
+    store = memory.vectors
     store.clear()
     for solved in reversed(solves):
         store.put(solved, solved)
 
 
-def clear() -> None:
-    """Forget every kept solve (frees their memory)."""
-    caches().vectors.clear()
+def clear(memory: TurnMemory) -> None:
+    """Forget every solve kept in ``memory`` (frees their memory)."""
+    memory.vectors.clear()
