@@ -103,19 +103,23 @@ def _advise_game(game_path: str, dice: Dice, append_text: str | None, top: int,
             text = held.text()
         _check_rules(record.rules, rules_name, new)
         given = any(value is not None for value in objective_options.values())
-        objective = (Objective.parse_options(**objective_options, rules=record.rules)
-                     if given else _noted_objective(record, text))
+        judging = (Objective.parse_options(**objective_options, rules=record.rules)
+                   if given else judging_of_record(text, record.rules) or EV)
+        win = judging if isinstance(judging, WinEachTurn) else None  # each turn's own
+        fixed = judging if not isinstance(judging, WinEachTurn) else EV
         table = load_table(record.rules, table_path)
         if why:
             load_moments(table)
-        session = GameSession(record, table, objective=objective)
+        session = GameSession(record, table, objective=fixed, win=win,
+                              notify=note, progress=progress_bar)
         session.position_at(dice)
+        objective = session.turn_objective()
         advice = session.advice(why=why)
-        note = ""
+        appended = ""
         if append_text is not None:
             move = parse_action(append_text, advice)
             chosen = next(o for o in advice.options if o.move == move)
-            note = deviation_note(chosen, advice.best, objective) or \
+            appended = deviation_note(chosen, advice.best, objective) or \
                 f"  {chosen.describe()}: the best move"
             if given and objective != EV:  # as play (a record's own objective line stays)
                 held.note_objective(objective_comment(objective), write=False)
@@ -134,21 +138,8 @@ def _advise_game(game_path: str, dice: Dice, append_text: str | None, top: int,
     click.echo(f"game {shown_path(game_path)}: {session.player}'s turn")
     for line in advice_report(advice, top):
         click.echo(line)
-    if note:
-        click.echo(note.strip() + f" (added to {shown_path(game_path)})")
-
-
-def _noted_objective(record: GameRecord, text: str) -> Objective:
-    """The objective of the next turn of ``record`` by what its first line (in ``text``)
-    says the game was played for: a fixed objective, or the player to move's chance to
-    win against the others' cards (from the open boxes it names on); none noted: the
-    expected score."""
-    noted = judging_of_record(text, record.rules)
-    if noted is None:
-        return EV
-    if isinstance(noted, WinEachTurn):
-        return noted.objective(record, record.next_player)
-    return noted
+    if appended:
+        click.echo(appended.strip() + f" (added to {shown_path(game_path)})")
 
 
 def _check_rules(record_rules: str, rules_name: str, new: bool) -> None:
