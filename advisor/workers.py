@@ -37,6 +37,8 @@ from typing import Any
 
 from solver.errors import YahtzeeError
 
+from .time_left import TimeLeft
+
 JobFunc = Callable[[Any, Callable[[int, int], None]], Any]
 """``func(arg, progress)``: a picklable module-level function of the worker."""
 STATES = ("queued", "running", "done", "failed", "cancelled")
@@ -156,6 +158,8 @@ class Work:
     """When someone last asked about it (its status, a wait, the same question)."""
     waiters: int = 0
     """Requests waiting for it now."""
+    pace: TimeLeft | None = field(default=None, repr=False)
+    """Its reports so far, for the time left (:meth:`seconds_left`)."""
 
     @property
     def is_live(self) -> bool:
@@ -169,24 +173,37 @@ class Work:
         return (self.ended or time.monotonic()) - self.started
 
     def seconds_left(self) -> float | None:
-        """The time still to go at the rate of the work done so far (the units are
-        work, :func:`solver.solved_turn.turn_work`), or None before a first
-        estimate can be made (under a twentieth of the work done, or in the first 3
-        seconds)."""
-        if self.state != "running" or not self.total or self.done * 20 < self.total:
+        """The time still to go at the rate of the recent work (the units are work,
+        :func:`solver.solved_turn.turn_work`; :class:`~advisor.time_left.TimeLeft`: it
+        follows a change of the machine's speed), or None before a first estimate can be
+        made (under a twentieth of the work done, or in the first 3 seconds)."""
+        if self.state != "running" or self.started is None:
             return None
-        spent = time.monotonic() - (self.started or 0.0)  # (a long level under way slows the rate)
-        if spent < 3.0:
-            return None
-        return max((self.total - self.done) * spent / self.done, 1.0)
+        now = time.monotonic()
+        self.observe(now)
+        assert self.pace is not None
+        return self.pace.seconds_left(now)
+
+    def observe(self, now: float | None = None) -> None:
+        """Note ``done`` of ``total`` at ``now`` (default: the monotonic clock's) for the
+        time left: at each report of the worker, and when asked."""
+        if self.started is None:
+            return
+        if self.pace is None or self.pace.started != self.started:
+            self.pace = TimeLeft(self.started)
+        self.pace.report(time.monotonic() if now is None else now, self.done, self.total)
 
     def status(self) -> dict[str, Any]:
         """``id``, ``kind``, ``what``, ``state``, ``done``, ``total`` and ``seconds`` (running
-        so far, or in all), with ``position`` for a queued work (1: the next to run) and
+        so far, or in all), with ``seconds_left`` while running once it is estimated
+        (:meth:`seconds_left`), ``position`` for a queued work (1: the next to run) and
         ``error`` for a failed or abandoned one."""
         out: dict[str, Any] = {"id": self.id, "kind": self.kind, "what": self.what,
                                "state": self.state, "done": self.done, "total": self.total,
                                "seconds": round(self.seconds, 1)}
+        left = self.seconds_left()
+        if left is not None:
+            out["seconds_left"] = round(left, 1)
         if self.state == "queued":
             out["position"] = self.position
         if self.error is not None:
@@ -364,6 +381,7 @@ class WorkerService:
             return
         if kind == "progress":
             work.done, work.total = message[2], message[3]
+            work.observe()
             return
         self._running = None
         if kind == "done":

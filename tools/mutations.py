@@ -897,9 +897,9 @@ MUTATIONS: tuple[Mutation, ...] = (
              "                    pass\n",
              "a cancelled queued job keeps its place: the jobs behind it wait for nothing",
              (JOB_QUEUE,)),
-    Mutation("solve-time-left-at-a-twentieth", "python", "advisor/workers.py",
-             "self.done * 20 < self.total:",
-             "self.done * 20 <= self.total:",
+    Mutation("solve-time-left-at-a-twentieth", "python", "advisor/time_left.py",
+             "done * SHOWN_FROM_SHARE < total",
+             "done * SHOWN_FROM_SHARE <= total",
              "play says no time left at exactly a twentieth of the work",
              ("tests/advisor/background/test_again.py::test_the_time_left_at_the_edges_of_its_first_"
               "estimate",)),
@@ -1119,9 +1119,9 @@ MUTATIONS: tuple[Mutation, ...] = (
              "{-(-100 * solve.done // solve.total)} % worked out",
              "play's share worked out is rounded up: 100 % before the work is done",
              (PLAY_PROGRESS,)),
-    Mutation("play-time-left-from-the-total", "python", "advisor/workers.py",
-             "(self.total - self.done) * spent / self.done",
-             "self.total * spent / self.done",
+    Mutation("play-time-left-from-the-total", "python", "advisor/time_left.py",
+             "(total - done) * spent / (done - self.dones[i])",
+             "total * spent / (done - self.dones[i])",
              "play's time left is the whole solve's time, not the rest's",
              (PLAY_PROGRESS,)),
     Mutation("analyze-share-by-integer-division", "python", "advisor/analysis.py",
@@ -1348,4 +1348,17 @@ MUTATIONS: tuple[Mutation, ...] = (
              "the one face ranks a target's (or a win's) options by their expected final "
              "score, not by the goal's probability",
              ("tests/solver/test_turn_face.py",)),
+    Mutation("time-left-rate-since-the-start", "python", "advisor/time_left.py",
+             "        i = max(bisect_right(self.dones, done - self.window * total) - 1, 0)",
+             "        i = 0",
+             "the time left at the rate since the start, not the recent work's: an estimate "
+             "that keeps the old speed's share after the machine's speed changes",
+             ("tests/advisor/test_time_left.py",)),
+    Mutation("review-opponents-pass-silent", "python", "advisor/analysis.py",
+             "            keep_points_to_come(table, chain, memory, steps.phase(work))",
+             "            keep_points_to_come(table, chain, memory)",
+             "the review works out the opponents' distributions without a word (its "
+             "progress stands still through the whole pass)",
+             ("tests/advisor/analysis/test_review_work.py::"
+              "test_the_reviews_progress_never_waits_long_by_the_work_done",)),
 )

@@ -4,6 +4,7 @@ tables and figures they load (built or computed when missing, with a bar)."""
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +17,7 @@ from solver.stats_file import new_game_stats
 from solver.table import get_table
 
 from ..text import duration_text
+from ..time_left import TimeLeft
 from ._base import note
 
 
@@ -41,20 +43,40 @@ def progress_bar(desc: str, unit: str = "level"
 
 
 WORK_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}{postfix}]"
-"""A bar of work done (not of items): the share, and the time left at the rate so far."""
+"""A bar of work done (not of items): the share, and the time left
+(:class:`~advisor.time_left.TimeLeft`: at the rate of the recent work; ``?`` before it is
+estimated)."""
 
 
-def work_bar(desc: str) -> tuple[Callable[[int, int], None], Callable[[str], None],
-                                 Callable[[], None]]:
+class _WorkBar(tqdm):
+    """A tqdm bar whose time left is :class:`~advisor.time_left.TimeLeft`'s (``left``)."""
+
+    left: float | None = None
+
+    @property
+    def format_dict(self) -> dict[str, Any]:
+        out = super().format_dict
+        left, ahead = self.left, (out["total"] or 0) - out["n"]
+        out["rate"] = ahead / left if left is not None and ahead > 0 else 0
+        return out
+
+
+def work_bar(desc: str, clock: Callable[[], float] = time.monotonic
+             ) -> tuple[Callable[[int, int], None], Callable[[str], None], Callable[[], None]]:
     """A bar for a progress of work ``(done, total)`` (a review's, a solve's), shown as a
-    share and the time left from the first call on, with a note after the bar
-    (``note(text)``: what is under way, "" for none); returns (callback, note, close)."""
+    share and the time left from the first call on (its estimate on ``clock``), with a
+    note after the bar (``note(text)``: what is under way, "" for none); returns
+    (callback, note, close)."""
     bars: list[Any] = []
+    pace = TimeLeft(clock())
 
     def update(done: int, total: int) -> None:
         if not bars:
-            bars.append(tqdm(total=total, desc=desc, file=sys.stderr, leave=False,
-                             bar_format=WORK_FORMAT, smoothing=0))
+            bars.append(_WorkBar(total=total, desc=desc, file=sys.stderr, leave=False,
+                                 bar_format=WORK_FORMAT))
+        now = clock()
+        pace.report(now, done, total)
+        bars[0].left = pace.seconds_left(now)
         bars[0].total = total
         bars[0].n = done
         bars[0].refresh()

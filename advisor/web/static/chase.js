@@ -72,7 +72,7 @@ export async function watchChase() {
       const body = await post(`/api/jobs/turn?${new URLSearchParams({ rules: state.rules,
         card: state.cards[player()], ...objectiveParams() })}`, "");
       if (!chase || chase.key !== key) { if (body.job.state !== "done") cancelJob(body.job.id); return; }
-      Object.assign(chase, body.job, { chance: body.chance });
+      Object.assign(chase, { seconds_left: null }, body.job, { chance: body.chance });
     } catch (e) {
       if (chase && chase.key === key) Object.assign(chase, { state: "failed", error: e.message });
     }
@@ -89,7 +89,9 @@ async function followChase(key, gen) {
       if (!chase || chase.key !== key || gen !== chaseGen) return;
       try {
         const body = await api(`/api/jobs/${encodeURIComponent(chase.id)}`);
-        if (chase && chase.key === key) Object.assign(chase, body.job, { chance: body.chance });
+        if (chase && chase.key === key) {
+          Object.assign(chase, { seconds_left: null }, body.job, { chance: body.chance });
+        }
       } catch (e) {
         if (chase && chase.key === key) Object.assign(chase, { state: "failed", error: e.message });
       }

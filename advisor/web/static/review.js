@@ -8,7 +8,7 @@ import { objectiveOf } from "./objective.js";
 import { showPractice } from "./practice.js";
 import { recordJson, recordText } from "./records.js";
 import { $, ApiError, api, defaultRules, post, ruleSets, state, winFrom } from "./state.js";
-import { describe, lossText, queuePlace, signedIn } from "./words.js";
+import { describe, lossText, queuePlace, signedIn, timeLeft } from "./words.js";
 
 // The review judges the game by what it is played for (as `yahtzee analyze` judges a
 // record by its objective line): a target, or each turn's chance to win from N open boxes
@@ -25,7 +25,8 @@ async function analysisOf() {
   try {
     for (;;) {
       const status = job.state === "queued" ? `waiting for the server${queuePlace(job)}`
-        : job.total ? `decision ${job.done} of ${job.total}, ${Math.round(job.seconds)} s` : "starting";
+        : job.total ? `${Math.floor(100 * job.done / job.total)} % worked out, ${Math.round(job.seconds)} s so far${timeLeft(job)}`
+          : "starting";
       pageStatus(`Reviewing the game by ${objective.reviewWords} (${status})…`);
       const answer = await api(`/api/jobs/${encodeURIComponent(job.id)}`);
       job = answer.job;

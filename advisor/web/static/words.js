@@ -25,9 +25,11 @@ export const queuePlace = (job) => (job.position ? `, number ${job.position} in 
 // ", about 40 s left": the work still to do at the rate measured so far (the server counts
 // the solve's progress in work, each level of the DP by its size), once a twentieth of it
 // is done; "" before.
+// The server's estimate (the work left at the rate of the recent work: it follows a
+// change of the machine's speed), shown from a twentieth of the work and 3 s on.
 export function timeLeft(job) {
-  if (!job.total || job.done * 20 < job.total || job.seconds < 3) return "";
-  const left = Math.max(job.seconds * (job.total - job.done) / job.done, 1);
+  if (job.seconds_left === undefined || job.seconds_left === null) return "";
+  const left = Math.max(job.seconds_left, 1);
   return left < 90 ? `, about ${Math.round(left)} s left` : `, about ${Math.round(left / 60)} min left`;
 }
 

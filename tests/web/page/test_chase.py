@@ -5,6 +5,7 @@ player enters dice, undoes and plays."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -90,6 +91,8 @@ def test_playing_to_win_from_turn_one_never_blocks(server, browser, screenshots)
         time.sleep(1)
     assert page.get_attribute("body", "data-chase") == "ready", page.inner_text("#chase-status")
     assert any(" % worked out, " in s and " s so far" in s for s in seen), seen
+    # and, once the server estimates it (its job's seconds_left), the time left
+    assert any(re.search(r" s so far, about \d+ (s|min) left\)", s) for s in seen), seen
     # now ranked by the chance to win: the roll showing, exactly as the server advises it
     page.wait_for_selector("#advice.with-chance")
     assert page.inner_text("#advice-title") == ("Your choices, best chance to win first (a tie "
