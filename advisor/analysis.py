@@ -391,11 +391,10 @@ def analyze(record: GameRecord, objective: Judging = EV, *, table: Table | None 
         work = points_to_come_work(table, chain, memory)
         if work:
             keep_points_to_come(table, chain, memory, steps.phase(work))
-    for i in todo:  # (their opponents' distributions are kept now)
+    for i in todo:  # (their opponents' distributions are kept now: the DP's work only)
         turn, advisor = turns[i], made[i]
         assert advisor is not None
-        work = turn_work(turn.card, table, turn.objective.goal, memory)
-        advisor.solve(_worked_out(steps.phase(work), solving,
+        advisor.solve(_worked_out(steps.phase(works[i]), solving,
                                   f"{turn.player}'s turn {turn.turn}"))
     if solving is not None and todo:
         solving("")

@@ -182,6 +182,7 @@ def optimal_stats(table: Table, progress: Progress | None = None, *,
     (:func:`stats_work`), in about :data:`~solver.levels.PIECES` even pieces.
     """
     from .kernels import stats as sk  # numba (half a second): when figures are computed
+    from .kernels.threads import piece_blocks
 
     start_time = time.perf_counter()
     rules = table.rules
@@ -232,7 +233,7 @@ def optimal_stats(table: Table, progress: Progress | None = None, *,
         ops = np.add.reduceat(each, tasks[:, 0]) if tasks.shape[0] else each[:0]
         for begin, end in even_pieces(ops, work.total / PIECES):  # even pieces, for the progress
             sk.stats_level(tasks[begin:end], here, below, slot, values, rules.arrays,
-                           sk.DISTRIBUTION)
+                           sk.DISTRIBUTION, piece_blocks())
             work.add(float(ops[begin:end].sum()))
         for state in [key for key in wanted if bin(key[0]).count("1") == n]:
             i = int(slot[state[0], min(state[1], UPPER_TARGET), state[2]])

@@ -37,6 +37,7 @@ from .game.rules import N_UPPER, RULE_NAMES, UPPER_TARGET, RuleSet, get_rules
 from .game.states import reachable_upper_totals, upper_classes
 from .kernels import target as tk
 from .kernels.level import LevelStore, new_store
+from .kernels.threads import piece_blocks
 from .levels import (
     PIECES,
     Progress,
@@ -225,7 +226,7 @@ class _Plan:
         self.total = total
         self.utility = utility
         self.reach = reachable_upper_totals()
-        self.classes = upper_classes(self.reach)
+        self.classes = upper_classes()
         self.most = max_entries(rules)
 
     def level_states(self, masks: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -414,7 +415,8 @@ def solve_vectors(table: Table, utility: Utility, *, start: tuple[int, int, int]
         operations += per_column * columns
         ops = per_column * tasks[:, 2].astype(np.float64)
         for begin, end in even_pieces(ops, piece):  # pieces of even work, for the progress
-            tk.vector_level(tasks[begin:end], here, slot, last, spec, rules.arrays)
+            tk.vector_level(tasks[begin:end], here, slot, last, spec, rules.arrays,
+                            piece_blocks())
             work.add(float(ops[begin:end].sum()))
         if n in keep or n == first_level:
             kept[n] = here

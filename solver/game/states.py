@@ -12,7 +12,13 @@ from .rules import N_UPPER, UPPER_TARGET, RuleSet
 
 def reachable_upper_totals() -> np.ndarray:
     """(64, 64) bool: ``[upper mask, u]`` is True when the filled upper boxes of
-    ``upper mask`` can add up to ``u`` (capped at 63)."""
+    ``upper mask`` can add up to ``u`` (capped at 63). (A copy of the one worked out
+    once: every target solve and its plan asks for it.)"""
+    return _reachable_upper_totals().copy()
+
+
+@cache
+def _reachable_upper_totals() -> np.ndarray:
     reach = np.zeros((1 << N_UPPER, UPPER_TARGET + 1), dtype=np.bool_)
     reach[0, 0] = True
     for upper_mask in range(1, 1 << N_UPPER):
@@ -32,7 +38,8 @@ def upper_classes(reach: np.ndarray | None = None) -> np.ndarray:
     all have the same values, and so do all subtotals once the upper section is full:
     each such class is solved once, at its smallest member.
     """
-    reach = reachable_upper_totals() if reach is None else reach
+    if reach is None:
+        return _upper_classes().copy()
     classes = np.full(reach.shape, -1, dtype=np.int64)
     for upper_mask in range(reach.shape[0]):
         remaining = sum(5 * (f + 1) for f in range(N_UPPER) if not upper_mask >> f & 1)
@@ -46,6 +53,11 @@ def upper_classes(reach: np.ndarray | None = None) -> np.ndarray:
             else:
                 classes[upper_mask, u] = u
     return classes
+
+
+@cache
+def _upper_classes() -> np.ndarray:
+    return upper_classes(_reachable_upper_totals())
 
 
 @cache

@@ -172,7 +172,7 @@ def _state_distribution(i, n, o, here, below, slot, rules):
             extra[2 * n_boxes + 2] += w
 
 
-def stats_level(tasks, here, below, slot, values, rules, figures):
+def stats_level(tasks, here, below, slot, values, rules, figures, blocks=256):
     """Fill ``here`` (a zeroed ``LevelStore`` of one level's states) from ``below``, the
     level with one more box filled; ``slot[m, u, y]`` is a state's index in its level.
     A task (row of ``tasks``: first state, number of states) is up to ``CHUNK`` states of
@@ -182,10 +182,12 @@ def stats_level(tasks, here, below, slot, values, rules, figures):
     still to come in ``vals``, and in ``extra`` per state: mean entry per box, P(zero)
     per box, P(upper bonus), E(turns ending five alike), E(Yahtzee bonuses) over the rest
     of the game. :data:`MOMENTS`: the why's four figures in ``extra``
-    (:func:`solver.kernels.moments.state_moments`).
+    (:func:`solver.kernels.moments.state_moments`). In up to ``blocks`` blocks of
+    contiguous tasks on numba's threads (the same values in any number of blocks: each
+    writes its own states).
     """
-    run_blocks(_solve_tasks, tasks.shape[0], 256, tasks, here, below, slot, values, rules,
-               figures)
+    run_blocks(_solve_tasks, tasks.shape[0], blocks, tasks, here, below, slot, values,
+               rules, figures)
 
 
 @njit(cache=True, nogil=True)

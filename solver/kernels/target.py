@@ -208,13 +208,14 @@ def turn_columns(m, u, y, c0, width, rules, slot, nxt, spec, t, keeps, bests):
     roll_expectation(t.work, width, t.value)
 
 
-def vector_level(tasks, here, slot, nxt, spec, rules):
-    """Every task (row of ``tasks``: state ``i``, first column, width) of one level:
-    writes ``here.vals[here.start[i] + a - here.lo[i]]`` from the next level's ``nxt``;
-    ``slot[m, u, y]`` indexes ``nxt``. In up to 256 blocks of contiguous tasks on numba's
-    threads."""
+def vector_level(tasks, here, slot, nxt, spec, rules, blocks=256):
+    """Every task (row of ``tasks``: state ``i``, first column, width) of one level (or
+    a piece of it): writes ``here.vals[here.start[i] + a - here.lo[i]]`` from the next
+    level's ``nxt``; ``slot[m, u, y]`` indexes ``nxt``. In up to ``blocks`` blocks of
+    contiguous tasks on numba's threads (the same values in any number of blocks)."""
     wide = np.int64(tasks[:, 2].max()) if tasks.shape[0] else np.int64(1)
-    run_blocks(_vector_block, tasks.shape[0], 256, tasks, here, slot, nxt, spec, rules, wide)
+    run_blocks(_vector_block, tasks.shape[0], blocks, tasks, here, slot, nxt, spec, rules,
+               wide)
 
 
 @njit(cache=True, nogil=True)

@@ -187,3 +187,37 @@ def test_the_review_says_its_plan_then_follows_its_work_from_the_start(official_
     assert done == sorted(set(done)) and done[-1] == REVIEW_STEPS and len(done) >= 20
     assert np.diff(done).max() <= 100  # no step over a tenth of the work
     assert len(analysis.decisions) == len(list(record.positions()))
+
+
+def test_the_reviews_progress_never_waits_long_by_the_work_done(official_table, monkeypatch):
+    """Never silent, by work rather than time: a scripted clock moves only as the kernels
+    work (by the entries each call computes: a target DP's columns, a distribution's
+    points), and the review's progress comes at most 5 % of all that work apart, from its
+    start (before any kernel runs) to its end (after the last). (The largest piece here
+    is one task of Ann's distribution pass, 4 % of the entries: a kernel call is the
+    least that can be said apart.)"""
+    from solver.kernels import stats as stats_kernels
+    from solver.kernels import target as target_kernels
+
+    monkeypatch.setattr("advisor.caches._process", Caches())
+    clock = [0]
+    real_vectors, real_stats = target_kernels.vector_level, stats_kernels.stats_level
+
+    def vectors(tasks, here, *args, **kwargs):
+        real_vectors(tasks, here, *args, **kwargs)
+        clock[0] += int(tasks[:, 2].sum())  # the columns of its states
+
+    def stats(tasks, here, *args, **kwargs):
+        real_stats(tasks, here, *args, **kwargs)
+        for first, n in tasks.tolist():  # each state's points to come: 0 .. hi
+            clock[0] += int((here.hi[first:first + n] + 1).sum())
+
+    monkeypatch.setattr(target_kernels, "vector_level", vectors)
+    monkeypatch.setattr(stats_kernels, "stats_level", stats)
+    said: list[int] = []
+    analyze(parse_record(LATE), WinEachTurn(4), table=official_table,
+            progress=lambda d, t: said.append(clock[0]))
+    assert clock[0] > 0 and said[0] == 0  # said before the first kernel ran
+    gaps = np.diff([0, *said, clock[0]])
+    assert gaps.max() <= 0.05 * clock[0], (gaps.max(), clock[0])
+    assert said[-1] == clock[0]  # the last word after the last work

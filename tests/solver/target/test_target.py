@@ -184,3 +184,26 @@ def test_the_cap_is_one_above_the_highest_score_of_each_rule_set() -> None:
     for bad in (True, 1.5, "300"):
         with pytest.raises(YahtzeeError, match="whole number"):
             Utility.target(bad)  # type: ignore[arg-type]
+
+
+def test_the_values_do_not_depend_on_the_blocks_a_piece_is_cut_into(official_table,
+                                                                    monkeypatch):
+    """A solve cuts each even piece of a level into a few blocks per thread (each a call
+    into numba); one block, 256 as for a whole level, or the few give the same values bit
+    for bit, and so does the distribution pass of the statistics."""
+    rules = official_table.rules
+    start = _start(rules, ("aces", "threes", "full_house", "yahtzee", "chance"), 12, 0)
+    solved, stats = [], []
+    for blocks in (1, 256, None):
+        with monkeypatch.context() as patch:
+            if blocks is not None:
+                for where in ("solver.target.piece_blocks", "solver.kernels.threads.piece_blocks"):
+                    patch.setattr(where, lambda b=blocks: b)
+            vectors = solve_vectors(official_table, Utility.target(200), start=start,
+                                    keep=tuple(range(6, 13)))
+            solved.append({n: level.vals.copy() for n, level in vectors.levels.items()})
+            stats.append(optimal_stats(official_table, start=start).distribution)
+    for other in solved[1:]:
+        assert other.keys() == solved[0].keys()
+        assert all(np.array_equal(other[n], solved[0][n]) for n in other)
+    assert all(np.array_equal(d, stats[0]) for d in stats[1:])
