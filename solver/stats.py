@@ -84,8 +84,7 @@ class OptimalStats:
 
     def percentile(self, q: float) -> int:
         """Smallest score ``x`` with P(score <= x) >= q / 100."""
-        cumulative = np.cumsum(self.distribution)
-        return int(np.searchsorted(cumulative, q / 100.0 * cumulative[-1] - 1e-15))
+        return percentile_of(self.distribution, q)
 
     def probability_at_least(self, score: int) -> float:
         return float(self.distribution[score:].sum())
@@ -113,6 +112,13 @@ class OptimalStats:
             "tie_break": "lowest box index; keeps in dice keep order (fewest dice first)",
             "seconds": self.seconds,
         }
+
+
+def percentile_of(distribution: np.ndarray, q: float) -> int:
+    """Smallest score ``x`` with P(score <= x) >= q / 100 (``distribution[x]`` =
+    P(score = x))."""
+    cumulative = np.cumsum(distribution)
+    return int(np.searchsorted(cumulative, q / 100.0 * cumulative[-1] - 1e-15))
 
 
 def most_points_to_come(rules: RuleSet, state: tuple[int, int, int]) -> int:

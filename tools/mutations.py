@@ -1361,4 +1361,15 @@ MUTATIONS: tuple[Mutation, ...] = (
              "progress stands still through the whole pass)",
              ("tests/advisor/analysis/test_review_work.py::"
               "test_the_reviews_progress_never_waits_long_by_the_work_done",)),
+    Mutation("tourn48-forward-reads-column-zero", "kernel", "solver/kernels/forward.py",
+             "opt, keep = choose(r, j, m, u, y, a, tt, tt, values, rules, c)",
+             "opt, keep = choose(r, j, m, u, y, a, tt, tt, values, rules, 0)",
+             "the forward pass plays every column of a block of points so far by the first "
+             "column's values (the policy no longer depends on the points so far)",
+             ("tests/solver/test_forward.py::test_late_cards_end_as_the_plain_python_twin_plays_them",)),
+    Mutation("tourn48-forward-drops-the-yahtzee-bonus", "kernel", "solver/kernels/forward.py",
+             "grid[b, e, 1 if plan_bonus(plan, r, y) > 0 else 0] += w",
+             "grid[b, e, 0] += w",
+             "the forward pass moves a turn that earns a Yahtzee bonus without its 100 points",
+             ("tests/solver/test_forward.py::test_late_cards_end_as_the_plain_python_twin_plays_them",)),
 )

@@ -55,10 +55,17 @@ class TargetTurn(NamedTuple):
 
 @njit(cache=True)
 def new_turn(n_boxes, n_rerolls, spec):
-    stages = (n_rerolls + 1, N_KEEPS, 1)
-    return TargetTurn(new_scratch(n_boxes, np.int64(1), spec), np.empty(stages), np.empty(stages),
-                      np.zeros(1, dtype=np.bool_), np.empty((3, 32 + n_boxes)),
-                      np.empty((2, 32 + n_boxes), dtype=np.int64))
+    """A :class:`TargetTurn` of one column."""
+    return new_wide_turn(n_boxes, n_rerolls, spec, np.int64(1))
+
+
+@njit(cache=True)
+def new_wide_turn(n_boxes, n_rerolls, spec, width):
+    """A :class:`TargetTurn` of up to ``width`` columns (``keeps`` (R + 1, 462, width);
+    the expected-score turn ``ev`` is one column: it does not depend on ``a``)."""
+    return TargetTurn(new_scratch(n_boxes, width, spec), np.empty((n_rerolls + 1, N_KEEPS, width)),
+                      np.empty((n_rerolls + 1, N_KEEPS, 1)), np.zeros(1, dtype=np.bool_),
+                      np.empty((3, 32 + n_boxes)), np.empty((2, 32 + n_boxes), dtype=np.int64))
 
 
 @njit(cache=True)
@@ -71,10 +78,11 @@ def play_turn(m, u, y, a, store, values, rules, spec, tt):
 
 
 @njit(cache=True)
-def choose(r, j, m, u, y, a, tt, opts, values, rules):
+def choose(r, j, m, u, y, a, tt, opts, values, rules, c=0):
     """The move for roll ``r`` with ``j`` rolls left in the turn ``tt``: (plan option,
     -1) to score now or (-1, keep) to reroll, as ``advise`` ranks the options (module
-    docstring); ``opts``: the option scratch (``value`` and ``move`` of a turn)."""
+    docstring); ``opts``: the option scratch (``value`` and ``move`` of a turn); ``c``:
+    the turn's column that holds ``a`` (points so far; 0 for a turn of one column)."""
     scores = rules.box_scores
     plan = tt.vec.plan
     p, ev, order = opts.value[0], opts.value[1], opts.value[2]
@@ -83,14 +91,14 @@ def choose(r, j, m, u, y, a, tt, opts, values, rules):
         for i in range(ROLL_SUB_KEEP_START[r], ROLL_SUB_KEEP_START[r + 1]):
             k = ROLL_SUB_KEEPS[i]
             if KEEP_SIZE[k] < 5:
-                p[n] = tt.keeps[j, k, 0]
+                p[n] = tt.keeps[j, k, c]
                 order[n] = k
                 opts.move[0, n] = k
                 opts.move[1, n] = -1
                 n += 1
     for o in range(n_options(plan, r)):
         k, off = option_read(plan, r, o, scores, y)
-        p[n] = tt.vec.bufs[k, off]
+        p[n] = tt.vec.bufs[k, off + c]
         order[n] = N_KEEPS + option(plan, r, o, scores)[1]
         opts.move[0, n] = -1
         opts.move[1, n] = o
