@@ -21,13 +21,17 @@ from typing import Any
 
 import numpy as np
 
-from solver.solved_turn import stored_vectors
+from solver.forward import FinalScores, final_scores
+from solver.levels import PROGRESS_STEPS
+from solver.solved_turn import solve_start, stored_vectors
 from solver.stats import OptimalStats, Progress, most_points_to_come, optimal_stats
 from solver.stats_file import new_game_stats
 from solver.table import Table
 from solver.target import Utility, solve_vectors, turn_at
 from solver.target_table import get_targets
+from solver.vector_cache import vectors_for
 
+from .caches import caches
 from .model import Scorecard
 from .objective import Objective
 from .ranking import TurnAdvisor
@@ -83,19 +87,31 @@ class TargetStats:
 @dataclass(frozen=True, eq=False)
 class TournamentStats:
     """The expected share of first place of one card in a tournament: under tournament
-    play (the objective's best strategy) and under expected-score play."""
+    play (the objective's best strategy) and under expected-score play; and the exact
+    final-score distribution of tournament play (``play``) beside expected-score play's
+    mean (``mean_ev``)."""
 
     card: Scorecard
     objective: Objective
     win_share: float
     win_share_ev: float
+    play: FinalScores
+    mean_ev: float
     seconds: float
+
+    @property
+    def score_given_up(self) -> float:
+        """The expected final score tournament play gives up against expected-score play
+        (points)."""
+        return self.mean_ev - self.play.mean
 
     def to_json(self) -> dict[str, Any]:
         return {"rules": self.card.rules_name, "card": str(self.card),
                 "total": self.card.total, "objective": self.objective.to_json(),
                 "players": self.objective.players, "win_share": self.win_share,
-                "win_share_ev": self.win_share_ev, "seconds": self.seconds}
+                "win_share_ev": self.win_share_ev, **self.play.to_json(),
+                "mean_ev": self.mean_ev, "score_given_up": self.score_given_up,
+                "seconds": self.seconds}
 
 
 def tournament_stats(table: Table, card: Scorecard, objective: Objective,
@@ -113,9 +129,53 @@ def tournament_stats(table: Table, card: Scorecard, objective: Objective,
     k = min(dist.shape[0], utility.top)
     shares[:k] = utility.values[:k]
     ev = math.fsum((dist * shares).tolist())
-    best = TurnAdvisor(card, table, objective, progress=progress).probability()
-    return TournamentStats(card, objective, best, min(max(ev, 0.0), 1.0),
+    mean_ev = math.fsum((dist * np.arange(dist.shape[0])).tolist())
+    steps = _Phases(progress, PLAY_WORK)
+    best = TurnAdvisor(card, table, objective, progress=steps.first).probability()
+    play = tournament_play(table, card, objective, utility, steps.second)
+    return TournamentStats(card, objective, best, min(max(ev, 0.0), 1.0), play, mean_ev,
                            time.perf_counter() - began)
+
+
+PLAY_WORK = 0.5
+"""The share of ``stats --tournament``'s progress given to the forward pass (the rest to
+the DP): the pass took about as long as the DP from a new game (bench_forward.py)."""
+
+
+class _Phases:
+    """One progress ``(done, PROGRESS_STEPS)`` over two phases that each report their own
+    ``(done, total)``: the first on ``[0, 1 - share]``, the second on the rest."""
+
+    def __init__(self, progress: Progress | None, share: float) -> None:
+        self.progress, self.share = progress, share
+
+    def first(self, done: int, total: int) -> None:
+        self._say((1.0 - self.share) * done / max(total, 1))
+
+    def second(self, done: int, total: int) -> None:
+        self._say(1.0 - self.share + self.share * done / max(total, 1))
+
+    def _say(self, part: float) -> None:
+        if self.progress is not None:
+            self.progress(min(int(PROGRESS_STEPS * part), PROGRESS_STEPS), PROGRESS_STEPS)
+
+
+def tournament_play(table: Table, card: Scorecard, objective: Objective, utility: Utility,
+                    progress: Progress | None = None) -> FinalScores:
+    """The exact final-score distribution of tournament play from ``card``: the forward
+    pass (:func:`solver.forward.final_scores`) by the objective's vectors, the ones its
+    turns read (kept in the process or on disk) when they hold every level after the
+    card's, else solved again from where its turns are solved, every level kept."""
+    goal = objective.goal
+    start = solve_start(card, goal)
+    vectors = vectors_for(start, table, goal, caches(), utility=utility, turn=card)
+    after = range(bin(card.mask).count("1") + 1, table.rules.n_boxes + 1)
+    if any(n not in vectors.levels for n in after):  # (past the kept bytes: let go)
+        vectors = solve_vectors(table, utility, start=(start.mask, start.upper, start.flag),
+                                total=start.total,
+                                keep=tuple(range(table.rules.n_boxes + 1)))
+    return final_scores(table, vectors, start=(card.mask, card.upper, card.flag),
+                        total=card.total, progress=progress)
 
 
 def asked_targets(card: Scorecard, target: int, rows: tuple[int, ...] | None = None

@@ -105,6 +105,15 @@ def solve_turn(card: Scorecard, table: Table, goal: Goal, memory: TurnMemory, *,
     return _solved(card, table, goal, memory, progress, whole_game)
 
 
+def solve_start(card: Scorecard, goal: Goal) -> Scorecard:
+    """The card a turn of ``card`` is solved from: a new card for a goal that
+    :attr:`~Goal.solves_from_new_game` when ``card`` has :attr:`~Goal.slow_open_boxes`
+    or more open (one solve for every later turn and game), else ``card`` itself."""
+    if goal.solves_from_new_game and len(card.open_boxes()) >= goal.slow_open_boxes:
+        return Scorecard.new(card.rules_name)
+    return card
+
+
 def _parts(solved: SolvedTurn) -> Parts:
     return solved.keep_values, solved.value, solved.boxes
 
@@ -116,9 +125,7 @@ def _solved(card: Scorecard, table: Table, goal: Goal, memory: TurnMemory,
     from .vector_cache import is_kept, vectors_for
 
     began = time.perf_counter()
-    start = card
-    if goal.solves_from_new_game and len(card.open_boxes()) >= goal.slow_open_boxes:
-        start = Scorecard.new(card.rules_name)  # one solve for every later turn and game
+    start = solve_start(card, goal)
     # a tournament's vectors kept (in the process or on disk): nothing to plan, one step
     kept = goal.solves_from_new_game and is_kept(card, table, goal, memory)
     steps = _Steps(progress, [1.0] if kept else _phases(start, table, goal, memory))

@@ -57,6 +57,7 @@ def printed(tmp_path_factory, official_table, official_moments) -> dict[str, lis
         "site": [run_json("site", "--out", str(folder / "site"))],
         "stats": [run_json("stats"), run_json("stats", "--card", LATE)],
         "stats --target X": [run_json("stats", "--card", LATE, "--target", "230")],
+        "stats --tournament N": [run_json("stats", "--card", LATE, "--tournament", "3")],
         "simulate": [run_json("simulate", "--games", "20"),
                      run_json("simulate", "--games", "20", "--strategy", "target:5")],
         "simulate --compare": [run_json("simulate", "--games", "20", "--compare",
@@ -70,7 +71,7 @@ def test_every_command_with_json_is_documented(printed):
 
 
 @pytest.mark.parametrize("command", ["advise", "analyze", "site", "solve", "stats",
-                                     "stats --target X",
+                                     "stats --target X", "stats --tournament N",
                                      "simulate", "simulate --compare", "strategy", "train"])
 def test_the_documented_keys_are_the_printed_keys(printed, command):
     cell = command_rows()[command]

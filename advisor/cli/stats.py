@@ -8,7 +8,7 @@ from typing import Any
 import click
 import numpy as np
 
-from solver.stats import PERCENTILES, THRESHOLDS, most_points_to_come
+from solver.stats import PERCENTILES, THRESHOLDS, most_points_to_come, percentile_of
 
 from ..model import box_label
 from ..objective import Objective
@@ -45,8 +45,10 @@ def _histogram(distribution: Any) -> list[str]:
          tournament={
     "help": "The expected share of first place among N players in all who each play "
             "alone (2 to 100,000): of tournament play (win_share) and of expected-score "
-            "play (win_share_ev; 1/N against an expected-score field). From a card with 6 "
-            "or more boxes open, a whole game is solved first (minutes)."})
+            "play (win_share_ev; 1/N against an expected-score field), and the exact "
+            "final-score distribution of tournament play (its mean against expected-score "
+            "play's: the score it gives up). From a card with 6 or more boxes open, a "
+            "whole game is solved first (minutes), then played forward (as long again)."})
 def stats(card_text: str, target: str | None, tournament: str | None, field: str | None,
           field_scores: str | None, rules_name: str, table_path: str | None,
           as_json: bool) -> None:
@@ -108,13 +110,23 @@ def _tournament(question: Any, table: Any, as_json: bool) -> None:
     card = question.card
     where = f"card {card} (total {card.total})" if card.turn > 1 else "a new game"
     n = objective.players
+    play = result.play
     for line in (f"Tournament of {n:,} players, rules {card.rules_name}, from {where}: "
                  f"exact (computed in {result.seconds:.1f} s)",
                  f"  the others' final scores from {objective.field.describe()}",
                  f"  win_share     {100 * result.win_share:9.4f} %   tournament play "
                  f"(the expected share of first place)",
                  f"  win_share_ev  {100 * result.win_share_ev:9.4f} %   expected-score play",
-                 f"  ratio         {result.win_share / max(result.win_share_ev, 1e-300):9.4f}"):
+                 f"  ratio         {result.win_share / max(result.win_share_ev, 1e-300):9.4f}",
+                 "",
+                 f"Tournament play's final score (exact): mean {play.mean:.4f}, against "
+                 f"{result.mean_ev:.4f} for expected-score play",
+                 f"  score given up  {result.score_given_up:.4f} points on average",
+                 f"  standard dev.   {play.sd:.4f}",
+                 "  percentiles     " + "  ".join(f"{q}%: {percentile_of(play.distribution, q)}"
+                                                  for q in PERCENTILES),
+                 "", f"Distribution of the final score (bins of {HISTOGRAM_BIN} points):",
+                 *_histogram(play.distribution)):
         click.echo(line)
 
 

@@ -326,6 +326,62 @@ def test_stats_gives_both_shares_from_a_late_card(official_table, field):
     assert data["win_share"] >= data["win_share_ev"]
 
 
+def test_stats_gives_tournament_plays_final_score_distribution_from_a_late_card(
+        official_table, field):
+    """``stats --tournament N --card C``: the final-score distribution of tournament play
+    is the plain-Python forward twin's (each turn played by the DP twin's values and its
+    own tie rule), every figure of it (mean, sd, percentiles, mode, range) worked out here
+    from the twin's; ``mean_ev`` is expected-score play's mean from the card (the
+    backward statistics) and ``score_given_up`` the difference. The text says the same."""
+    import json
+
+    from solver.stats import optimal_stats
+    from tests.oracles.forward_reference import ForwardReference, as_array
+
+    card = Scorecard.parse(LOW_CARD)
+    result = run_cli("stats", "--card", LOW_CARD, "--tournament", "3", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    size = highest_score(card.rules) + 1
+    utility = Utility.tournament(field, 3)
+    twin = ForwardReference(card.rules, utility.values, utility.above, size)
+    want = as_array(twin.final_distribution(*start(card), card.total), size)
+    got = np.zeros(size)
+    for score, p in data["distribution"].items():
+        got[int(score)] = p
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+    scores = np.flatnonzero(want > 1e-15)
+    mean = math.fsum((want * np.arange(size)).tolist())
+    assert data["mean"] == pytest.approx(mean, abs=1e-9, rel=0)
+    sd = math.sqrt(math.fsum((want * (np.arange(size) - mean) ** 2).tolist()))
+    assert data["sd"] == pytest.approx(sd, abs=1e-9, rel=0)
+    below = np.cumsum(want)
+    assert data["percentiles"] == {str(q): int(np.flatnonzero(below >= q / 100 - 1e-12)[0])
+                                   for q in (1, 5, 10, 25, 50, 75, 90, 95, 99)}
+    assert data["most_likely"] == int(np.argmax(want))
+    assert (data["min_score"], data["max_score"]) == (int(scores[0]), int(scores[-1]))
+    to_come = optimal_stats(official_table, start=start(card)).distribution
+    mean_ev = card.total + math.fsum((to_come * np.arange(to_come.shape[0])).tolist())
+    assert data["mean_ev"] == pytest.approx(mean_ev, abs=1e-9, rel=0)
+    assert data["score_given_up"] == pytest.approx(mean_ev - mean, abs=1e-9, rel=0)
+    assert data["score_given_up"] > 0
+    text = run_cli("stats", "--card", LOW_CARD, "--tournament", "3")
+    assert text.exit_code == 0, text.output
+    assert f"mean {mean:.4f}, against {mean_ev:.4f} for expected-score play" in text.stdout
+    assert f"score given up  {mean_ev - mean:.4f} points on average" in text.stdout
+
+
+@pytest.mark.parametrize(("args", "why"), [(("--tournament", "1"), "2 to 100,000"),
+                                           (("--tournament", "x"), "2 to 100,000"),
+                                           (("--tournament", "3", "--field", "greedy"),
+                                            "field strategy")])
+def test_stats_refuses_a_bad_tournament_in_one_line(official_table, args, why):
+    result = run_cli("stats", "--card", LOW_CARD, *args)
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and why in lines[0], lines
+
+
 @pytest.mark.slow
 def test_simulated_tournament_play_is_within_three_standard_errors_of_the_exact_share(
         official_table):
