@@ -120,8 +120,9 @@ def final_scores(table: Table, vectors: Vectors, *, start: tuple[int, int, int] 
         slot = np.full(rules.table_shape, -1, dtype=np.int64)
         below = new_store(*planned.pop(n + 1))
         _point_slots(slot, plan, below, levels[n + 1])
-        lost += _push_level(here, below, slot, vectors.slot, vectors.levels[n + 1], spec,
-                            values, rules.arrays)
+        own = vectors.levels[n] if n > first_level else _NO_STATES
+        lost += _push_level(here, below, slot, vectors.slot, own, vectors.levels[n + 1],
+                            spec, values, rules.arrays)
         work.add(per_column[n] * _columns(here.lo[:-1], here.hi[:-1]))
         here = below
     work.finish()
@@ -144,8 +145,13 @@ def _start_value(vectors: Vectors, start: tuple[int, int, int], total: int) -> f
     return float(turn_at(vectors, *start, total).value)
 
 
+_NO_STATES = new_store(*(np.zeros(0, dtype=np.int64) for _ in range(5)))
+"""The DP's own level of the start card's state: not solved (no shortcut there)."""
+
+
 def _push_level(here: LevelStore, below: LevelStore, slot: np.ndarray, vslot: np.ndarray,
-                vnext: LevelStore, spec: object, values: np.ndarray, arrays: object) -> float:
+                vhere: LevelStore, vnext: LevelStore, spec: object, values: np.ndarray,
+                arrays: object) -> float:
     """One level's pass (:func:`~solver.kernels.forward.forward_level`) in
     :data:`BLOCKS` blocks of states of about even columns, on numba's threads; returns
     the mass lost."""
@@ -157,7 +163,7 @@ def _push_level(here: LevelStore, below: LevelStore, slot: np.ndarray, vslot: np
     losts = [np.zeros(1) for _ in range(BLOCKS)]
 
     def block(b: int) -> None:
-        fk.forward_level(here, outs[b], slot, vslot, vnext, spec, values, arrays,
+        fk.forward_level(here, outs[b], slot, vslot, vhere, vnext, spec, values, arrays,
                          np.int64(cuts[b]), np.int64(cuts[b + 1]), losts[b])
 
     threads = min(numba.get_num_threads(), BLOCKS)

@@ -1372,4 +1372,11 @@ MUTATIONS: tuple[Mutation, ...] = (
              "grid[b, e, 0] += w",
              "the forward pass moves a turn that earns a Yahtzee bonus without its 100 points",
              ("tests/solver/test_forward.py::test_late_cards_end_as_the_plain_python_twin_plays_them",)),
+    Mutation("tourn48-forward-expected-score-columns-shifted", "kernel",
+             "solver/kernels/forward.py",
+             "            _push(p, a, n_flat, of, below, slot, lost)",
+             "            _push(p, a + 1, n_flat, of, below, slot, lost)",
+             "the forward pass moves the points so far where every move is the expected "
+             "score's (no chance of first place left, or the target reached) one point too far",
+             ("tests/solver/test_forward.py::test_late_cards_end_as_the_plain_python_twin_plays_them",)),
 )

@@ -67,24 +67,50 @@ def column_outcomes(c, m, u, y, a, tt, values, rules, o):
 
 
 @njit(cache=True, nogil=True)
-def forward_level(here, below, slot, vslot, vnext, spec, values, rules, first, last, lost):
+def forward_level(here, below, slot, vslot, vhere, vnext, spec, values, rules, first, last,
+                  lost):
     """Push the mass of states ``first .. last - 1`` of ``here`` through their turns into
     ``below``, the next level's masses (``slot[m, u, y]`` indexes it); the turns read the
-    DP's next level ``vnext`` (``vslot`` indexes it; ``spec`` its utility's). ``lost[0]``
-    gains any mass that lands outside ``below``'s ranges (none when they are right)."""
+    DP's next level ``vnext`` (``vslot`` indexes it and ``vhere``, the DP's own level of
+    these states, or no states; ``spec`` its utility's). ``lost[0]`` gains any mass that
+    lands outside ``below``'s ranges (none when they are right).
+
+    Outside a state's stored range in ``vhere`` every option has the same value (0: the
+    utility cannot be reached; or its top, already reached), so the moves there are the
+    expected-score ones whatever the points so far: those columns share one turn's
+    outcomes, played once per state on values all 0."""
     n_boxes = rules.box_scores.shape[0]
     tt = new_wide_turn(n_boxes, rules.n_rerolls, spec, np.int64(WIDE))
+    flat = new_wide_turn(n_boxes, rules.n_rerolls, spec, np.int64(1))
+    flat.keeps[:] = 0.0
+    flat.vec.bufs[:] = 0.0
     o = new_outcomes(n_boxes)
+    of = new_outcomes(n_boxes)
     for i in range(first, last):
         lo, hi, base = here.lo[i], here.hi[i], here.start[i]
-        a0, a1 = hi + 1, lo - 1  # the columns that hold mass
+        m, u, y = here.m[i], here.u[i], here.y[i]
+        v_lo, v_hi = lo, hi  # where the values differ (all of it without the DP's level)
+        j = vslot[m, u, y] if vhere.m.shape[0] > 0 else -1
+        if 0 <= j < vhere.m.shape[0]:
+            v_lo, v_hi = vhere.lo[j], vhere.hi[j]
+        a0, a1 = hi + 1, lo - 1  # the columns in the DP's range that hold mass
+        n_flat = -1
         for a in range(lo, hi + 1):
-            if here.vals[base + a - lo] > 0.0:
+            p = here.vals[base + a - lo]
+            if p == 0.0:
+                continue
+            if v_lo <= a <= v_hi:
                 a0 = min(a0, a)
                 a1 = a
+                continue
+            if n_flat < 0:  # the expected-score turn, once per state
+                plan_reads(m, y, rules, flat.vec)
+                flat.ev_ready[0] = False
+                column_outcomes(0, m, u, y, a, flat, values, rules, o)
+                n_flat = list_outcomes(m, u, y, o.grid, rules, of.w, of.points, of.moves)
+            _push(p, a, n_flat, of, below, slot, lost)
         if a0 > a1:
             continue
-        m, u, y = here.m[i], here.u[i], here.y[i]
         plan_reads(m, y, rules, tt.vec)
         tt.ev_ready[0] = False  # the expected-score turn: once per state, when a tie asks
         c0 = a0
