@@ -137,9 +137,10 @@ def tournament_stats(table: Table, card: Scorecard, objective: Objective,
                            time.perf_counter() - began)
 
 
-PLAY_WORK = 0.5
+PLAY_WORK = 0.95
 """The share of ``stats --tournament``'s progress given to the forward pass (the rest to
-the DP): the pass took about as long as the DP from a new game (bench_forward.py)."""
+the DP): the pass took 15 to 88 times the DP's CPU time from cards of six and eight open
+boxes (``benchmarks/bench_forward.py``)."""
 
 
 class _Phases:

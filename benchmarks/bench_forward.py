@@ -5,7 +5,8 @@ tournament DP's own, as ratios in one run (wall and CPU seconds; the load beside
 One process: the kernels warmed on a late card first (compilation is not the pass), then
 the win DP, the tournament DP of N players (every level kept) and the forward pass by
 its vectors. Heavy: many minutes under load; run it alone.
-``python benchmarks/bench_forward.py [N]``.
+``python benchmarks/bench_forward.py [N] [CARD]``: from CARD instead of a new game (the
+win DP against a new card from CARD too).
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ import time
 
 from _fresh import load_average
 
-from advisor import vector_cache
+from advisor.caches import caches
 from advisor.model import Scorecard
 from advisor.objective import Objective
 from advisor.ranking import turn_advisor
+from solver import vector_cache
 from solver.forward import final_scores
 from solver.stats_file import new_game_stats
 from solver.table import get_table
@@ -36,6 +38,8 @@ def timed(func) -> tuple[tuple[float, float], object]:  # noqa: ANN001
 
 def main() -> None:
     players = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
+    card = Scorecard.parse(sys.argv[2]) if len(sys.argv) > 2 else Scorecard.new()
+    start = (card.mask, card.upper, card.flag)
     table = get_table("official")
     rules = table.rules
     utility = Utility.tournament(new_game_stats(table).distribution, players)
@@ -45,17 +49,18 @@ def main() -> None:
     warm = solve_vectors(table, utility, start=state, total=late.total, keep=every)
     final_scores(table, warm, start=state, total=late.total)
     turn_advisor(late, table, Objective.win("")).probability()
-    vector_cache.clear()
+    vector_cache.clear(caches())
     load = [load_average()]
-    win, _ = timed(lambda: turn_advisor(Scorecard.new(), table, Objective.win(""))
-                   .probability())
-    vector_cache.clear()
+    win, _ = timed(lambda: turn_advisor(card, table, Objective.win("")).probability())
+    vector_cache.clear(caches())
     load.append(load_average())
-    dp, vectors = timed(lambda: solve_vectors(table, utility, total=0, keep=every))
+    dp, vectors = timed(lambda: solve_vectors(table, utility, start=start, total=card.total,
+                                              keep=every))
     load.append(load_average())
-    forward, result = timed(lambda: final_scores(table, vectors))
+    forward, result = timed(lambda: final_scores(table, vectors, start=start,
+                                                 total=card.total))
     load.append(load_average())
-    print(json.dumps({"players": players, "win_new_game_s": win, "tournament_dp_s": dp,
+    print(json.dumps({"players": players, "card": str(card), "win_s": win, "tournament_dp_s": dp,
                       "forward_pass_s": forward,
                       "forward_over_win_wall": round(forward[0] / win[0], 3),
                       "forward_over_win_cpu": round(forward[1] / win[1], 3),

@@ -48,7 +48,7 @@ def _histogram(distribution: Any) -> list[str]:
             "play (win_share_ev; 1/N against an expected-score field), and the exact "
             "final-score distribution of tournament play (its mean against expected-score "
             "play's: the score it gives up). From a card with 6 or more boxes open, a "
-            "whole game is solved first (minutes), then played forward (as long again)."})
+            "whole game is solved first (minutes), then played forward (many times longer)."})
 def stats(card_text: str, target: str | None, tournament: str | None, field: str | None,
           field_scores: str | None, rules_name: str, table_path: str | None,
           as_json: bool) -> None:
