@@ -334,8 +334,13 @@ class WorkerService:
             with contextlib.suppress(OSError):  # before the solver's threads start: they inherit it
                 os.setpriority(os.PRIO_PROCESS, process.pid, self.nice)
         self._process, self._conn = process, mine
-        threading.Thread(target=self._read, args=(mine,), daemon=True,
-                         name=f"{self.name}-reader").start()
+        try:
+            threading.Thread(target=self._read, args=(mine,), daemon=True,
+                             name=f"{self.name}-reader").start()
+        except BaseException:  # (no thread left): the pipe is closed with the worker
+            self._stop_worker()
+            mine.close()
+            raise
 
     def spawn(self) -> tuple[Any, Any]:
         """A new worker process of this service and our end of its pipe
@@ -343,22 +348,28 @@ class WorkerService:
         return spawn_worker(self.name)
 
     def _read(self, conn: Any) -> None:
-        """The reader thread of one worker: its messages go to :meth:`_on_message`."""
-        while True:
-            try:
-                message = conn.recv()
-            except (EOFError, OSError):
-                message = ("gone", None)
-            post = self.post
-            if post is None:
-                self._on_message(conn, message)
-            else:
+        """The reader thread of one worker: its messages go to :meth:`_on_message`. It
+        alone closes our end of the pipe, once the worker is gone: closed by another
+        thread while this one reads it, the pipe's number could go to the next worker's
+        pipe, and this thread would read (and lose) the next worker's words."""
+        try:
+            while True:
                 try:
-                    post(self._on_message, conn, message)
-                except RuntimeError:  # the loop is closed: the server stops
+                    message = conn.recv()
+                except (EOFError, OSError):
+                    message = ("gone", None)
+                post = self.post
+                if post is None:
+                    self._on_message(conn, message)
+                else:
+                    try:
+                        post(self._on_message, conn, message)
+                    except RuntimeError:  # the loop is closed: the server stops
+                        return
+                if message[0] == "gone":
                     return
-            if message[0] == "gone":
-                return
+        finally:
+            conn.close()
 
     def _on_message(self, conn: Any, message: tuple) -> None:
         with self.lock:
@@ -409,10 +420,13 @@ class WorkerService:
                 self.on_end(work, by_worker)
 
     def _stop_worker(self) -> None:
-        process, conn = self._process, self._conn
+        """(Under the lock.) End the worker process; its reader thread then sees the pipe
+        end and closes it (:meth:`_read`), and what it still reads is ignored."""
+        process = self._process
         self._process, self._conn, self._running = None, None, None
         if process is not None:
             process.terminate()
             process.join(5)
-        if conn is not None:
-            conn.close()
+            if process.is_alive():  # (deaf to SIGTERM)
+                process.kill()
+                process.join(5)

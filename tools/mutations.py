@@ -1379,4 +1379,14 @@ MUTATIONS: tuple[Mutation, ...] = (
              "the forward pass moves the points so far where every move is the expected "
              "score's (no chance of first place left, or the target reached) one point too far",
              ("tests/solver/test_forward.py::test_late_cards_end_as_the_plain_python_twin_plays_them",)),
+    Mutation("worker-pipe-closed-under-its-reader", "python", "advisor/workers.py",
+             "        process = self._process\n"
+             "        self._process, self._conn, self._running = None, None, None\n",
+             "        process = self._process\n"
+             "        if self._conn is not None:\n"
+             "            self._conn.close()\n"
+             "        self._process, self._conn, self._running = None, None, None\n",
+             "a stopped worker's pipe is closed by the thread that stops it while its reader "
+             "reads it: the next worker's pipe can take its number and lose its words",
+             ("tests/advisor/test_workers.py",)),
 )
