@@ -88,30 +88,39 @@ class TargetStats:
 class TournamentStats:
     """The expected share of first place of one card in a tournament: under tournament
     play (the objective's best strategy) and under expected-score play; and the exact
-    final-score distribution of tournament play (``play``) beside expected-score play's
-    mean (``mean_ev``)."""
+    final-score distribution of tournament play (``play``; None from a card with more
+    than :data:`FORWARD_OPEN_MAX` boxes open) beside expected-score play's mean
+    (``mean_ev``)."""
 
     card: Scorecard
     objective: Objective
     win_share: float
     win_share_ev: float
-    play: FinalScores
+    play: FinalScores | None
     mean_ev: float
     seconds: float
 
     @property
-    def score_given_up(self) -> float:
+    def score_given_up(self) -> float | None:
         """The expected final score tournament play gives up against expected-score play
-        (points)."""
-        return self.mean_ev - self.play.mean
+        (points), or None when ``play`` was not worked out."""
+        return None if self.play is None else self.mean_ev - self.play.mean
 
     def to_json(self) -> dict[str, Any]:
+        play = {} if self.play is None else {**self.play.to_json(),
+                                             "score_given_up": self.score_given_up}
         return {"rules": self.card.rules_name, "card": str(self.card),
                 "total": self.card.total, "objective": self.objective.to_json(),
                 "players": self.objective.players, "win_share": self.win_share,
-                "win_share_ev": self.win_share_ev, **self.play.to_json(),
-                "mean_ev": self.mean_ev, "score_given_up": self.score_given_up,
+                "win_share_ev": self.win_share_ev, **play, "mean_ev": self.mean_ev,
                 "seconds": self.seconds}
+
+
+FORWARD_OPEN_MAX = 8
+"""The most open boxes from which ``stats --tournament`` works out the final-score
+distribution of tournament play: the exact forward pass took 44 s of CPU from a card of
+eight open boxes (88 times the DP) and did not finish in 50 minutes from a new game
+(``benchmarks/bench_forward.py``); from more, only the two shares of first place."""
 
 
 def tournament_stats(table: Table, card: Scorecard, objective: Objective,
@@ -120,7 +129,8 @@ def tournament_stats(table: Table, card: Scorecard, objective: Objective,
     under ``objective`` (a tournament): ``win_share`` of tournament play (the objective's
     solve, kept for the game's turns: :func:`solver.solved_turn.solve_turn`), and
     ``win_share_ev``, E[U(final)] over the exact final-score distribution of
-    expected-score play (exactly 1/N from a new game against an expected-score field)."""
+    expected-score play (exactly 1/N from a new game against an expected-score field);
+    from at most :data:`FORWARD_OPEN_MAX` open boxes, tournament play's distribution."""
     began = time.perf_counter()
     card.check_not_full()
     utility = objective.utility(table)
@@ -130,9 +140,10 @@ def tournament_stats(table: Table, card: Scorecard, objective: Objective,
     shares[:k] = utility.values[:k]
     ev = math.fsum((dist * shares).tolist())
     mean_ev = math.fsum((dist * np.arange(dist.shape[0])).tolist())
-    steps = _Phases(progress, PLAY_WORK)
+    forward = len(card.open_boxes()) <= FORWARD_OPEN_MAX
+    steps = _Phases(progress, PLAY_WORK if forward else 0.0)
     best = TurnAdvisor(card, table, objective, progress=steps.first).probability()
-    play = tournament_play(table, card, objective, utility, steps.second)
+    play = tournament_play(table, card, objective, utility, steps.second) if forward else None
     return TournamentStats(card, objective, best, min(max(ev, 0.0), 1.0), play, mean_ev,
                            time.perf_counter() - began)
 

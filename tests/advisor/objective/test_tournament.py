@@ -371,6 +371,34 @@ def test_stats_gives_tournament_plays_final_score_distribution_from_a_late_card(
     assert f"score given up  {mean_ev - mean:.4f} points on average" in text.stdout
 
 
+def test_stats_from_more_than_eight_open_boxes_gives_the_shares_and_says_why_no_more(
+        official_table, field):
+    """From nine open boxes the forward pass (hours from a new game) is not run: the two
+    shares of first place and expected-score play's mean come, tournament play's
+    distribution keys do not, and the text says from how many open boxes it is given."""
+    import json
+
+    from solver.stats import optimal_stats
+
+    card_text = "aces=3,twos=6,threes=9,fours=12"
+    card = Scorecard.parse(card_text)
+    assert len(card.open_boxes()) == 9
+    result = run_cli("stats", "--card", card_text, "--tournament", "3", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert not {"distribution", "mean", "sd", "score_given_up"} & set(data)
+    to_come = optimal_stats(official_table, start=start(card)).distribution
+    mean_ev = card.total + math.fsum((to_come * np.arange(to_come.shape[0])).tolist())
+    assert data["mean_ev"] == pytest.approx(mean_ev, abs=1e-9, rel=0)
+    best = TurnAdvisor(card, official_table, Objective.tournament(3)).probability()
+    assert data["win_share"] == best and data["win_share"] >= data["win_share_ev"]
+    text = run_cli("stats", "--card", card_text, "--tournament", "3")
+    assert text.exit_code == 0, text.output
+    assert ("Tournament play's final-score distribution: worked out from a card with at most "
+            "8 boxes open (--card); from 9, the exact forward pass takes hours.") in text.stdout
+    assert f"win_share     {100 * best:9.4f} %" in text.stdout
+
+
 @pytest.mark.parametrize(("args", "why"), [(("--tournament", "1"), "2 to 100,000"),
                                            (("--tournament", "x"), "2 to 100,000"),
                                            (("--tournament", "3", "--field", "greedy"),
