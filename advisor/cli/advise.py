@@ -14,9 +14,9 @@ from solver.errors import shown_path
 from ..advice import advice_report
 from ..model import Dice
 from ..moves import parse_action
-from ..objective import EV, Objective
+from ..objective import EV
 from ..play import GameSession, deviation_note
-from ..play_win import WinEachTurn, judging_of_record, objective_comment
+from ..play_win import WinEachTurn, choose_judging, judging_of_record, objective_comment
 from ..record import GameRecord, parse_record
 from ..record_file import RecordFile, check_record_path, read_record_text
 from ..request.advise_question import AdviseQuestion
@@ -103,8 +103,9 @@ def _advise_game(game_path: str, dice: Dice, append_text: str | None, top: int,
             text = held.text()
         _check_rules(record.rules, rules_name, new)
         given = any(value is not None for value in objective_options.values())
-        judging = (Objective.parse_options(**objective_options, rules=record.rules)
-                   if given else judging_of_record(text, record.rules) or EV)
+        judging = choose_judging(objective_name=None, win_from=None, **objective_options,
+                                 players=record.players, rules=record.rules,
+                                 noted=None if given else judging_of_record(text, record.rules))
         win = judging if isinstance(judging, WinEachTurn) else None  # each turn's own
         fixed = judging if not isinstance(judging, WinEachTurn) else EV
         table = load_table(record.rules, table_path)
