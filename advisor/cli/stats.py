@@ -48,8 +48,8 @@ def _histogram(distribution: Any) -> list[str]:
             "play (win_share_ev; 1/N against an expected-score field), and the exact "
             "final-score distribution of tournament play (its mean against expected-score "
             "play's: the score it gives up), from a card with 8 or fewer boxes open (from "
-            "more, the exact pass takes hours). From a card with 6 or more boxes open, a "
-            "whole game is solved first (minutes)."})
+            "more, the exact pass takes minutes to hours). From a card with 6 or more "
+            "boxes open, a whole game is solved first (minutes)."})
 def stats(card_text: str, target: str | None, tournament: str | None, field: str | None,
           field_scores: str | None, rules_name: str, table_path: str | None,
           as_json: bool) -> None:
@@ -124,7 +124,8 @@ def _tournament(question: Any, table: Any, as_json: bool) -> None:
     if play is None:
         click.echo(f"\nTournament play's final-score distribution: worked out from a card with "
                    f"at most {FORWARD_OPEN_MAX} boxes open (--card); from "
-                   f"{len(card.open_boxes())}, the exact forward pass takes hours.")
+                   f"{len(card.open_boxes())}, the exact forward pass takes minutes to hours "
+                   f"(about 4 minutes from 9, over 50 from a new game).")
         return
     for line in ("",
                  f"Tournament play's final score (exact): mean {play.mean:.4f}, against "
