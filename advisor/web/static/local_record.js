@@ -55,7 +55,7 @@ function notedObjective(text, rules) {
         }
         return { objective, line: noted.solvesTurns ? first : "" };
       }
-      throw new LocalError(`the record's first line ${shownLine}: give {"kind": "ev"}, {"kind": "target", "target": X} or {"kind": "win", "opponent": CARD}`);
+      throw new LocalError(`the record's first line ${shownLine}: give {"kind": "ev"}, {"kind": "target", "target": X}, {"kind": "win", "opponent": CARD} or {"kind": "tournament", "players": N, "field": "optimal"}`);
     }
   }
   throw new LocalError(`the record's first line ${shownLine} names no objective this version reads; give --objective, --target, --beat or --opponent`);

@@ -7,6 +7,7 @@
 // Imports nothing: the page's modules and a static site's answers (local_*.js) ask it.
 
 const EV_JSON = Object.freeze({ kind: "ev" });
+const MOST_PLAYERS = 100000;  // of a tournament, as the server takes them
 
 // How a win objective counts a tie: half a win against one opponent, 1/k among k players.
 export const tieShare = (objective) => (objective.opponents ? "a tie of k players at the top counts 1/k"
@@ -187,7 +188,19 @@ class Described extends Objective {
 
   static fromForm(kind) { return { kind }; }
 
-  static fromNote() { return null; }
+  get playedFor() {
+    return this.json.players ? `to top a tournament of ${this.json.players}` : "to win";
+  }
+
+  // A tournament against the default field (expected-score play), as the server's from_json
+  // reads it; a field of observed scores is the server's to read.
+  static fromNote(data) {
+    const players = data.players;
+    const field = typeof data.field === "string" ? data.field.trim().toLowerCase() : null;
+    return data.kind === "tournament" && sameKeys(data, ["kind", "players", "field"])
+      && Number.isInteger(players) && players >= 2 && players <= MOST_PLAYERS
+      && field === "optimal" ? { ...data, field } : null;
+  }
 }
 
 const TYPES = { ev: ExpectedScore, target: Target, win: Win, tournament: Described };
@@ -201,5 +214,6 @@ export const objectiveOf = (json) => new (typeOf((json || EV_JSON).kind))(json);
 export const objectiveOfForm = (kind, $) => typeOf(kind).fromForm(kind, $);
 
 /** The objective of a record's noted JSON as the server's from_json reads it, or null when
- * the note is none that a static site reads (the expected score, a target, a win). */
+ * the note is none that a static site reads (the expected score, a target, a win, a
+ * tournament against expected-score play). */
 export const objectiveOfNote = (data) => typeOf(data.kind).fromNote(data);

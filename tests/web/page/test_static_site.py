@@ -278,6 +278,7 @@ NOTED = (  # first lines naming what the game was played for, as play writes the
     "# objective: win (each player against the best of the others, from the first turn)",
     "# objective: win (each player against the best of the others, from 4 open boxes on)",
     '# objective: {"kind": "target", "target": 230}',
+    '# objective: {"kind": "tournament", "players": 10000, "field": "optimal"}',
     '# objective: {"kind": "win", "opponent": "twos=6,yahtzee=50"}',
     '# objective: {"kind": "win", "opponents": ["twos=6", "chance=20"]}',
     '# objective: {"kind": "ev"}',
@@ -290,6 +291,8 @@ BAD_NOTES = (
     '# objective: {"kind": "target"}',
     '# objective: {"kind": "win", "opponent": "twos=7"}',
     '# objective: {"kind": "ev", "target": 3}',
+    '# objective: {"kind": "tournament", "players": 1, "field": "optimal"}',
+    '# objective: {"kind": "tournament", "players": 10, "field": "greedy"}',
 )
 
 
@@ -300,7 +303,7 @@ def test_a_record_played_to_win_or_for_a_target_is_not_reviewed_by_expected_scor
     score."""
     page = browser.new_page()
     table = Table(page, site_url)
-    for i, line in enumerate(NOTED[:3]):
+    for i, line in enumerate(NOTED[:4]):
         path = tmp_path / f"noted{i}.txt"
         path.write_text(f"{line}\nplayers Ann,Bob\nAnn: 22256 twos\nBob: 12345 ls\n")
         page.set_input_files("#upload-file", str(path))
@@ -311,7 +314,9 @@ def test_a_record_played_to_win_or_for_a_target_is_not_reviewed_by_expected_scor
         assert table.phase != "analysis"
         message = page.inner_text("#page-error")
         assert message.startswith("Analysis: ") and "yahtzee serve" in message, message
-        assert ("to win" if "win" in line else "for a target") in message, message
+        played = ("to win" if "win" in line else "to top a tournament of 10000"
+                  if "tournament" in line else "for a target")
+        assert played in message, message
     assert table.errors == []
     page.close()
 
