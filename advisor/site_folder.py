@@ -85,7 +85,8 @@ def is_site(marker: Path) -> bool:
 def _leftovers(target: Path) -> tuple[list[Path], list[Path]]:
     """(new sites, set-aside earlier sites) that builds of ``target`` left beside it."""
     pattern = re.compile(rf"\.{re.escape(target.name)}\.(old\.)?[a-z0-9_]{{8}}")
-    fresh, old = [], []
+    fresh: list[Path] = []
+    old: list[Path] = []
     for path in sorted(target.parent.iterdir()):
         if pattern.fullmatch(path.name) and path.is_dir() and not path.is_symlink():
             (old if path.name.startswith(f".{target.name}.old.") else fresh).append(path)

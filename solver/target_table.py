@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from numbers import Integral
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 import numpy as np
 
@@ -309,10 +309,20 @@ class TargetTable:
         return np.ascontiguousarray(slot, dtype=np.int64), store
 
 
+class StoredLevels(Protocol):
+    """A file of a solve's levels (a target table, a tournament file): ``index[n - 1]``
+    the rows of level ``n`` (m, u, y, lo, hi, start), ``level_values(n)`` its values."""
+
+    rules: RuleSet
+    index: list[np.ndarray]
+
+    def level_values(self, n: int) -> np.ndarray: ...
+
+
 class _Levels(dict):
     """The levels of :meth:`TargetTable.vectors`, made on first use (``levels[n]``)."""
 
-    def __init__(self, table: TargetTable, shift: int, utility: Any) -> None:
+    def __init__(self, table: StoredLevels, shift: int, utility: Any) -> None:
         super().__init__()
         self.table, self.shift, self.utility = table, shift, utility
 

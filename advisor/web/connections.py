@@ -279,7 +279,7 @@ class BoundedErrorLog:
             return
         unsaid = self._unsaid.pop(kind, 0)
         self._last[kind] = now
-        if unsaid:
+        if unsaid and last is not None:  # (a kind is unsaid only after it was said)
             words += f" ({unsaid} more like it in the last {now - last:.0f} s not logged)"
         self.logger.error("%s", words)
 
