@@ -290,6 +290,19 @@ class Objective:
         return ()
 
     @property
+    def loss_decimals(self) -> int:
+        """Decimals of a loss in percentage points of the objective's figure: 2, more
+        where the figure itself is tiny (a big tournament's share of first place, about
+        1/N), so that a worse choice never shows a loss of 0.00."""
+        return 2
+
+    @property
+    def chance_decimals(self) -> int:
+        """Decimals of the objective's figure as a percentage (4; never fewer than its
+        losses have)."""
+        return max(4, self.loss_decimals)
+
+    @property
     def chance_words(self) -> str:
         """What the objective's per-option figure is, in a few words: ``the chance of 300
         or more``, ``the chance to win``, ``the share of first place among 10 players``
@@ -321,11 +334,11 @@ class Objective:
         """What the served page shows of the objective, so that it asks the objective
         instead of testing its kind: ``objective`` (:meth:`to_json`), ``key`` (the
         options' figure, null for the expected score), ``params`` (:meth:`query_params`),
-        ``header``, ``words`` (:attr:`chance_words`), ``slow_open_boxes`` and
-        ``solves_from_new_game``."""
+        ``header``, ``words`` (:attr:`chance_words`), ``slow_open_boxes``,
+        ``loss_decimals`` and ``solves_from_new_game``."""
         return {"objective": self.to_json(), "params": self.query_params(), "key": self.key,
                 "header": self.header, "words": self.chance_words,
-                "slow_open_boxes": self.slow_open_boxes,
+                "slow_open_boxes": self.slow_open_boxes, "loss_decimals": self.loss_decimals,
                 "solves_from_new_game": self.solves_from_new_game}
 
     # ------------------------------------------------------------------ figures
@@ -345,9 +358,11 @@ class Objective:
         """The columns of a table of options after the choice: the objective's figure
         (a percentage), its loss in percentage points, the expected final score."""
         cell = max(len(self.header), 11) + 2
-        return [Column(self.header, cell, lambda o: probability_text(o.probability or 0.0),
-                       gap=""),
-                Column("loss (pp)", 9, lambda o: points_of_chance(o.p_loss or 0.0)),
+        figure, loss = self.chance_decimals, self.loss_decimals
+        return [Column(self.header, cell + figure - 4,
+                       lambda o: probability_text(o.probability or 0.0, figure), gap=""),
+                Column("loss (pp)", 9 + loss - 2,
+                       lambda o: points_of_chance(o.p_loss or 0.0, loss)),
                 EXPECTED_FINAL]
 
     # ------------------------------------------------------------------ solving
@@ -591,6 +606,12 @@ class TournamentObjective(Objective):
     @property
     def chance_words(self) -> str:
         return f"the share of first place among {self.players:,} players"
+
+    @property
+    def loss_decimals(self) -> int:
+        """2 up to 999 players, one more for each further digit of N (shares about 1/N):
+        4 for 10,000 players."""
+        return 2 + max(0, len(str(self.players)) - 3)
 
     def describe(self) -> str:
         return (f"the expected share of first place among {self.players:,} players "

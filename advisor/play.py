@@ -557,8 +557,10 @@ def deviation_note(chosen: Option, best: Option, objective: Objective = EV) -> s
         if high - low <= 1e-12:
             return ""
         what = objective.chance_words
-        return (f"  {chosen.describe()} costs {points_of_chance(high - low)} percentage points "
-                f"of {what} ({probability_text(high)} to {probability_text(low)}; best: "
+        figure, loss = objective.chance_decimals, objective.loss_decimals
+        return (f"  {chosen.describe()} costs {points_of_chance(high - low, loss)} percentage "
+                f"points of {what} ({probability_text(high, figure)} to "
+                f"{probability_text(low, figure)}; best: "
                 f"{best.describe()}; {chosen.loss:.2f} points on average)")
     if chosen.loss <= 1e-9:
         return ""

@@ -18,14 +18,15 @@ def rolls_left_phrase(rolls_left: int, rolls_per_turn: int) -> str:
     return f"ROLLS LEFT: {rolls_left} (after roll {roll} of {rolls_per_turn})"
 
 
-def probability_text(p: float) -> str:
+def probability_text(p: float, decimals: int = 4) -> str:
     """A probability as a percentage with enough digits: ``17.6019 %``."""
-    return f"{100 * p:.4f} %"
+    return f"{100 * p:.{decimals}f} %"
 
 
-def points_of_chance(p: float) -> str:
-    """A difference of probabilities in percentage points, two decimals: ``0.42``."""
-    return f"{100 * p:.2f}"
+def points_of_chance(p: float, decimals: int = 2) -> str:
+    """A difference of probabilities in percentage points, two decimals by default:
+    ``0.42``."""
+    return f"{100 * p:.{decimals}f}"
 
 
 def duration_text(seconds: float) -> str:

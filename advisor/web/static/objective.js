@@ -47,6 +47,10 @@ class Objective {
 
   get ownTitle() { return `Your choices, best ${this.ownWords.replace(/^the /, "")} first`; }
 
+  /** Decimals of a loss in percentage points of the figure (more where the figure is
+   * tiny: a big tournament's share of first place). */
+  get lossDecimals() { return this.info && this.info.loss_decimals ? this.info.loss_decimals : 2; }
+
   /** The tooltip of an option's chance ("" for none). */
   get chanceTitle() { return this.info ? `${this.info.words} (a tie shared)` : ""; }
 

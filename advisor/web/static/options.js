@@ -8,7 +8,7 @@ import {
   $, SHOWN_OPTIONS, act, advice, isOver, on, phase, rollsLeft, rules, setWhyFor, showAll, state,
   whyAdvice, whyFor, whyPending,
 } from "./state.js";
-import { describe, ordinal, percent, phrase } from "./words.js";
+import { chanceText, describe, ordinal, phrase } from "./words.js";
 
 // What the list shown is ranked by: the advice's objective (the expected score until the
 // turn's solve is done), or the game's when the server described it (its words, heading).
@@ -34,7 +34,8 @@ function optionCells(option) {
   chance.className = "num chance";
   const ranked = rankedBy();
   const p = ranked.chanceOf(option);
-  chance.textContent = p === undefined ? "" : percent(p);
+  const digits = p === undefined ? 2 : ranked.lossDecimals;
+  chance.textContent = p === undefined ? "" : chanceText(p, digits);
   if (p !== undefined && ranked.chanceTitle) chance.title = ranked.chanceTitle;
   const ev = document.createElement("span");
   ev.className = "num ev";
@@ -46,9 +47,9 @@ function optionCells(option) {
   const lost = p === undefined ? option.loss : 100 * (option.p_loss ?? 0);
   const unit = p === undefined ? "" : " pp";
   // a loss is a positive figure under the "loss" heading, as `advise` prints it
-  loss.textContent = lost > 0 ? `${lost.toFixed(2)}${unit}` : "best";
+  loss.textContent = lost > 0 ? `${lost.toFixed(digits)}${unit}` : "best";
   const label = `${what.textContent}: ` + (p === undefined ? "" : `chance ${chance.textContent}, `) +
-    `expected final ${ev.textContent}, ` + (lost > 0 ? `loses ${lost.toFixed(2)}` +
+    `expected final ${ev.textContent}, ` + (lost > 0 ? `loses ${lost.toFixed(digits)}` +
     (p === undefined ? "" : " percentage points") : "the best choice");
   return { cells: [what, chance, ev, loss], label };
 }

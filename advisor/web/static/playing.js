@@ -13,7 +13,7 @@ import {
   setSelectedWasHeld, setShowAll, setWhyAdvice, setWhyFor, setWhyPending, sorted, state, step,
   undoStack, whyAdvice, whyPending,
 } from "./state.js";
-import { percent, phrase } from "./words.js";
+import { chanceText, phrase } from "./words.js";
 
 // A face tapped (or typed as a key): the next die of the roll being entered, or the new
 // face of the die tapped last (a correction: nothing to undo).
@@ -213,8 +213,9 @@ function costNote(chosen) {
     const lost = best[key] - chosen[key];
     if (lost <= 1e-12) return null;
     const what = objective.words;
-    text = `${phrase(chosen)} costs ${(100 * lost).toFixed(2)} percentage points of ${what} ` +
-      `(${percent(best[key])} to ${percent(chosen[key])}; best: ${phrase(best)}; ` +
+    const digits = objective.lossDecimals;
+    text = `${phrase(chosen)} costs ${(100 * lost).toFixed(digits)} percentage points of ${what} ` +
+      `(${chanceText(best[key], digits)} to ${chanceText(chosen[key], digits)}; best: ${phrase(best)}; ` +
       `${chosen.loss.toFixed(2)} points on average)`;
   } else {
     if (chosen.loss <= 1e-9) return null;

@@ -34,6 +34,9 @@ export function timeLeft(job) {
 }
 
 export const percent = (p) => fixed(p, p > 0.999 || p < 0.001 ? 2 : 1);
+// An option's chance beside losses of `digits` decimals: as percent() for losses of 2, with
+// as many decimals as the losses have beyond that (0.0073% and 0.0051%, not 0.01% twice).
+export const chanceText = (p, digits) => (digits > 2 ? fixed(p, digits) : percent(p));
 const signed = (x) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(2)}`;
 // A loss or luck in its unit (analysis): points, or percentage points of a probability.
 export const lossText = (x, unit) => (unit === "probability" ? `${(100 * x).toFixed(2)} pp` : x.toFixed(2));

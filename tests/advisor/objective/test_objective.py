@@ -292,3 +292,28 @@ def test_a_moves_cost_names_the_objectives_own_figure(objective, words):
     assert deviation_note(chosen, best, objective) == (
         f"  keep 6 6 costs 0.42 percentage points of {words} (53.4367 % to 53.0167 %; "
         f"best: keep 6 6 6; 1.20 points on average)")
+
+
+@pytest.mark.parametrize("players", [2, 10, 100, 999, 1_000, 10_000, 99_999, 100_000])
+def test_a_choice_a_tenth_of_a_fair_share_worse_never_shows_a_loss_of_zero(players):
+    """Among N players a share of first place is about 1/N: the option table and play's
+    note show a choice worse by a tenth of that (0.1/N) as a loss above 0 (two decimals
+    showed 0.00 from 2,000 players up), each figure rounded from the option's own value,
+    the share with at least as many decimals as the loss."""
+    from advisor.play import deviation_note
+
+    objective = Objective.tournament(players)
+    best_share = 1 / players
+    lost = 0.1 / players
+    best = _option("666", 250.0, win_share=best_share, p_loss=0.0)
+    chosen = _option("66", 248.8, loss=1.2, win_share=best_share - lost, p_loss=lost)
+    share, loss, _ = objective.option_columns()
+    shown = loss.cell(chosen)
+    assert float(shown) > 0 and abs(float(shown) - 100 * lost) <= 0.5 * 10.0 ** -len(
+        shown.split(".")[1]) + 1e-15, shown
+    digits = len(shown.split(".")[1])
+    assert share.cell(chosen) == f"{100 * (best_share - lost):.{max(4, digits)}f} %"
+    assert len(share.heading) <= share.width and len(loss.heading) <= loss.width
+    note = deviation_note(chosen, best, objective)
+    assert f"costs {shown} percentage points" in note, note
+    assert f"({share.cell(best)} to {share.cell(chosen)};" in note, note

@@ -139,3 +139,28 @@ def test_the_page_shows_each_objectives_columns_labels_and_units(
     assert note == cost[0].upper() + cost[1:], note
     assert table.errors == []
     context.close()
+
+
+def test_a_big_tournaments_shares_show_as_many_decimals_as_their_losses(server, browser):
+    """Among 10,000 players a share of first place is about 0.01 %: the page's objective
+    (as GET /api/objective describes it) writes losses with 4 decimals of a percentage
+    point and the shares beside them with as many (0.0073 %, not 0.01 % for every choice);
+    under a chance to win, as always (53.4 %, losses with 2)."""
+    page = browser.new_page()
+    page.goto(server.url)
+    got = page.evaluate("""async () => {
+      const { objectiveOf } = await import("./static/objective.js");
+      const { chanceText } = await import("./static/words.js");
+      const said = async (query) => {
+        const info = await fetch(`/api/objective?${query}`).then((r) => r.json());
+        const objective = objectiveOf({ ...info.objective, params: info.params, info });
+        const digits = objective.lossDecimals;
+        return [digits, chanceText(0.0000734, digits), chanceText(0.534367, digits),
+                (100 * 0.0000213).toFixed(digits)];
+      };
+      return [await said("tournament=10000"), await said("tournament=10"),
+              await said("target=250")];
+    }""")
+    assert got == [[4, "0.0073%", "53.4367%", "0.0021"], [2, "0.01%", "53.4%", "0.00"],
+                   [2, "0.01%", "53.4%", "0.00"]]
+    page.close()

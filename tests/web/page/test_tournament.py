@@ -86,7 +86,7 @@ def test_the_objective_described_for_the_page(server):
         "params": {"tournament": "10000"},
         "key": "win_share", "header": "share of 1st",
         "words": "the share of first place among 10,000 players",
-        "slow_open_boxes": 6, "solves_from_new_game": True}
+        "slow_open_boxes": 6, "solves_from_new_game": True, "loss_decimals": 4}
     status, body = server.get("/api/objective", {"target": "250"})
     assert status == 200 and body["params"] == {"target": "250"}
     assert body["key"] == "p_target" and body["words"] == "the chance of 250 or more"
