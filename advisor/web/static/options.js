@@ -200,6 +200,8 @@ export function drawOptions() {
   list.replaceChildren();
   const ranked = rankedBy();
   $("advice").classList.toggle("with-chance", ranked.solvesTurns);
+  // a big tournament's figures have more decimals (0.0047%, 0.0020 pp): smaller, to fit
+  $("advice").classList.toggle("long-figures", ranked.solvesTurns && ranked.lossDecimals > 2);
   $("advice").querySelector(".options-head .chance").textContent = ranked.header;
   // ranked by expected score while the game's objective is being worked out: said so
   $("advice-title").textContent = ranked.solvesTurns || !objectiveOf(state.objective).solvesTurns
