@@ -33,9 +33,19 @@ def parse_action(text: str, advice: Advice) -> Move:
         n = int(line) if line.isascii() and len(line) <= 4 else 0
         if not 1 <= n <= len(advice.options):
             raise IllegalMoveError(f"option {shown(line, 20)} does not exist; choose an "
-                                   f"option number 1..{len(advice.options)}")
+                                   f"option number 1..{len(advice.options)}"
+                                   f"{_keep_hint(line, advice)}")
         return advice.options[n - 1].move
     return check_move(Move.parse(line, advice.card.rules), advice)
+
+
+def _keep_hint(line: str, advice: Advice) -> str:
+    """``, or keep 2225 to keep those dice`` when the digits typed are dice to keep (2 to
+    4 of the dice showing, with a roll left), else ``""``."""
+    if advice.rolls_left == 0 or not 2 <= len(line) < DICE or set(line) - set("123456"):
+        return ""
+    keep = Keep(tuple(int(c) for c in line))
+    return f", or keep {line} to keep {keep.spaced()}" if advice.dice.contains(keep) else ""
 
 
 def check_move(move: Move, advice: Advice) -> Move:

@@ -31,3 +31,27 @@ def test_dice_after_a_keep_accepted():
     assert dice_after_keep("145", Keep("33")) == Dice("13345")  # the three rerolled
     assert dice_after_keep("33145", Keep("33")) == Dice("13345")  # all five
     assert dice_after_keep("1", Keep("2345")) == Dice("12345")
+
+
+@pytest.mark.parametrize(("typed", "rolls_left", "message"), [
+    ("2225", 2, "option '2225' does not exist; choose an option number 1..28, or keep 2225 "
+                "to keep 2 2 2 5"),
+    ("66", 1, "option '66' does not exist; choose an option number 1..28"),  # no two 6s
+    ("2225", 0, "option '2225' does not exist; choose an option number 1..13"),  # no roll
+    ("22256", 2, "option '22256' does not exist; choose an option number 1..28"),  # all five
+    ("2207", 2, "option '2207' does not exist; choose an option number 1..28"),
+])
+def test_a_number_that_is_no_option_says_how_to_keep_those_dice(official_table, typed,
+                                                                 rolls_left, message):
+    """Dice typed where an option number is read (a player at the table types the dice
+    to keep): refused, and when they are dice to keep, the line says how to keep them."""
+    from advisor.model import Scorecard
+    from advisor.moves import parse_action
+    from advisor.ranking import advise
+    from solver.errors import IllegalMoveError
+
+    advice = advise(Scorecard.parse(""), Dice("22256"), rolls_left=rolls_left,
+                    table=official_table)
+    with pytest.raises(IllegalMoveError) as refused:
+        parse_action(typed, advice)
+    assert str(refused.value) == message
