@@ -61,15 +61,19 @@ def ignore_interrupt() -> None:
 
 
 class Reporter:
-    """The progress callback of a work in the worker: each change goes to the client."""
+    """The progress callback of a work in the worker: each change goes to the client,
+    with the CPU seconds the worker has spent on the work (every thread) since it began
+    (for the time left, :class:`~advisor.time_left.TimeLeft`)."""
 
     def __init__(self, conn: Any, token: int) -> None:
         self.conn, self.token, self.last = conn, token, (-1, -1)
+        self.began = time.process_time()
 
     def __call__(self, done: int, total: int) -> None:
         if (done, total) != self.last:
             self.last = (done, total)
-            self.conn.send(("progress", self.token, done, total))
+            self.conn.send(("progress", self.token, done, total,
+                            time.process_time() - self.began))
 
 
 def _sendable(exc: BaseException) -> BaseException | None:
@@ -83,8 +87,8 @@ def _sendable(exc: BaseException) -> BaseException | None:
 
 def worker_main(conn: Any) -> None:
     """The worker process: run each ``(token, func, arg)`` received, sending
-    ``("progress", token, done, total)`` as it goes, then ``("done", token, result)`` or
-    ``("failed", token, message, is_input_error, exception or None)``."""
+    ``("progress", token, done, total, cpu_seconds)`` as it goes, then ``("done", token,
+    result)`` or ``("failed", token, message, is_input_error, exception or None)``."""
     ignore_interrupt()
     while True:
         try:
@@ -143,6 +147,8 @@ class Work:
     """(A work given to :meth:`WorkerService.submit` is queued first.)"""
     done: int = 0
     total: int = 0
+    cpu: float | None = None
+    """CPU seconds the worker spent on it by its last report (None: not said)."""
     created: float = field(default_factory=time.monotonic)
     started: float | None = None
     ended: float | None = None
@@ -174,8 +180,9 @@ class Work:
 
     def seconds_left(self) -> float | None:
         """The time still to go at the rate of the recent work (the units are work,
-        :func:`solver.solved_turn.turn_work`; :class:`~advisor.time_left.TimeLeft`: it
-        follows a change of the machine's speed), or None before a first estimate can be
+        :func:`solver.solved_turn.turn_work`; :class:`~advisor.time_left.TimeLeft`: its
+        CPU seconds per unit over the CPU share it gets now, which follows a change of
+        the machine's load), or None before a first estimate can be
         made (under a twentieth of the work done, or in the first 3 seconds)."""
         if self.state != "running" or self.started is None:
             return None
@@ -185,13 +192,14 @@ class Work:
         return self.pace.seconds_left(now)
 
     def observe(self, now: float | None = None) -> None:
-        """Note ``done`` of ``total`` at ``now`` (default: the monotonic clock's) for the
-        time left: at each report of the worker, and when asked."""
+        """Note ``done`` of ``total`` (and ``cpu``) at ``now`` (default: the monotonic
+        clock's) for the time left: at each report of the worker, and when asked."""
         if self.started is None:
             return
         if self.pace is None or self.pace.started != self.started:
             self.pace = TimeLeft(self.started)
-        self.pace.report(time.monotonic() if now is None else now, self.done, self.total)
+        self.pace.report(time.monotonic() if now is None else now, self.done, self.total,
+                         self.cpu)
 
     def status(self) -> dict[str, Any]:
         """``id``, ``kind``, ``what``, ``state``, ``done``, ``total`` and ``seconds`` (running
@@ -392,6 +400,7 @@ class WorkerService:
             return
         if kind == "progress":
             work.done, work.total = message[2], message[3]
+            work.cpu = message[4]
             work.observe()
             return
         self._running = None

@@ -1120,8 +1120,8 @@ MUTATIONS: tuple[Mutation, ...] = (
              "play's share worked out is rounded up: 100 % before the work is done",
              (PLAY_PROGRESS,)),
     Mutation("play-time-left-from-the-total", "python", "advisor/time_left.py",
-             "(total - done) * spent / (done - self.dones[i])",
-             "total * spent / (done - self.dones[i])",
+             "max((total - done) * wall_per_unit, 1.0)",
+             "max(total * wall_per_unit, 1.0)",
              "play's time left is the whole solve's time, not the rest's",
              (PLAY_PROGRESS,)),
     Mutation("analyze-share-by-integer-division", "python", "advisor/analysis.py",
@@ -1389,4 +1389,39 @@ MUTATIONS: tuple[Mutation, ...] = (
              "a stopped worker's pipe is closed by the thread that stops it while its reader "
              "reads it: the next worker's pipe can take its number and lose its words",
              ("tests/advisor/test_workers.py",)),
+    Mutation("time-left-wall-clock-only", "python", "advisor/time_left.py",
+             "        if self.cpu_known and cpu_of_window > 0 and cpu_of_share > 0:",
+             "        if False:",
+             "the time left ignores the work's CPU seconds (the wall rate of a window of work): "
+             "a phase on one thread then two, or other programs starting mid-solve, keep the "
+             "old speed for 40 % of the work",
+             ("tests/advisor/test_time_left.py",)),
+    Mutation("time-left-share-since-the-start", "python", "advisor/time_left.py",
+             "        j = max(bisect_right(self.times, self.times[-1] - self.share_seconds) - 1, "
+             "0)",
+             "        j = 0",
+             "the CPU share of the work taken since it began, not over the last seconds: a "
+             "change of threads or of the machine's load is followed slowly",
+             ("tests/advisor/test_time_left.py",)),
+    Mutation("worker-cpu-since-the-worker-started", "python", "advisor/workers.py",
+             "                            time.process_time() - self.began))",
+             "                            time.process_time()))",
+             "a worker's progress says its CPU seconds since it started (its earlier works "
+             "too), not since the work began",
+             ("tests/advisor/test_time_left.py::test_a_workers_progress_says_the_cpu_seconds_"
+              "since_its_work_began",)),
+    Mutation("work-bar-cpu-since-the-process-started", "python", "advisor/cli/_progress.py",
+             "pace.report(now, done, total, cpu() - cpu_began)",
+             "pace.report(now, done, total, cpu())",
+             "a command's bar counts the CPU seconds the process spent before the work as the "
+             "work's",
+             ("tests/advisor/test_time_left.py::test_a_commands_bar_follows_a_change_of_threads_"
+              "within_the_share_seconds",)),
+    Mutation("work-cpu-not-read", "python", "advisor/workers.py",
+             "            work.cpu = message[4]\n",
+             "",
+             "a work's progress drops the worker's CPU seconds: the server's and play's time "
+             "left fall back to the wall rate of a window of work",
+             ("tests/advisor/test_workers.py::test_a_works_progress_carries_the_cpu_seconds_the_"
+              "worker_spent_on_it",)),
 )

@@ -44,8 +44,8 @@ def progress_bar(desc: str, unit: str = "level"
 
 WORK_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}{postfix}]"
 """A bar of work done (not of items): the share, and the time left
-(:class:`~advisor.time_left.TimeLeft`: at the rate of the recent work; ``?`` before it is
-estimated)."""
+(:class:`~advisor.time_left.TimeLeft`: at the CPU rate of the recent work over the CPU share
+the process gets now; ``?`` before it is estimated)."""
 
 
 class _WorkBar(tqdm):
@@ -61,22 +61,25 @@ class _WorkBar(tqdm):
         return out
 
 
-def work_bar(desc: str, clock: Callable[[], float] = time.monotonic
+def work_bar(desc: str, clock: Callable[[], float] = time.monotonic,
+             cpu: Callable[[], float] = time.process_time, *,
+             left: Callable[[], float | None] | None = None
              ) -> tuple[Callable[[int, int], None], Callable[[str], None], Callable[[], None]]:
-    """A bar for a progress of work ``(done, total)`` (a review's, a solve's), shown as a
-    share and the time left from the first call on (its estimate on ``clock``), with a
-    note after the bar (``note(text)``: what is under way, "" for none); returns
-    (callback, note, close)."""
+    """A bar for a progress of work ``(done, total)`` done in this process (a review's, a
+    solve's), shown as a share and the time left from the first call on (its estimate on
+    ``clock`` and the process's CPU clock ``cpu``), with a note after the bar
+    (``note(text)``: what is under way, "" for none); returns (callback, note, close).
+    ``left``: the time left of a work done elsewhere (a worker's solve), said instead."""
     bars: list[Any] = []
-    pace = TimeLeft(clock())
+    pace, cpu_began = TimeLeft(clock()), cpu()
 
     def update(done: int, total: int) -> None:
         if not bars:
             bars.append(_WorkBar(total=total, desc=desc, file=sys.stderr, leave=False,
                                  bar_format=WORK_FORMAT))
         now = clock()
-        pace.report(now, done, total)
-        bars[0].left = pace.seconds_left(now)
+        pace.report(now, done, total, cpu() - cpu_began)
+        bars[0].left = pace.seconds_left(now) if left is None else left()
         bars[0].total = total
         bars[0].n = done
         bars[0].refresh()

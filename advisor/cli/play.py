@@ -133,7 +133,8 @@ def _finish(session: GameSession, complete: bool, path: Path | None,
     click.echo("\n== review (yahtzee analyze)")
     if session.solves is not None and session.solves.running():
         click.echo("  finishing the chance to win of a turn left during the game...", err=True)
-        wait, close_wait = work_bar("the chance to win")[::2]
+        following = session.solves.running()[0]  # (in the worker: its own estimate)
+        wait, close_wait = work_bar("the chance to win", left=following.seconds_left)[::2]
         try:
             session.finish_solves(wait)
         finally:
