@@ -276,5 +276,5 @@ def test_a_commands_bar_follows_a_change_of_threads_within_the_share_seconds(cap
     err = capsys.readouterr().err
     frames = re.findall(r"review:\s+(\d+)%\|[^|]*\| \[[0-9:]+<([0-9:?]+)\]", err)
     assert [f for f in frames if f[0] == "60"][-1] == ("60", "00:50")
-    # at 50 units (the CPU window from the start): 950 units at 0.25 s, 3:57 (237.5 s)
-    assert [f for f in frames if f[0] == "5"][-1] == ("5", "03:57")
+    # at 200 units (50 s in, the CPU window from the start): 800 units at 0.25 s, 3:20
+    assert [f for f in frames if f[0] == "20"][-1] == ("20", "03:20")
