@@ -1424,4 +1424,11 @@ MUTATIONS: tuple[Mutation, ...] = (
              "left fall back to the wall rate of a window of work",
              ("tests/advisor/test_workers.py::test_a_works_progress_carries_the_cpu_seconds_the_"
               "worker_spent_on_it",)),
+    Mutation("wait-bar-own-estimate", "python", "advisor/cli/_progress.py",
+             "bars[0].left = pace.seconds_left(now) if left is None else left()",
+             "bars[0].left = pace.seconds_left(now)",
+             "the bar waiting at the end of a game for a worker's solve estimates from this "
+             "process's clocks (and from when the bar began), not the solve's own estimate",
+             ("tests/advisor/test_time_left.py::test_a_bar_following_a_work_in_a_worker_says_"
+              "that_works_own_estimate",)),
 )

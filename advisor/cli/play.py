@@ -131,10 +131,11 @@ def _finish(session: GameSession, complete: bool, path: Path | None,
             click.echo((objective_comment(session.judging) + str(session.record)).rstrip("\n"))
         return
     click.echo("\n== review (yahtzee analyze)")
-    if session.solves is not None and session.solves.running():
+    running = session.solves.running() if session.solves is not None else []
+    if running:
         click.echo("  finishing the chance to win of a turn left during the game...", err=True)
-        following = session.solves.running()[0]  # (in the worker: its own estimate)
-        wait, close_wait = work_bar("the chance to win", left=following.seconds_left)[::2]
+        # (the solve is the worker's: its bar says the solve's own estimate)
+        wait, close_wait = work_bar("the chance to win", left=running[0].seconds_left)[::2]
         try:
             session.finish_solves(wait)
         finally:

@@ -278,3 +278,16 @@ def test_a_commands_bar_follows_a_change_of_threads_within_the_share_seconds(cap
     assert [f for f in frames if f[0] == "60"][-1] == ("60", "00:50")
     # at 200 units (50 s in, the CPU window from the start): 800 units at 0.25 s, 3:20
     assert [f for f in frames if f[0] == "20"][-1] == ("20", "03:20")
+
+
+def test_a_bar_following_a_work_in_a_worker_says_that_works_own_estimate(capsys):
+    """The bar at the end of a game that waits for a turn's solve in the worker (its
+    progress comes from there, this process does not do the work): it says the solve's
+    own time left (``left``), not one from this process's clocks."""
+    update, _, close = work_bar("the chance to win", clock=lambda: 100.0, cpu=lambda: 5.0,
+                                left=lambda: 42.0)
+    update(500, TOTAL)
+    close()
+    frames = re.findall(r"the chance to win:\s+(\d+)%\|[^|]*\| \[[0-9:]+<([0-9:?]+)\]",
+                        capsys.readouterr().err)
+    assert frames[-1] == ("50", "00:42")
