@@ -1194,8 +1194,8 @@ MUTATIONS: tuple[Mutation, ...] = (
              "practice counts a box scored where the best choice keeps dice as a keep",
              ("tests/advisor/train/test_train.py::test_keeps_and_boxes_are_counted_by_what_each_answer_did",)),
     Mutation("newuser45-page-loss-negative", "python", "advisor/web/static/options.js",
-             'loss.textContent = lost > 0 ? `${lost.toFixed(2)}${unit}` : "best";',
-             'loss.textContent = lost > 0 ? `-${lost.toFixed(2)}${unit}` : "best";',
+             'loss.textContent = lost > 0 ? `${lost.toFixed(digits)}${unit}` : "best";',
+             'loss.textContent = lost > 0 ? `-${lost.toFixed(digits)}${unit}` : "best";',
              "the page's list of choices shows a loss as -3.24 where advise prints 3.24",
              ("tests/web/page/test_new_user.py::"
               "test_losses_on_one_line_as_positive_figures_and_the_next_turn_in_view",)),
