@@ -43,7 +43,11 @@ reports; two runs at loads of 4 to 8 and 6 to 12): the worst error from 10 % of 
 on was 433 % and 55 % for 10 s (a stall of the work of a few seconds, other programs
 taking the machine, read as its speed for the rest), 77 % and 50 % for 20 s, 48 % and
 42 % for 30 s, 48 % and 43 % for 40 s; 65 % and 44 % for the wall rate of the window
-of work alone."""
+of work alone. Two more runs (loads 6 to 9; two busy loops beside at 3 to 7): 50 % and
+42 %, the wall window's 49 % and 42 %, where the CPU clock's error was 18 %: the worst
+errors are in a solve's first seconds of estimates and its last, when the share changes
+within seconds (other programs; under load the opponents' pass also gets more of the CPU
+than the DP after it: 1.0 to 1.2 cores against 0.65 in one solve)."""
 SHOWN_FROM_SHARE = 20
 """An estimate is shown from ``1 / SHOWN_FROM_SHARE`` of the work done on."""
 SHOWN_FROM_SECONDS = 3.0

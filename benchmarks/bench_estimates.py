@@ -22,6 +22,15 @@ make by themselves, whatever the other programs on the machine do.
     python benchmarks/bench_estimates.py [--turns N] [--cold] [--save FILE] [--old DIR]
     python benchmarks/bench_estimates.py --replay FILE [--old DIR]
 
+Measured (issue 45 item 2; the worst over the game's 25 solves from 10 % of the work on,
+on the wall clock; the same reports replayed for each estimate): at loads 4 to 8, 65 %
+for the old wall window, 48 % now (46 % for the rate since the start); two busy loops
+beside and loads 6 to 12: 44 % old, 42 % now; loads 6 to 9: 49 % old, 50 % now; two
+busy loops beside and loads 3 to 7: 42 % for all three, every solve but one within 30 %
+(the one: Ann's turn 2, whose opponents' pass got 1.0 to 1.2 cores and its DP 0.65, so
+the first estimates were 42 % short). On the CPU clock 15 to 19 % in every run: the
+work counts are even; the rest is the machine's load changing within seconds.
+
 ``--cold`` deletes the first turn's file (``solver.first_turn``), so the game's first
 turn is solved and measured too.
 """
