@@ -2,9 +2,10 @@
 
 Layers, each importing only those before it: the model (``model``: dice, keeps, cards;
 ``objective``; ``text``: the phrases every rendering shares; ``why``: what an option leads
-to; ``advice``: the options and their text; ``ranking``: working them out, and the one
-cache of turn advisors; ``moves``: a move as typed; ``analysis``, ``strategy``, ``play``,
-``train``, ``record``, ..., with ``analyze_text`` and ``train_text`` beside their domain)
+to; ``advice``: the options and their text; ``ranking``: working them out, a turn's
+advisor kept in the caches it is handed (``caches``: no module holds one); ``moves``: a
+move as typed; ``analysis``, ``strategy``, ``play``, ``train``, ``record``, ..., with
+``analyze_text`` and ``train_text`` beside their domain)
 -> ``request`` (every option declared once, the questions the CLI and the web both
 answer) -> the front ends ``web`` and ``cli`` (whose ``serve`` starts the web app).
 ``tests/test_imports.py`` keeps it so, type-only imports included.

@@ -32,7 +32,7 @@ from solver.solved_turn import turn_work
 from solver.table import Table, get_table
 
 from .advice import Option
-from .caches import caches
+from .caches import Caches, or_new
 from .model import Dice, Scorecard
 from .objective import EV, POINTS, PROBABILITY, Objective
 from .play_win import Judging, WinEachTurn
@@ -336,15 +336,18 @@ class _Turn:
 
 
 def analyze(record: GameRecord, objective: Judging = EV, *, table: Table | None = None,
-            advisors: Advisors | None = None,
+            memory: Caches | None = None, advisors: Advisors | None = None,
             progress: Callable[[int, int], None] | None = None,
             solving: Callable[[str], None] | None = None,
             plan: Callable[[ReviewPlan], None] | None = None) -> Analysis:
     """Judge every decision of ``record`` against the best one; ``objective`` (default: the
     expected score; a :class:`~advisor.play_win.WinEachTurn`: each turn's win objective)
     decides what "best" means, and losses and luck are in its unit (points, or
-    probability). ``table`` defaults to the cached table of the rules; ``advisors``
-    gives the turn advisors (default: the process's, :func:`~advisor.ranking.turn_advisor`).
+    probability). ``table`` defaults to the cached table of the rules; ``memory``: the
+    caches its solves read and fill (None: a fresh :class:`~advisor.caches.Caches`; pass
+    the one of the game's questions so that nothing solved is solved again); ``advisors``
+    gives the turn advisors (default: those kept in ``memory``,
+    :func:`~advisor.ranking.turn_advisor`).
 
     Before anything is solved, ``plan(ReviewPlan)`` is told the turns still to work out
     and their work; ``progress(done, REVIEW_STEPS)`` then follows the whole review by its
@@ -362,8 +365,9 @@ def analyze(record: GameRecord, objective: Judging = EV, *, table: Table | None 
     win = objective if isinstance(objective, WinEachTurn) else None
     fixed = objective if not isinstance(objective, WinEachTurn) else EV
     each_turn = win is not None
+    memory = or_new(memory)
     if advisors is None:
-        advisors = _process_advisors(table, one_turn=each_turn)
+        advisors = _kept_advisors(table, memory, one_turn=each_turn)
     positions = list(record.positions())
     turns = _turns(record, win, fixed)
     judged_turns = {pos.index for pos in positions}
@@ -371,7 +375,6 @@ def analyze(record: GameRecord, objective: Judging = EV, *, table: Table | None 
             for i, turn in enumerate(turns)]
     todo = [i for i, advisor in enumerate(made) if advisor is not None and not advisor.is_solved]
     chains = _player_cards(turns, todo) if each_turn else {}
-    memory = caches()
     works = {i: turn_work(turns[i].card, table, turns[i].objective.goal, memory,
                           opponents=not each_turn)
              for i in todo}  # (each turn's opponents: their cards' passes, below)
@@ -458,12 +461,12 @@ def _cards_before_turns(record: GameRecord) -> list[dict[str, Scorecard]]:
     return out
 
 
-def _process_advisors(table: Table, *, one_turn: bool) -> Advisors:
-    """The process's turn advisors (:func:`~advisor.ranking.turn_advisor`); ``one_turn``:
-    a probability objective's solve keeps no vectors for later turns."""
+def _kept_advisors(table: Table, memory: Caches, *, one_turn: bool) -> Advisors:
+    """The turn advisors kept in ``memory`` (:func:`~advisor.ranking.turn_advisor`);
+    ``one_turn``: a probability objective's solve keeps no vectors for later turns."""
     def advisor(card: Scorecard, objective: Objective) -> TurnAdvisor:
         if not one_turn or not objective.solves_turns:
-            return turn_advisor(card, table, objective)
-        return turn_advisor(card, table, objective, build=lambda t: TurnAdvisor(
-            card, t, objective, whole_game=False))
+            return turn_advisor(card, table, objective, memory=memory)
+        return turn_advisor(card, table, objective, memory=memory, build=lambda t: TurnAdvisor(
+            card, t, objective, memory=memory, whole_game=False))
     return advisor

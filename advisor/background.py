@@ -24,7 +24,7 @@ from solver.errors import YahtzeeError
 from solver.solved_turn import SolvedTurn, solve_turn
 from solver.table import get_table
 
-from .caches import caches
+from .caches import Caches
 from .model import Scorecard
 from .objective import Objective
 from .workers import JobFunc, Work, WorkerService
@@ -36,11 +36,12 @@ units (:func:`solver.solved_turn.solve_turn`'s progress)."""
 
 
 def solve_turn_in_worker(arg: tuple[Scorecard, Objective, str | None, bool],
-                         progress: Callable[[int, int], None]) -> SolvedTurn:
-    """``solve_turn`` of ``(card, objective, table_path, whole_game)`` in the worker."""
+                         progress: Callable[[int, int], None], memory: Caches) -> SolvedTurn:
+    """``solve_turn`` of ``(card, objective, table_path, whole_game)`` in the worker, with
+    the worker's ``memory`` (the opponents' distributions kept for the game's next turns)."""
     card, objective, table_path, whole_game = arg
     return solve_turn(card, get_table(card.rules_name, table_path), objective.goal,
-                      caches(), progress=progress, whole_game=whole_game)
+                      memory, progress=progress, whole_game=whole_game)
 
 
 class TurnSolves:

@@ -43,11 +43,11 @@ from solver.numbers import MAX_DIGITS, whole_number
 from solver.points_to_come import max_distribution
 from solver.tournament_file import StoredTournament
 
-from .caches import caches
 from .model import Scorecard
 from .text import points_of_chance, probability_text
 
 if TYPE_CHECKING:
+    from solver.memory import TurnMemory
     from solver.table import Table
     from solver.target import Utility
 
@@ -389,23 +389,24 @@ class Objective:
         new: the same turn in every such game), else None."""
         return self.goal.first_turn_players(card)
 
-    def opponent_distributions(self, table: Table, *, phase: Phase | None = None
-                               ) -> list[np.ndarray]:
+    def opponent_distributions(self, table: Table, memory: TurnMemory, *,
+                               phase: Phase | None = None) -> list[np.ndarray]:
         """P(x = each opponent's final score) for x = 0.. (win objective): exact, from
-        each opponent's card (:func:`solver.points_to_come.final_distribution`, kept in
-        the process's :class:`~advisor.caches.Caches`). ``phase()`` gives the progress
-        callback of each distribution still to compute."""
+        each opponent's card (:func:`solver.points_to_come.final_distribution`, read from
+        and kept in ``memory``, the caller's :class:`~advisor.caches.Caches`). ``phase()``
+        gives the progress callback of each distribution still to compute."""
         goal = self.goal
         if not isinstance(goal, WinGoal):
             raise ObjectiveError("only a win objective has an opponent")
-        return goal.opponent_distributions(table, caches(), phase=phase)
+        return goal.opponent_distributions(table, memory, phase=phase)
 
-    def opponent_distribution(self, table: Table, *, phase: Phase | None = None
-                              ) -> np.ndarray:
+    def opponent_distribution(self, table: Table, memory: TurnMemory, *,
+                              phase: Phase | None = None) -> np.ndarray:
         """P(x = the best opponent's final score) for x = 0.. (win objective): the
         opponents independent of each other (:func:`max_distribution`); one opponent:
-        their own distribution. ``phase``: as for :meth:`opponent_distributions`."""
-        return max_distribution(self.opponent_distributions(table, phase=phase))
+        their own distribution. ``memory``, ``phase``: as for
+        :meth:`opponent_distributions`."""
+        return max_distribution(self.opponent_distributions(table, memory, phase=phase))
 
     def stored_solve(self, table: Table, note: Callable[[str], None] | None = None
                      ) -> StoredTournament | None:
@@ -422,10 +423,11 @@ class Objective:
         are worked out."""
         return self.goal.utility_bounds(table)
 
-    def utility(self, table: Table, *, phase: Phase | None = None) -> Utility:
+    def utility(self, table: Table, memory: TurnMemory, *, phase: Phase | None = None
+                ) -> Utility:
         """The terminal utility of the target / win DP (not for the expected score).
-        ``phase``: as for :meth:`opponent_distribution`."""
-        return self.goal.utility(table, caches(), phase=phase)
+        ``memory``, ``phase``: as for :meth:`opponent_distribution`."""
+        return self.goal.utility(table, memory, phase=phase)
 
 
 @dataclass(frozen=True)

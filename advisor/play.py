@@ -22,7 +22,7 @@ from solver.table import Table
 
 from .advice import Advice, Option, advice_table
 from .background import TurnSolves
-from .caches import caches
+from .caches import Caches
 from .model import Dice, Scorecard, box_label
 from .moves import dice_after_keep, parse_action
 from .objective import EV, Objective
@@ -66,10 +66,10 @@ def winners(cards: dict[str, Scorecard]) -> tuple[list[str], int]:
 
 
 # ---------------------------------------------------------------------- the session
-def turn_is_slow(card: Scorecard, table: Table, objective: Objective) -> bool:
+def turn_is_slow(card: Scorecard, table: Table, objective: Objective, memory: Caches) -> bool:
     """True when solving ``card``'s turn under ``objective`` takes more than about a
-    second (:func:`solver.solved_turn.solve_is_slow`, with the process's caches)."""
-    return solve_is_slow(card, table, objective.goal, caches())
+    second (:func:`solver.solved_turn.solve_is_slow`, with what ``memory`` keeps)."""
+    return solve_is_slow(card, table, objective.goal, memory)
 
 
 class QuitGame(Exception):
@@ -89,7 +89,10 @@ class SaveFailed(Exception):
 class GameSession:
     """A game driven by lines of text; the record is the whole state.
 
-    ``save(record)`` is called after every change (a roll, a move, an undo). Each call
+    ``memory``: the caches of its turns (:class:`~advisor.caches.Caches`: the turn
+    advisors, the opponents' distributions, the game's vectors), handed to every turn and
+    to the review, so that nothing solved once is solved again; the owner of the game
+    makes it. ``save(record)`` is called after every change (a roll, a move, an undo). Each call
     of :meth:`handle` returns the lines to print; :meth:`prompt` says what is asked. A
     save that fails raises :class:`SaveFailed` out of :meth:`handle`.
     ``objective`` is handed to the advisor (default: the expected score); ``win`` instead
@@ -99,14 +102,14 @@ class GameSession:
     a ``(done, total)`` callback and a close function).
 
     ``solves`` (:class:`~advisor.background.TurnSolves`): a win turn whose solve is slow
-    (``is_slow(card, table, objective)``, default :func:`turn_is_slow`)
+    (``is_slow(card, table, objective)``, default :func:`turn_is_slow` with ``memory``)
     is solved in the background from the moment the turn starts, before its dice are
     in. Meanwhile the lists are by expected score and say how far the solve is, and
     every input is taken as usual; once done, :meth:`ready_lines` is the list re-ranked by
     the chance to win. Enter and option numbers always mean the list last shown.
     """
 
-    def __init__(self, record: GameRecord, table: Table, *, top: int = 3,
+    def __init__(self, record: GameRecord, table: Table, *, memory: Caches, top: int = 3,
                  objective: Objective = EV, save: Callable[[GameRecord], object] | None = None,
                  win: WinEachTurn | None = None,
                  notify: Callable[[str], None] | None = None,
@@ -119,6 +122,7 @@ class GameSession:
             raise ObjectiveError("give objective=... or win=..., not both")
         self.record = record
         self.table = table
+        self.memory = memory
         self.top = top
         self.objective = objective
         self.win = win
@@ -126,7 +130,9 @@ class GameSession:
         self.notify = notify
         self.progress = progress
         self.solves = solves
-        self.is_slow = turn_is_slow if is_slow is None else is_slow
+        self.is_slow = (is_slow if is_slow is not None else
+                        lambda card, table, objective: turn_is_slow(card, table, objective,
+                                                                    memory))
         self._turns: dict[tuple[Scorecard, Objective], TurnAdvisor] = {}
         self._shown_at_once = False
         self._shown: tuple[GameRecord, Advice] | None = None
@@ -179,7 +185,7 @@ class GameSession:
         objective = self.turn_objective()
         if self._in_background(self.card, objective):
             found = self._background_advisor(self.card, objective)
-            return found if found is not None else turn_advisor(self.card, self.table)
+            return found if found is not None else self._expected_advisor(self.card)
         return self.advisor_for(self.card, objective, solve=True)
 
     # ------------------------------------------------------------------ background solves
@@ -199,7 +205,8 @@ class GameSession:
         solve = self.solves.get(card, objective)
         if solve is None or solve.state != "done":
             return None
-        found = TurnAdvisor(card, self.table, objective, solved=solve.result, whole_game=False)
+        found = TurnAdvisor(card, self.table, objective, memory=self.memory,
+                            solved=solve.result, whole_game=False)
         self._turns[key] = found
         return found
 
@@ -266,7 +273,7 @@ class GameSession:
         review (which takes a turn's background solve when it was done, else solves the
         turn when it judges it)."""
         if not objective.solves_turns:
-            return turn_advisor(card, self.table, objective)
+            return turn_advisor(card, self.table, objective, memory=self.memory)
         key = (card, objective)
         if self._in_background(card, objective):  # its background solve, when there is one
             assert self.solves is not None
@@ -278,7 +285,7 @@ class GameSession:
         if found is None or (solve and not found.is_solved):
             # a fixed objective keeps the game's vectors for its later turns; each turn's
             # own win objective does not
-            found = found or TurnAdvisor(card, self.table, objective,
+            found = found or TurnAdvisor(card, self.table, objective, memory=self.memory,
                                          whole_game=self.win is None)
             if solve:
                 found = self._solve_turn(found)
@@ -293,7 +300,7 @@ class GameSession:
         objective, card = advisor.objective, advisor.card
         if stored_vectors(self.table, objective.goal, card) is not None or (
                 objective.solves_from_new_game and not turn_is_slow(card, self.table,
-                                                                    objective)):
+                                                                    objective, self.memory)):
             advisor.solve()
             return advisor
         if self.notify is not None:
@@ -303,13 +310,17 @@ class GameSession:
             if not advisor.objective.is_out_of_reach(advisor.card):
                 advisor.solve(None if bar is None else bar[0])  # now, while the user is told
         except KeyboardInterrupt:  # the player would rather not wait: expected score
-            advisor = TurnAdvisor(advisor.card, self.table)
+            advisor = TurnAdvisor(advisor.card, self.table, memory=self.memory)
             if self.notify is not None:
                 self.notify("  stopped: this turn's advice is by expected score")
         finally:
             if bar is not None:
                 bar[1]()
         return advisor
+
+    def _expected_advisor(self, card: Scorecard) -> TurnAdvisor:
+        """The expected-score advisor of ``card`` (kept in the session's memory)."""
+        return turn_advisor(card, self.table, memory=self.memory)
 
     def _what(self) -> str:
         """What is worked out: ``the chance to win`` or ``P(final score >= 300)``."""
@@ -427,9 +438,9 @@ class GameSession:
                 f"{'' if status is None else ' (' + status.split(': ', 1)[1] + ')'}; the "
                 f"list is re-ranked when it is ready:"])
         if self.notify is not None and self._pending() and \
-                turn_is_slow(self.card, self.table, self.turn_objective()):
+                turn_is_slow(self.card, self.table, self.turn_objective(), self.memory):
             # the expected-score advice at once, the chance to win once worked out
-            now = self._advice(turn_advisor(self.card, self.table))
+            now = self._advice(self._expected_advisor(self.card))
             self._shown_at_once = True
             for line in self._listed(now, top, [f"by the expected final score, while "
                                                 f"{self._what()} is worked out:"]):

@@ -34,7 +34,7 @@ from solver.table import Table, get_table, turn_values
 from solver.turn_face import NO_KEEP, TurnOptions, turn_options
 
 from .advice import Advice, Option
-from .caches import caches
+from .caches import Caches, or_new
 from .model import Dice, Keep, Scorecard
 from .objective import EV, Objective
 from .why import Outcome, TurnOutcomes, is_by_objective
@@ -77,13 +77,15 @@ class TurnAdvisor:
     """
 
     def __init__(self, card: Scorecard, table: Table | None = None,
-                 objective: Objective = EV, *,
+                 objective: Objective = EV, *, memory: Caches | None = None,
                  progress: Callable[[int, int], None] | None = None,
                  solved: SolvedTurn | None = None, whole_game: bool = True) -> None:
-        """``progress(steps_done, steps_total)`` follows the objective's solve; ``solved``:
-        the turn already solved under ``objective`` (:mod:`solver.solved_turn`);
-        ``whole_game``: keep the vectors for the later turns of the game (False: an
-        objective that changes every turn)."""
+        """``memory``: the caches its solve reads and fills (the opponents' distributions,
+        the game's vectors; None: a fresh :class:`~advisor.caches.Caches` of its own, pass
+        one to share work with other questions); ``progress(steps_done, steps_total)``
+        follows the objective's solve; ``solved``: the turn already solved under
+        ``objective`` (:mod:`solver.solved_turn`); ``whole_game``: keep the vectors for the
+        later turns of the game (False: an objective that changes every turn)."""
         card = as_card(card)
         card.check_not_full()
         if not isinstance(objective, Objective):
@@ -101,6 +103,7 @@ class TurnAdvisor:
         self.table = table
         self.rules = card.rules
         self.objective = objective
+        self.memory = or_new(memory)
         self.progress = progress
         self.whole_game = whole_game
         self._turn: np.ndarray | None = None
@@ -132,7 +135,7 @@ class TurnAdvisor:
         """:attr:`solved`, solved now if it is not yet (``progress``, else the advisor's
         own callback, follows the solve)."""
         if self._solved is None:
-            self._solved = solve_turn(self.card, self.table, self.objective.goal, caches(),
+            self._solved = solve_turn(self.card, self.table, self.objective.goal, self.memory,
                                       progress=progress or self.progress,
                                       whole_game=self.whole_game)
         return self._solved
@@ -225,7 +228,7 @@ class TurnAdvisor:
         """Every distinct choice for ``dice``, valued by the solver (the turn solved the
         first time; its values kept for the turn's other rolls)."""
         priced = turn_options(self.table, self.objective.goal, self.card, dice, rolls_left,
-                              memory=caches(), expected=self._turn, solved=self._solved,
+                              memory=self.memory, expected=self._turn, solved=self._solved,
                               progress=self.progress, note=note,
                               whole_game=self.whole_game, ranked=ranked)
         self._turn, self._solved = priced.expected, priced.solved
@@ -249,20 +252,21 @@ class TurnAdvisor:
 
 
 def turn_advisor(card: Scorecard, table: Table | None = None, objective: Objective = EV, *,
+                 memory: Caches,
                  build: Callable[[Table], TurnAdvisor] | None = None) -> TurnAdvisor:
-    """The process's one :class:`TurnAdvisor` of ``card`` under ``objective``, kept for the
-    turn's other rolls, an undo back into it, a later review (the turn is solved once);
-    the least recently used go beyond :data:`advisor.caches.ADVISORS_KEPT` (the
-    process's :class:`~advisor.caches.Caches`). ``table`` defaults to the
-    cached table of the card's rules; ``build(table)`` makes a missing advisor (default:
-    ``TurnAdvisor(card, table, objective)``)."""
+    """The one :class:`TurnAdvisor` of ``card`` under ``objective`` kept in ``memory``
+    (``memory.advisors``), for the turn's other rolls, an undo back into it, a later
+    review (the turn is solved once); the least recently used go beyond
+    :data:`advisor.caches.ADVISORS_KEPT`. ``table`` defaults to the cached table of the
+    card's rules; ``build(table)`` makes a missing advisor (default: ``TurnAdvisor(card,
+    table, objective, memory=memory)``; a ``build`` of its own hands it ``memory`` too)."""
     if table is None:
         table = get_table(card.rules_name)
     key = (table, card, objective)
     light = not objective.solves_turns  # (else an advisor holds the vectors of its game)
-    kept = caches().advisors[light]
+    kept = memory.advisors[light]
     return kept.make(key, lambda: build(table) if build is not None
-                     else TurnAdvisor(card, table, objective))
+                     else TurnAdvisor(card, table, objective, memory=memory))
 
 
 def _unit(p: float) -> float:
@@ -272,7 +276,8 @@ def _unit(p: float) -> float:
 
 def advise(card: Scorecard | str, dice: Dice | str, *, rolls_left: int | None = None,
            table: Table | None = None, objective: Objective = EV,
-           target: int | None = None, why: bool = False) -> Advice:
+           target: int | None = None, why: bool = False,
+           memory: Caches | None = None) -> Advice:
     """Rank every keep of 0 to 4 dice (while rolls are left) and every allowed box.
 
     ``card`` is a :class:`Scorecard` or its text (``"twos=6,3k=20"``, official rules);
@@ -281,6 +286,9 @@ def advise(card: Scorecard | str, dice: Dice | str, *, rolls_left: int | None = 
     table of the card's rules, built when missing. ``objective`` (or ``target=X``, short
     for ``Objective.for_target(X)``) ranks by a probability instead of the expected score.
     ``why`` gives every option its :class:`~advisor.why.Outcome` (what it leads to).
+    ``memory``: the caches the solve reads and fills (None: a fresh one; pass one
+    :class:`~advisor.caches.Caches` to share work between calls, e.g. the rolls of one
+    turn under a win objective, solved once).
     Raises a ``ValueError`` subclass for bad text, a full card, rolls left out of range,
     a table of other rules or a bad objective.
     """
@@ -291,7 +299,7 @@ def advise(card: Scorecard | str, dice: Dice | str, *, rolls_left: int | None = 
         if objective != EV:
             raise ObjectiveError("give objective=... or target=..., not both")
         objective = Objective.for_target(target)
-    return TurnAdvisor(card, table, objective).advise(dice, rolls_left, why=why)
+    return TurnAdvisor(card, table, objective, memory=memory).advise(dice, rolls_left, why=why)
 
 
 def as_dice(dice: Dice | str) -> Dice:

@@ -12,6 +12,7 @@ from solver.game.dice import ROLLS
 from solver.table import Table
 
 from .advice import Advice, Option
+from .caches import Caches
 from .model import Dice, Scorecard
 from .objective import EV, POINTS, Objective
 from .ranking import check_rolls_left, turn_advisor
@@ -23,16 +24,17 @@ CSV_COLUMNS = ("dice", "rolls_left", "action", "keep", "box", "points", "bonus",
 
 def generate_advice(card: Scorecard, table: Table | None = None,
                     rolls_left: int | None = None,
-                    objective: Objective = EV) -> Iterator[Advice]:
+                    objective: Objective = EV, *, memory: Caches) -> Iterator[Advice]:
     """The advice for each of the 252 rolls, at every number of rolls left (most first),
-    or only at ``rolls_left``, ranked by ``objective`` (default: expected score)."""
+    or only at ``rolls_left``, ranked by ``objective`` (default: expected score); the
+    turn's advisor kept in ``memory`` (a turn solved there is not solved again)."""
     per_turn = card.rules.rolls_per_turn
     if rolls_left is None:
         levels = list(range(per_turn - 1, -1, -1))
     else:
         check_rolls_left(rolls_left, per_turn)
         levels = [rolls_left]
-    turn = turn_advisor(card, table, objective)  # the process's: solved once
+    turn = turn_advisor(card, table, objective, memory=memory)  # solved once
     all_dice = [Dice(tuple(int(f) for f in roll)) for roll in ROLLS]
     for dice in all_dice:
         for j in levels:
@@ -41,11 +43,11 @@ def generate_advice(card: Scorecard, table: Table | None = None,
 
 def strategy_json(card: Scorecard, table: Table | None = None,
                   rolls_left: int | None = None,
-                  objective: Objective = EV) -> dict[str, Any]:
+                  objective: Objective = EV, *, memory: Caches) -> dict[str, Any]:
     """The sheet as JSON: per roll and rolls left, the best option and the runner-up
     (``runner_up`` is null when there is only one choice; its ``loss`` is the cost)."""
     rows = []
-    for advice in generate_advice(card, table, rolls_left, objective):
+    for advice in generate_advice(card, table, rolls_left, objective, memory=memory):
         second = advice.options[1] if len(advice.options) > 1 else None
         rows.append({"dice": list(advice.dice.faces), "rolls_left": advice.rolls_left,
                      "best": advice.best.to_json(),
@@ -74,10 +76,10 @@ def _cell(advice: Advice) -> str:
 
 def strategy_markdown(card: Scorecard, table: Table | None = None,
                       rolls_left: int | None = None,
-                      objective: Objective = EV) -> str:
+                      objective: Objective = EV, *, memory: Caches) -> str:
     """A markdown sheet: one row per roll, one column per number of rolls left."""
     rows: dict[Dice, dict[int, Advice]] = {}
-    for advice in generate_advice(card, table, rolls_left, objective):
+    for advice in generate_advice(card, table, rolls_left, objective, memory=memory):
         rows.setdefault(advice.dice, {})[advice.rolls_left] = advice
     levels = sorted(next(iter(rows.values())), reverse=True)
     per_turn = card.rules.rolls_per_turn
@@ -110,14 +112,15 @@ def _runner_up_loss(second: Option | None) -> str:
 
 
 def strategy_csv(card: Scorecard, table: Table | None = None,
-                 rolls_left: int | None = None, objective: Objective = EV) -> str:
+                 rolls_left: int | None = None, objective: Objective = EV, *,
+                 memory: Caches) -> str:
     """CSV with one row per roll and number of rolls left (columns: ``CSV_COLUMNS``; under
     a target or win objective one more, ``p_target`` or ``win_share``, of the best option, and
     ``runner_up_loss`` is in probability)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS + ((objective.key,) if objective.key else ()))
-    for advice in generate_advice(card, table, rolls_left, objective):
+    for advice in generate_advice(card, table, rolls_left, objective, memory=memory):
         o = advice.best
         second = advice.options[1] if len(advice.options) > 1 else None
         keep = "".join(map(str, o.keep.faces)) if o.keep is not None else ""

@@ -31,7 +31,7 @@ from solver.target import Utility, solve_vectors, turn_at
 from solver.target_table import get_targets
 from solver.vector_cache import vectors_for
 
-from .caches import caches
+from .caches import Caches
 from .model import Scorecard
 from .objective import Objective
 from .ranking import TurnAdvisor
@@ -124,16 +124,17 @@ eight open boxes (88 times the DP) and did not finish in 50 minutes from a new g
 
 
 def tournament_stats(table: Table, card: Scorecard, objective: Objective,
-                     progress: Progress | None = None) -> TournamentStats:
+                     progress: Progress | None = None, *, memory: Caches) -> TournamentStats:
     """The exact expected share of first place from ``card`` (a new game by default)
     under ``objective`` (a tournament): ``win_share`` of tournament play (the objective's
     solve, kept for the game's turns: :func:`solver.solved_turn.solve_turn`), and
     ``win_share_ev``, E[U(final)] over the exact final-score distribution of
     expected-score play (exactly 1/N from a new game against an expected-score field);
-    from at most :data:`FORWARD_OPEN_MAX` open boxes, tournament play's distribution."""
+    from at most :data:`FORWARD_OPEN_MAX` open boxes, tournament play's distribution.
+    ``memory``: the caches the solve reads and fills (the asker's)."""
     began = time.perf_counter()
     card.check_not_full()
-    utility = objective.utility(table)
+    utility = objective.utility(table, memory)
     dist = card_stats(table, card).distribution
     shares = np.full(dist.shape[0], utility.above)
     k = min(dist.shape[0], utility.top)
@@ -142,8 +143,10 @@ def tournament_stats(table: Table, card: Scorecard, objective: Objective,
     mean_ev = math.fsum((dist * np.arange(dist.shape[0])).tolist())
     forward = len(card.open_boxes()) <= FORWARD_OPEN_MAX
     steps = _Phases(progress, PLAY_WORK if forward else 0.0)
-    best = TurnAdvisor(card, table, objective, progress=steps.first).probability()
-    play = tournament_play(table, card, objective, utility, steps.second) if forward else None
+    best = TurnAdvisor(card, table, objective, memory=memory,
+                       progress=steps.first).probability()
+    play = (tournament_play(table, card, objective, utility, steps.second, memory=memory)
+            if forward else None)
     return TournamentStats(card, objective, best, min(max(ev, 0.0), 1.0), play, mean_ev,
                            time.perf_counter() - began)
 
@@ -173,14 +176,14 @@ class _Phases:
 
 
 def tournament_play(table: Table, card: Scorecard, objective: Objective, utility: Utility,
-                    progress: Progress | None = None) -> FinalScores:
+                    progress: Progress | None = None, *, memory: Caches) -> FinalScores:
     """The exact final-score distribution of tournament play from ``card``: the forward
     pass (:func:`solver.forward.final_scores`) by the objective's vectors, the ones its
-    turns read (kept in the process or on disk) when they hold every level after the
+    turns read (kept in ``memory`` or on disk) when they hold every level after the
     card's, else solved again from where its turns are solved, every level kept."""
     goal = objective.goal
     start = solve_start(card, goal)
-    vectors = vectors_for(start, table, goal, caches(), utility=utility, turn=card)
+    vectors = vectors_for(start, table, goal, memory, utility=utility, turn=card)
     after = range(bin(card.mask).count("1") + 1, table.rules.n_boxes + 1)
     if any(n not in vectors.levels for n in after):  # (past the kept bytes: let go)
         vectors = solve_vectors(table, utility, start=(start.mask, start.upper, start.flag),

@@ -42,6 +42,7 @@ from solver.table import Table, get_table
 
 from .advice import Advice, Option
 from .analysis import ERROR_LOSS, analyze
+from .caches import Caches
 from .model import Dice, Scorecard
 from .moves import parse_action
 from .objective import EV, Objective
@@ -113,13 +114,13 @@ def positions_of_play(table: Table, n: int, seed: int) -> list[Position]:
 
 def positions_of_records(paths: Sequence[str], n: int, table: Table | None = None,
                          objective: Objective = EV, player: str | None = None,
-                         progress: Callable[[int, int], None] | None = None
-                         ) -> list[Position]:
+                         progress: Callable[[int, int], None] | None = None, *,
+                         memory: Caches) -> list[Position]:
     """The ``n`` decisions of the records at ``paths`` that lost the most under
     ``objective`` (errors only: loss above :data:`~advisor.analysis.ERROR_LOSS`), largest
     loss first; ``player`` keeps one player's decisions. Fewer when there are fewer
     errors; none at all is a :class:`TrainingError`. ``progress(done, total)`` follows
-    the records."""
+    the records; ``memory``: the caches of their reviews."""
     n = check_count(n)
     if not paths:
         raise TrainingError("give at least one game record after --from")
@@ -140,7 +141,7 @@ def positions_of_records(paths: Sequence[str], n: int, table: Table | None = Non
                             f"{', '.join(names)}")
     lost: list[tuple[float, int, Position]] = []
     for i, (path, record) in enumerate(zip(paths, records, strict=True)):
-        for d in analyze(record, objective, table=table).decisions:
+        for d in analyze(record, objective, table=table, memory=memory).decisions:
             if d.is_error and player in (None, d.player):
                 where = (("file", str(path)), ("player", d.player), ("turn", d.turn))
                 lost.append((d.loss, len(lost), Position(d.card, d.dice, d.rolls_left, where)))
@@ -214,18 +215,20 @@ class Graded:
 
 
 def advice_of(position: Position, table: Table | None = None,
-              objective: Objective = EV, *, why: bool = False) -> Advice:
+              objective: Objective = EV, *, why: bool = False, memory: Caches) -> Advice:
     """Every choice of ``position`` ranked under ``objective`` (as ``advise`` ranks them);
-    ``why``: each with its outcome (:mod:`advisor.why`)."""
-    return turn_advisor(position.card, table, objective).advise(position.dice,
-                                                                 position.rolls_left, why=why)
+    ``why``: each with its outcome (:mod:`advisor.why`); the turn's advisor kept in
+    ``memory``."""
+    advisor = turn_advisor(position.card, table, objective, memory=memory)
+    return advisor.advise(position.dice, position.rolls_left, why=why)
 
 
 def grade(position: Position, answer: str | Option, table: Table | None = None,
-          objective: Objective = EV, *, why: bool = False) -> Graded:
+          objective: Objective = EV, *, why: bool = False, memory: Caches) -> Graded:
     """``answer`` (text as :func:`chosen_option` reads it, or an option of the
-    position) graded against the best choice; ``why``: both with their outcomes."""
-    advice = advice_of(position, table, objective, why=why)
+    position) graded against the best choice; ``why``: both with their outcomes;
+    ``memory``: as for :func:`advice_of`."""
+    advice = advice_of(position, table, objective, why=why, memory=memory)
     if isinstance(answer, Option):  # one of this position's options (outcome or not)
         bare = replace(answer, outcome=None)
         found = [o for o in advice.options if replace(o, outcome=None) == bare]
@@ -364,8 +367,8 @@ def choice_json(option: Option) -> dict[str, Any]:
             "bonus": option.bonus, "text": option.describe()}
 
 
-def positions_json(table: Table, n: int, seed: int | None, objective: Objective = EV
-                   ) -> dict[str, Any]:
+def positions_json(table: Table, n: int, seed: int | None, objective: Objective = EV, *,
+                   memory: Caches) -> dict[str, Any]:
     """``GET /api/train``: ``n`` positions of optimal play drawn with ``seed`` (a fresh
     one when None), each with its choices in the neutral order of :func:`choices` and no
     figures (the answer is graded by :func:`grade`)."""
@@ -373,7 +376,7 @@ def positions_json(table: Table, n: int, seed: int | None, objective: Objective 
     positions = positions_of_play(table, n, seed)
     out = []
     for position in positions:
-        listed = choices(advice_of(position, table))
+        listed = choices(advice_of(position, table, memory=memory))
         out.append({**position.to_json(), "choices": [choice_json(o) for o in listed]})
     return {"rules": table.rules.name, "objective": objective.to_json(), "seed": seed,
             "positions": out}
@@ -390,14 +393,14 @@ def split_answers(text: str, n: int) -> list[str]:
 
 def session_of(table: Table, positions: Sequence[Position], answers: Sequence[str],
                objective: Objective = EV, *, source: str = "play", seed: int | None = None,
-               why: bool = True) -> Session:
+               why: bool = True, memory: Caches) -> Session:
     """The session of ``positions`` answered by ``answers`` in order (fewer answers: a
     session stopped early); a refused answer raises :class:`TrainingError` naming its
     position."""
     graded = []
     for i, (position, answer) in enumerate(zip(positions, answers, strict=False), start=1):
         try:
-            graded.append(grade(position, answer, table, objective, why=why))
+            graded.append(grade(position, answer, table, objective, why=why, memory=memory))
         except YahtzeeError as exc:
             raise TrainingError(f"position {i}: {exc}") from None
     return Session(table.rules.name, objective, source, seed, tuple(graded), len(positions))

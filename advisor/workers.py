@@ -9,7 +9,11 @@ starts a new one) and ends ``done`` (``result``), ``failed`` (``error``, and the
 itself when it could be sent) or ``cancelled``. A worker that cannot be started (no file
 descriptor or memory left) fails the work it was for, with the reason, and the next one
 is tried; a worker that ends while it works fails that work and the next one runs in a
-new worker. The queue holds at most ``limit`` works (queued or running).
+new worker. The queue holds at most ``limit`` works (queued or running). A worker
+process makes its own :class:`~advisor.caches.Caches` when it starts and hands it to
+each of its works (``func(arg, progress, memory)``): what one work solved (a game's
+vectors, the opponents' distributions, the turn advisors) serves the next ones in the
+same worker.
 
 Its users: play's background solves (:mod:`advisor.background`), the server's heavy jobs
 (:mod:`advisor.web.jobs`), its light lane, record reviews and figures
@@ -37,10 +41,12 @@ from typing import Any
 
 from solver.errors import YahtzeeError
 
+from .caches import Caches
 from .time_left import TimeLeft
 
-JobFunc = Callable[[Any, Callable[[int, int], None]], Any]
-"""``func(arg, progress)``: a picklable module-level function of the worker."""
+JobFunc = Callable[[Any, Callable[[int, int], None], Caches], Any]
+"""``func(arg, progress, memory)``: a picklable module-level function of the worker;
+``memory`` is the worker process's caches, kept across its works."""
 STATES = ("queued", "running", "done", "failed", "cancelled")
 WORKER_DIED = "the worker process ended while it worked (out of memory?)"
 """The error of a work whose worker process ended under it."""
@@ -86,17 +92,20 @@ def _sendable(exc: BaseException) -> BaseException | None:
 
 
 def worker_main(conn: Any) -> None:
-    """The worker process: run each ``(token, func, arg)`` received, sending
-    ``("progress", token, done, total, cpu_seconds)`` as it goes, then ``("done", token,
-    result)`` or ``("failed", token, message, is_input_error, exception or None)``."""
+    """The worker process: run each ``(token, func, arg)`` received as ``func(arg,
+    progress, memory)`` (``memory``: this process's one :class:`~advisor.caches.Caches`,
+    made here and kept across its works), sending ``("progress", token, done, total,
+    cpu_seconds)`` as it goes, then ``("done", token, result)`` or ``("failed", token,
+    message, is_input_error, exception or None)``."""
     ignore_interrupt()
+    memory = Caches()
     while True:
         try:
             token, func, arg = conn.recv()
         except (EOFError, OSError):
             return
         try:
-            result = func(arg, Reporter(conn, token))
+            result = func(arg, Reporter(conn, token), memory)
         except YahtzeeError as exc:
             conn.send(("failed", token, str(exc), True, _sendable(exc)))
         except Exception as exc:  # noqa: BLE001 - reported to the client
@@ -122,11 +131,12 @@ def spawn_worker(name: str) -> tuple[Any, Any]:
     return process, mine
 
 
-def call(arg: tuple[Callable[..., Any], tuple[Any, ...]], progress: Callable[[int, int], None]
-         ) -> Any:
-    """``func(*args)`` of ``arg = (func, args)`` in the worker (a work without progress)."""
-    func, args = arg
-    return func(*args)
+def call(arg: tuple[Callable[..., Any], tuple[Any, ...], bool],
+         progress: Callable[[int, int], None], memory: Caches) -> Any:
+    """``func(*args)`` of ``arg = (func, args, with_memory)`` in the worker (a work without
+    progress); with ``with_memory``, ``func(*args, memory)``: the worker's caches last."""
+    func, args, with_memory = arg
+    return func(*args, memory) if with_memory else func(*args)
 
 
 @dataclass(eq=False)

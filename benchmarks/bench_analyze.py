@@ -39,6 +39,7 @@ def two_player_record(table):  # noqa: ANN001, ANN201
 
 def main() -> int:
     from advisor.analysis import analyze
+    from advisor.caches import Caches
     from advisor.record_file import records_from_traces, write_record
     from solver.simulate import simulate
     from solver.table import open_table
@@ -63,14 +64,15 @@ def main() -> int:
           f"median {statistics.median(walls):.2f} s, min {min(walls):.2f} s over {RUNS} runs "
           f"(target <= 1 s)")
     start = time.perf_counter()
-    analyze(record, table=table)
+    memory = Caches()  # the process's caches: what one review solves, the next reads
+    analyze(record, table=table, memory=memory)
     print(f"replay alone (in process): {1000 * (time.perf_counter() - start):.0f} ms")
     records = list(records_from_traces("official",
                                        simulate(table, "greedy-turn", GAMES, seed=1,
                                                 record=True).traces))
     start = time.perf_counter()
     for one in records:
-        analyze(one, table=table)
+        analyze(one, table=table, memory=memory)
     seconds = time.perf_counter() - start
     print(f"analyze throughput: {GAMES} one-player games in {seconds:.2f} s, "
           f"{GAMES / seconds:,.0f} games/s")

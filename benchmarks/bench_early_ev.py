@@ -27,7 +27,7 @@ import time
 import numpy as np
 from _fresh import load_average
 
-from advisor.caches import caches
+from advisor.caches import Caches
 from advisor.model import Dice, Scorecard
 from solver.game.trace import turn_moves
 from solver.points_to_come import final_distribution
@@ -45,9 +45,10 @@ def main() -> int:
     args = parser.parse_args()
     before = load_average()
     table = open_table(args.rules, build=True)
+    memory = Caches()
     rules = table.rules
     began = time.perf_counter()
-    dist = final_distribution(Scorecard.new(rules), table, caches())
+    dist = final_distribution(Scorecard.new(rules), table, memory)
     vectors = solve_vectors(table, Utility.win_share([dist]), total=0, keep=(args.turns,))
     solved = time.perf_counter() - began
     full = turn_at(vectors, 0, 0, 0, 0).value

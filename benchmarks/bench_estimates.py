@@ -125,7 +125,7 @@ SCANNED_SECONDS = (3.0, 5.0, 10.0, 20.0, 40.0)
 
 def solve_game(turns: int, cold: bool) -> list[dict]:
     """Solve the game's first ``turns`` turns, printing each; every solve's reports."""
-    from advisor.caches import caches
+    from advisor.caches import Caches
     from advisor.model import Scorecard
     from advisor.objective import Objective
     from solver.first_turn import first_turn_path
@@ -134,6 +134,7 @@ def solve_game(turns: int, cold: bool) -> list[dict]:
     from solver.warmup import warm_up
 
     table = open_table("official", build=True)
+    memory = Caches()  # the process's caches: what one question solves, the next reads
     warm_up("official", everything=True)
     record = two_player_record(table)
     if cold:
@@ -148,7 +149,7 @@ def solve_game(turns: int, cold: bool) -> list[dict]:
         reports: Reports = []
         on_cpu: Reports = []
         began, began_cpu = time.perf_counter(), time.process_time()
-        solved = solve_turn(card, table, objective.goal, caches(), whole_game=False,
+        solved = solve_turn(card, table, objective.goal, memory, whole_game=False,
                             progress=_recorder(reports, on_cpu, began, began_cpu))
         end, end_cpu = time.perf_counter() - began, time.process_time() - began_cpu
         cards[turn.player] = card.place(turn.rolls[-1], turn.box)

@@ -17,7 +17,7 @@ import time
 
 from _fresh import load_average
 
-from advisor.caches import caches
+from advisor.caches import Caches
 from advisor.model import Scorecard
 from advisor.objective import Objective
 from advisor.ranking import turn_advisor
@@ -41,6 +41,7 @@ def main() -> None:
     card = Scorecard.parse(sys.argv[2]) if len(sys.argv) > 2 else Scorecard.new()
     start = (card.mask, card.upper, card.flag)
     table = get_table("official")
+    memory = Caches()  # the process's caches: what one question solves, the next reads
     rules = table.rules
     utility = Utility.tournament(new_game_stats(table).distribution, players)
     every = tuple(range(rules.n_boxes + 1))
@@ -48,11 +49,12 @@ def main() -> None:
     state = (late.mask, late.upper, late.flag)
     warm = solve_vectors(table, utility, start=state, total=late.total, keep=every)
     final_scores(table, warm, start=state, total=late.total)
-    turn_advisor(late, table, Objective.win("")).probability()
-    vector_cache.clear(caches())
+    turn_advisor(late, table, Objective.win(""), memory=memory).probability()
+    vector_cache.clear(memory)
     load = [load_average()]
-    win, _ = timed(lambda: turn_advisor(card, table, Objective.win("")).probability())
-    vector_cache.clear(caches())
+    win, _ = timed(lambda: turn_advisor(card, table, Objective.win(""), memory=memory)
+                   .probability())
+    vector_cache.clear(memory)
     load.append(load_average())
     dp, vectors = timed(lambda: solve_vectors(table, utility, start=start, total=card.total,
                                               keep=every))

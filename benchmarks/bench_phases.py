@@ -190,7 +190,7 @@ def show(name: str, probe: Probe, end: float, end_cpu: float) -> None:
 def main() -> int:
     import numba
 
-    from advisor.caches import caches
+    from advisor.caches import Caches
     from advisor.model import Scorecard
     from advisor.objective import Objective
     from solver.solved_turn import solve_turn
@@ -207,6 +207,7 @@ def main() -> int:
     if args.threads:
         numba.set_num_threads(args.threads)
     table = open_table("official", build=True)
+    memory = Caches()  # the process's caches: what one question solves, the next reads
     warm_up("official", everything=True)
     record = two_player_record(table)
     print(f"numba threads {numba.get_num_threads()}; load average before: {load_average()}",
@@ -226,7 +227,7 @@ def main() -> int:
         def first(done: int, total: int, began: float = began) -> None:
             if probe.first_report is None:
                 probe.first_report = time.perf_counter() - began
-        solve_turn(card, table, objective.goal, caches(), whole_game=False, progress=first)
+        solve_turn(card, table, objective.goal, memory, whole_game=False, progress=first)
         end, end_cpu = time.perf_counter() - began, time.process_time() - began_cpu
         cards[turn.player] = card.place(turn.rolls[-1], turn.box)
         if probe.levels and (not args.turn or name in args.turn):

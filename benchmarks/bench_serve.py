@@ -57,6 +57,7 @@ def random_card(rng: random.Random) -> str:
 
 def workload(rng: random.Random) -> list[tuple[str, dict | None]]:
     """(query string, expected JSON or None for a bad request), shuffled."""
+    from advisor.caches import Caches
     from advisor.request.advise_question import AdviseQuestion
     from advisor.request.params import read_query
     from solver.errors import YahtzeeError
@@ -65,6 +66,7 @@ def workload(rng: random.Random) -> list[tuple[str, dict | None]]:
         return AdviseQuestion.parse(**read_query(AdviseQuestion.PARAMS, params.items(),
                                                  {"rules": "official"}))
 
+    memory = Caches()
     cards = [random_card(rng) for _ in range(GOOD // 6)]
     good = []
     for i in range(GOOD):
@@ -75,7 +77,7 @@ def workload(rng: random.Random) -> list[tuple[str, dict | None]]:
     rng.shuffle(good)
     requests: list[tuple[str, dict | None]] = []
     for params in good:
-        expected = question(params).json()
+        expected = question(params).json(memory=memory)
         requests.append((urllib.parse.urlencode(params), expected))
     for i in range(BAD):
         params = BAD_QUERIES[i % len(BAD_QUERIES)]

@@ -52,37 +52,40 @@ print(json.dumps({"wall": wall, "cpu": cpu, "entries": vectors.entries,
 
 _QUESTIONS = r"""
 import json, statistics, time
-from advisor.caches import caches
+from advisor.caches import Caches
 from solver import vector_cache
 from advisor.ranking import advise
 from advisor.model import Dice, Scorecard
 from advisor.objective import Objective
 from solver.table import open_table
 table = open_table("official", build=True)
+memory = Caches()  # the process's caches: what one question solves, the next reads
 mine = Scorecard.parse("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20")
 theirs = Scorecard.parse("aces=2,twos=8,threes=9,fours=16,fives=10,sixes=24,4k=22")
 def timed(fn, runs):
     fn()
     out = []
     for _ in range(runs):
-        vector_cache.clear(caches())  # each question solved anew: nothing kept from the last one
+        vector_cache.clear(memory)  # each question solved anew: nothing kept from the last one
         start = time.perf_counter()
         fn()
         out.append(time.perf_counter() - start)
     return statistics.median(out)
-target = timed(lambda: advise(mine, Dice("55516"), target=260, table=table), 5)
-win = timed(lambda: advise(mine, Dice("55516"), objective=Objective.win(theirs), table=table), 3)
-vector_cache.clear(caches())
+target = timed(lambda: advise(mine, Dice("55516"), target=260, table=table, memory=memory), 5)
+win = timed(lambda: advise(mine, Dice("55516"), objective=Objective.win(theirs), table=table,
+                          memory=memory), 3)
+vector_cache.clear(memory)
 start = time.perf_counter()
-advise(Scorecard.new(), Dice("55516"), objective=Objective.win(theirs), table=table)
+advise(Scorecard.new(), Dice("55516"), objective=Objective.win(theirs), table=table,
+       memory=memory)
 new_game = time.perf_counter() - start
-vector_cache.clear(caches())
+vector_cache.clear(memory)
 start = time.perf_counter()
-advise(Scorecard.new(), Dice("55516"), target=300, table=table)
+advise(Scorecard.new(), Dice("55516"), target=300, table=table, memory=memory)
 new_target = time.perf_counter() - start
 start = time.perf_counter()  # the next turn of that game: answered by the kept vectors
 advise(Scorecard.new().place(Dice((5, 5, 5, 6, 6)), "fives"), Dice("12346"), target=300,
-       table=table)
+       table=table, memory=memory)
 next_turn = time.perf_counter() - start
 print(json.dumps({"target": target, "win": win, "new_game_win": new_game,
                   "new_target": new_target, "next_turn": next_turn}))
@@ -91,19 +94,22 @@ print(json.dumps({"target": target, "win": win, "new_game_win": new_game,
 
 _WIN_QUESTION = r"""
 import json, sys, time
-from advisor.caches import caches
+from advisor.caches import Caches
 from solver import vector_cache
 from advisor.ranking import advise
 from advisor.model import Dice, Scorecard
 from advisor.objective import Objective
 from solver.table import open_table
 table = open_table("official", build=True)
+memory = Caches()  # the process's caches: what one question solves, the next reads
 mine, theirs = (Scorecard.parse(text) for text in sys.argv[1:3])
 late = Scorecard.parse("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20")
-advise(late, Dice("55516"), objective=Objective.win(theirs), table=table)  # compiled, theirs known
-vector_cache.clear(caches())
+advise(late, Dice("55516"), objective=Objective.win(theirs), table=table,
+       memory=memory)  # compiled, theirs known
+vector_cache.clear(memory)
 wall, cpu = time.perf_counter(), time.process_time()
-best = advise(mine, Dice("55516"), objective=Objective.win(theirs), table=table).best
+best = advise(mine, Dice("55516"), objective=Objective.win(theirs), table=table,
+              memory=memory).best
 print(json.dumps({"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu,
                   "p": best.probability, "best": best.describe()}))
 """

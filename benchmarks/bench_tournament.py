@@ -16,7 +16,7 @@ import time
 
 from _fresh import load_average
 
-from advisor.caches import caches
+from advisor.caches import Caches
 from advisor.model import Scorecard
 from advisor.objective import Objective
 from advisor.ranking import turn_advisor
@@ -36,24 +36,26 @@ def timed(func) -> tuple[float, float]:  # noqa: ANN001
 def main() -> None:
     players = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     table = get_table("official")
+    memory = Caches()  # the process's caches: what one question solves, the next reads
     new = Scorecard.new()
     # warm the kernels on a late card (compilation is not the solve)
     late = Scorecard.parse(",".join(FILLS[:12]))
-    turn_advisor(late, table, Objective.win("")).probability()
-    vector_cache.clear(caches())
+    turn_advisor(late, table, Objective.win(""), memory=memory).probability()
+    vector_cache.clear(memory)
     load = [load_average()]
-    win = timed(lambda: turn_advisor(new, table, Objective.win("")).probability())
-    vector_cache.clear(caches())
+    win = timed(lambda: turn_advisor(new, table, Objective.win(""), memory=memory)
+                .probability())
+    vector_cache.clear(memory)
     load.append(load_average())
     objective = Objective.tournament(players)
-    first = timed(lambda: turn_advisor(new, table, objective).probability())
+    first = timed(lambda: turn_advisor(new, table, objective, memory=memory).probability())
     load.append(load_average())
-    kept = vector_cache.kept(caches())[0].vectors.levels  # what the later turns read
+    kept = vector_cache.kept(memory)[0].vectors.levels  # what the later turns read
     megabytes = sum(level.vals.nbytes for level in kept.values()) / 1e6
     later = []
     for n in range(1, 13):
         card = Scorecard.parse(",".join(FILLS[:n]))
-        wall, cpu = timed(lambda c=card: turn_advisor(c, table, objective)
+        wall, cpu = timed(lambda c=card: turn_advisor(c, table, objective, memory=memory)
                           .advise("22256", 2))
         later.append(round(wall, 3))
     print(json.dumps({"players": players, "win_new_game_s": [round(x, 1) for x in win],

@@ -226,6 +226,26 @@ def targets_at(monkeypatch):
     target_table.forget_targets()
 
 
+@pytest.fixture
+def memory():
+    """A fresh :class:`advisor.caches.Caches` for one test: what its questions solve and
+    keep (turn advisors, opponents' distributions, a game's vectors), shared by the
+    questions it is handed to and by nothing else (no module holds one)."""
+    from advisor.caches import Caches
+
+    return Caches()
+
+
+@pytest.fixture(scope="module")
+def module_memory():
+    """One :class:`advisor.caches.Caches` for a module's tests that ask about the same
+    games (a game played by its session, then reviewed): what one test solved, the next
+    reads, as a process would keep it."""
+    from advisor.caches import Caches
+
+    return Caches()
+
+
 # ------------------------------------------------------------ two workers (pytest-xdist)
 HEAVY = (
     "tests/solver/target/test_pins.py::test_new_game_p_target[yatzy]",

@@ -15,6 +15,7 @@ import pytest
 
 from advisor.analysis import analyze
 from advisor.background import Solve
+from advisor.caches import Caches
 from advisor.cli._progress import progress_bar
 from advisor.model import Scorecard
 from advisor.play import GameSession
@@ -61,7 +62,7 @@ def test_play_says_the_share_worked_out_and_the_time_left_at_the_measured_rate(
     now = [100.0]
     monkeypatch.setattr(time, "monotonic", lambda: now[0])
     solve = Solve("turn", total=total, started=100.0)
-    game = GameSession(parse_record(LATE), official_table, win=WinEachTurn(),
+    game = GameSession(parse_record(LATE), official_table, memory=Caches(), win=WinEachTurn(),
                        solves=OneSolve(solve), notify=lambda line: None, is_slow=always_slow)
     game.opening()
     shares, lefts = [], []

@@ -80,7 +80,8 @@ def test_analyze_lists_the_three_largest_errors_largest_first(judged_games):
 
 
 def test_practice_from_records_takes_the_largest_losses_largest_first(official_table,
-                                                                      judged_games, tmp_path):
+                                                                      judged_games, tmp_path,
+                                                                      memory):
     """``train --from``'s positions: the n largest errors of the records, largest first
     (a tie by the order met), each the position of the decision that lost it."""
     run, players = judged_games[0]
@@ -92,7 +93,7 @@ def test_practice_from_records_takes_the_largest_losses_largest_first(official_t
     met = [(d.loss, str(path), d) for path, player in zip(paths, players[:3], strict=True)
            for d in player.decisions if d.loss > 1e-9]
     want = sorted(met, key=lambda item: -item[0])[:7]  # (a stable sort: ties as met)
-    got = positions_of_records(paths, 7, table=official_table)
+    got = positions_of_records(paths, 7, table=official_table, memory=memory)
     assert len(got) == 7 < len(met)
     for position, (_, path, d) in zip(got, want, strict=True):
         assert (position.card, position.dice, position.rolls_left) == \

@@ -1035,9 +1035,10 @@ MUTATIONS: tuple[Mutation, ...] = (
              (f"{WORKER_ENDINGS}::test_the_record_lane_after_a_worker_died_or_could_not_start",)),
     Mutation("figures-failed-question-kept-registered", "python",
              "advisor/web/charts.py",
-             "        try:\n            result = await self._work.run(func, arg)\n"
+             "        try:\n            result = await self._work.run(func, arg, "
+             "with_memory=with_memory)\n"
              "        finally:\n            self._running.pop(key, None)\n",
-             "        result = await self._work.run(func, arg)\n"
+             "        result = await self._work.run(func, arg, with_memory=with_memory)\n"
              "        self._running.pop(key, None)\n",
              "a figures' question whose worker could not start or died stays registered: the "
              "same question asked again gets the old failure forever",

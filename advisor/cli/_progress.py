@@ -8,14 +8,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import click
 from tqdm import tqdm
 
-from advisor.caches import caches
 from solver.moments import get_moments
 from solver.solved_turn import solve_notes
 from solver.stats_file import new_game_stats
 from solver.table import get_table
 
+from ..caches import Caches
 from ..text import duration_text
 from ..time_left import TimeLeft
 from ._base import note
@@ -124,12 +125,24 @@ def _numbers(numbers: list[int]) -> str:
     return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
 
 
-def note_targets(card: Any, table: Any, objective: Any, solved: Any = ()) -> None:
+def command_memory() -> Caches:
+    """The caches of the command that runs (:class:`~advisor.caches.Caches`): one per run
+    of a command, held by click's root context (its ``obj``), made on first use; every
+    question the command asks (a game's turns and its review, a sheet's rolls) is handed
+    it, so nothing solved once is solved again. The next run starts empty, as a new
+    process does (a test may hand several runs one, ``CliRunner().invoke(cli, args,
+    obj=caches)``, as one process would keep it)."""
+    return click.get_current_context().find_root().ensure_object(Caches)
+
+
+def note_targets(card: Any, table: Any, objective: Any, memory: Caches,
+                 solved: Any = ()) -> None:
     """Before a target question: say on stderr when the target table is unusable (it is
     then not used) or when the question is solved because no target table holds it
     (``solved``: every target it solves, when more than the objective's); before a
-    tournament question, when the tournament's solve kept on disk is unusable."""
-    for text in solve_notes(card, table, objective.goal, caches(), solved):
+    tournament question, when the tournament's solve kept on disk is unusable.
+    ``memory``: the command's caches (:func:`command_memory`)."""
+    for text in solve_notes(card, table, objective.goal, memory, solved):
         note(text)
 
 

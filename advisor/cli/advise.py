@@ -22,7 +22,7 @@ from ..record_file import RecordFile, check_record_path, read_record_text
 from ..request.advise_question import AdviseQuestion
 from ..request.params import OBJECTIVE_PARAMS, TOURNAMENT_PARAMS, options
 from ._base import emit_json, note
-from ._progress import load_moments, load_table, progress_bar
+from ._progress import command_memory, load_moments, load_table, progress_bar
 
 
 @click.command()
@@ -62,7 +62,7 @@ def advise(dice_arg: str | None, dice_text: str | None, rolls_left: int | None,
         load_moments(table)
     update, close = progress_bar(question.objective.describe(), unit="step")
     try:  # (what a user is to know first: told by the solver before it solves)
-        advice = question.solve(table, update, note=note)
+        advice = question.solve(table, update, memory=command_memory(), note=note)
     finally:
         close()
     if as_json:
@@ -111,8 +111,8 @@ def _advise_game(game_path: str, dice: Dice, append_text: str | None, top: int,
         table = load_table(record.rules, table_path)
         if why:
             load_moments(table)
-        session = GameSession(record, table, objective=fixed, win=win,
-                              notify=note, progress=progress_bar)
+        session = GameSession(record, table, memory=command_memory(), objective=fixed,
+                              win=win, notify=note, progress=progress_bar)
         session.position_at(dice)
         objective = session.turn_objective()
         advice = session.advice(why=why)

@@ -14,7 +14,7 @@ from ..request.params import OBJECTIVE_PARAMS, TOURNAMENT_PARAMS, options
 from ..text import probability_text
 from ..win_from import FIRST_TURN
 from ._base import emit_json, note
-from ._progress import load_table, plan_lines, work_bar
+from ._progress import command_memory, load_table, plan_lines, work_bar
 
 _JUDGE_HELP = {
     "objective": {"help": "Judge by ev, the expected final score, or win (two or more "
@@ -65,7 +65,7 @@ def analyze(record_path: str, objective_name: str | None, win_from: int | None,
             note(line)
 
     try:
-        analysis = analyze_record(record, judging, table=table,
+        analysis = analyze_record(record, judging, table=table, memory=command_memory(),
                                   progress=update if judging.solves_turns else None,
                                   solving=noted if judging.solves_turns else None,
                                   plan=say_plan if judging.solves_turns else None)

@@ -33,7 +33,7 @@ from ..record import GameRecord, check_names
 from ..record_file import RecordFile, check_record_path
 from ..request.params import OBJECTIVE_PARAMS, TOURNAMENT_PARAMS, options
 from ._input import ask
-from ._progress import load_table, plan_lines, progress_bar, work_bar
+from ._progress import command_memory, load_table, plan_lines, progress_bar, work_bar
 
 STOPPED = 1
 """Exit code when input ends or Ctrl-C stops a game before its end."""
@@ -149,7 +149,7 @@ def _finish(session: GameSession, complete: bool, path: Path | None,
     solving = session.judging.solves_turns
     try:
         analysis = analyze(session.record, session.judging, table=session.table,
-                           advisors=session.advisor_for,
+                           memory=session.memory, advisors=session.advisor_for,
                            progress=update if solving else None,
                            solving=noted if solving else None,
                            plan=say_plan if solving else None)
@@ -317,7 +317,7 @@ def play(n_players: int | None, names_text: str | None, top: int, record_path: s
         if win is not None:  # each turn solved in a worker process while the game goes on
             solves = TurnSolves(table_path)
             stack.callback(solves.close)
-        session = GameSession(record, table, top=top,
+        session = GameSession(record, table, memory=command_memory(), top=top,
                               save=None if held is None else held.save,
                               objective=objective, win=win,
                               notify=click.echo, progress=progress_bar, solves=solves)

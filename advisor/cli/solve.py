@@ -31,7 +31,7 @@ from solver.tournament_file import (
 from ..objective import Objective
 from ..request.params import options
 from ._base import emit_json
-from ._progress import load_new_game_stats, load_table, progress_bar
+from ._progress import command_memory, load_new_game_stats, load_table, progress_bar
 
 
 @click.command()
@@ -138,7 +138,7 @@ def _solve_tournament(rules: RuleSet, objective: Objective, force: bool,
     check_tournament_target(path, rules, players, field, force=force)
     table = load_table(rules.name)
     start = time.perf_counter()
-    utility = objective.utility(table)
+    utility = objective.utility(table, command_memory())
     update, close = progress_bar(f"tournament of {players:,} from a new game", unit="step")
     try:
         vectors = solve_tournament(table, utility, update)

@@ -15,7 +15,13 @@ from ..objective import Objective
 from ..request.params import options
 from ..request.stats_question import StatsQuestion
 from ._base import emit_json
-from ._progress import load_new_game_stats, load_table, note_targets, progress_bar
+from ._progress import (
+    command_memory,
+    load_new_game_stats,
+    load_table,
+    note_targets,
+    progress_bar,
+)
 
 HISTOGRAM_BIN = 20
 HISTOGRAM_WIDTH = 50
@@ -78,13 +84,13 @@ def stats(card_text: str, target: str | None, tournament: str | None, field: str
         held = stored_top(table, wanted)
         solved = [x for x in wanted if held is None or x > held]  # (the rows' too)
         note_targets(question.card, table, Objective.for_target(solved[-1] if solved else goal),
-                     solved)
+                     command_memory(), solved)
     update, close = progress_bar(f"stats {rules_name}" if goal is None else f"target {goal}")
     try:
         if as_json:
-            data = question.json(table, update)
+            data = question.json(table, update, memory=command_memory())
         else:
-            result = question.solve(table, update)
+            result = question.solve(table, update, memory=command_memory())
     finally:
         close()
     if as_json:
@@ -103,7 +109,7 @@ def _tournament(question: Any, table: Any, as_json: bool) -> None:
     objective = question.tournament
     update, close = progress_bar(objective.describe(), unit="step")
     try:
-        result = question.solve(table, update)
+        result = question.solve(table, update, memory=command_memory())
     finally:
         close()
     if as_json:

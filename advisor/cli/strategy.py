@@ -14,7 +14,7 @@ from ..objective import Objective
 from ..ranking import check_rolls_left, turn_advisor
 from ..request.params import OBJECTIVE_PARAMS, TOURNAMENT_PARAMS, options
 from ..strategy import is_strategy_sheet, strategy_csv, strategy_json, strategy_markdown
-from ._progress import load_table, note_targets, progress_bar
+from ._progress import command_memory, load_table, note_targets, progress_bar
 
 
 @click.command()
@@ -40,18 +40,20 @@ def strategy(card_text: str, rolls_left: int | None, fmt: str, as_json: bool,
                                         tournament=tournament, field=field,
                                         field_scores=field_scores, rules=rules_name)
     table = load_table(rules_name, table_path)
+    memory = command_memory()
     if objective.solves_turns:  # solved here, with a progress bar; the sheet reuses the solve
-        note_targets(card, table, objective)
+        note_targets(card, table, objective, memory)
         update, close = progress_bar(objective.describe(), unit="step")
         try:
-            turn_advisor(card, table, objective).solve(update)
+            turn_advisor(card, table, objective, memory=memory).solve(update)
         finally:
             close()
     if as_json:
-        text = json.dumps(strategy_json(card, table, rolls_left, objective), indent=1) + "\n"
+        sheet = strategy_json(card, table, rolls_left, objective, memory=memory)
+        text = json.dumps(sheet, indent=1) + "\n"
     else:
         render = strategy_csv if fmt == "csv" else strategy_markdown
-        text = render(card, table, rolls_left, objective)
+        text = render(card, table, rolls_left, objective, memory=memory)
     if out_path is None:
         click.echo(text, nl=False)
         return

@@ -37,7 +37,7 @@ from ..train_history import append_session, check_history, default_history_path
 from ..train_text import graded_lines, history_lines, position_lines, session_lines
 from ._base import emit_json, note
 from ._input import ask, read_line
-from ._progress import load_moments, load_table, progress_bar
+from ._progress import command_memory, load_moments, load_table, progress_bar
 
 LATE = 6
 """Positions with this many open boxes or fewer solve a target quickly on their own
@@ -115,7 +115,8 @@ def train(more_records: tuple[str, ...], n_positions: int, seed: int | None,
     load_moments(table)  # the why of each grade
     if records:
         _solve_target(table, objective, as_json)  # the records are judged from turn 1
-        positions = positions_of_records(list(records), n_positions, table, objective, player)
+        positions = positions_of_records(list(records), n_positions, table, objective, player,
+                                         memory=command_memory())
         source, seed_used = "records", None
     else:
         seed_used = _seed(seed)
@@ -152,7 +153,8 @@ def _solve_target(table: Table, objective: Objective, quiet: bool) -> None:
              f"minute); every position is answered from it")
     update, close = progress_bar("target")
     try:
-        TurnAdvisor(Scorecard.new(table.rules), table, objective, progress=update).probability()
+        TurnAdvisor(Scorecard.new(table.rules), table, objective, memory=command_memory(),
+                    progress=update).probability()
     finally:
         close()
 
@@ -187,7 +189,8 @@ def _ask_all(positions: list[Position], table: Table, objective: Objective,
             if line is None or line.strip().lower() in STOPPED_WORDS:
                 break
             answers.append(line)
-        return list(session_of(table, positions, answers, objective).graded)
+        return list(session_of(table, positions, answers, objective,
+                               memory=command_memory()).graded)
     for i, position in enumerate(positions, start=1):
         found = _ask(i, len(positions), position, table, objective)
         if found is None:
@@ -221,7 +224,8 @@ def _ask(number: int, count: int, position: Position, table: Table,
             continue
         if word in LIST_WORDS:
             click.echo(LIST_HEADING)
-            for n, option in enumerate(choices(advice_of(position, table, objective)), 1):
+            advice = advice_of(position, table, objective, memory=command_memory())
+            for n, option in enumerate(choices(advice), 1):
                 click.echo(f"  {n:>2}  {option.describe()}")
             continue
         if word == "card":
@@ -229,7 +233,8 @@ def _ask(number: int, count: int, position: Position, table: Table,
                 click.echo(line)
             continue
         try:
-            graded = grade(position, text, table, objective, why=True)
+            graded = grade(position, text, table, objective, why=True,
+                           memory=command_memory())
         except YahtzeeError as exc:
             click.echo(f"  ! {exc}")
             continue

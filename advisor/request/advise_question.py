@@ -11,6 +11,7 @@ from solver.solved_turn import SolvedTurn
 from solver.stats import Progress
 from solver.table import Table
 
+from ..caches import Caches
 from ..model import Dice, Scorecard
 from ..objective import Objective
 from ..ranking import Advice, TurnAdvisor, question_rolls_left, turn_advisor
@@ -58,10 +59,11 @@ class AdviseQuestion:
         """The turn this question is a roll of (one solve answers every roll of it)."""
         return TurnQuestion(self.card, self.objective)
 
-    def answer_from(self, solved: SolvedTurn | None, table: Table | None = None
-                    ) -> dict[str, Any]:
-        """The JSON answer from the turn already solved (None: the expected score)."""
-        advisor = TurnAdvisor(self.card, table, self.objective, solved=solved)
+    def answer_from(self, solved: SolvedTurn | None, table: Table | None = None, *,
+                    memory: Caches) -> dict[str, Any]:
+        """The JSON answer from the turn already solved (None: the expected score);
+        ``memory``: the asker's caches."""
+        advisor = TurnAdvisor(self.card, table, self.objective, memory=memory, solved=solved)
         return advisor.advise(self.dice, self.rolls_left, why=self.why).to_json(self.top)
 
     @staticmethod
@@ -73,16 +75,17 @@ class AdviseQuestion:
         return Dice.parse(dice_text)
 
     def solve(self, table: Table | None = None, progress: Progress | None = None, *,
-              note: Callable[[str], None] | None = None) -> Advice:
-        """The advice (the card's turn solved once per process: ``turn_advisor``);
+              memory: Caches, note: Callable[[str], None] | None = None) -> Advice:
+        """The advice (the card's turn solved once per ``memory``, the asker's caches:
+        ``turn_advisor``);
         ``progress(done, total)`` follows a target or win objective's solve; ``note(text)``
         is first told what a user is to know before it (an unusable kept solve or target
         table, a slow solve without a target table)."""
         card, objective = self.card, self.objective
-        advisor = turn_advisor(card, table, objective, build=lambda t: TurnAdvisor(
-            card, t, objective, progress=progress))
+        advisor = turn_advisor(card, table, objective, memory=memory, build=lambda t: TurnAdvisor(
+            card, t, objective, memory=memory, progress=progress))
         return advisor.advise(self.dice, self.rolls_left, why=self.why, note=note)
 
-    def json(self, table: Table | None = None, progress: Progress | None = None
-             ) -> dict[str, Any]:
-        return self.solve(table, progress).to_json(self.top)
+    def json(self, table: Table | None = None, progress: Progress | None = None, *,
+             memory: Caches) -> dict[str, Any]:
+        return self.solve(table, progress, memory=memory).to_json(self.top)

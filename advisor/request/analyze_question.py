@@ -12,6 +12,7 @@ from solver.stats import Progress
 from solver.table import Table, get_table
 
 from ..analysis import analyze
+from ..caches import Caches
 from ..model import Scorecard
 from ..objective import Objective
 from ..play_win import Judging, WinEachTurn, choose_judging
@@ -54,8 +55,10 @@ class AnalyzeQuestion:
         return f"the review of {len(list(self.record.positions()))} decisions"
 
     def json(self, table: Table | None = None, progress: Progress | None = None,
-             known: dict[tuple[str, ...], SolvedTurn] | None = None) -> dict[str, Any]:
-        """The analysis; ``known``: turns solved already, by :attr:`TurnQuestion.key`."""
+             known: dict[tuple[str, ...], SolvedTurn] | None = None, *,
+             memory: Caches) -> dict[str, Any]:
+        """The analysis; ``known``: turns solved already, by :attr:`TurnQuestion.key`;
+        ``memory``: the caches of its solves (the asker's)."""
         table = table or get_table(self.record.rules)
         known = known or {}
         each_turn = isinstance(self.judging, WinEachTurn)
@@ -64,16 +67,16 @@ class AnalyzeQuestion:
         def advisor(card: Scorecard, objective: Objective) -> TurnAdvisor:
             key = TurnQuestion(card, objective).key
             if key not in made:
-                made[key] = TurnAdvisor(card, table, objective, solved=known.get(key),
-                                        whole_game=not each_turn)
+                made[key] = TurnAdvisor(card, table, objective, memory=memory,
+                                        solved=known.get(key), whole_game=not each_turn)
             return made[key]
 
-        return analyze(self.record, self.judging, table=table, advisors=advisor,
-                       progress=progress).to_json()
+        return analyze(self.record, self.judging, table=table, memory=memory,
+                       advisors=advisor, progress=progress).to_json()
 
 
 def analyze_job(arg: tuple[AnalyzeQuestion, dict[tuple[str, ...], SolvedTurn]],
-                progress: Progress) -> dict[str, Any]:
-    """``AnalyzeQuestion.json`` in the jobs' worker process."""
+                progress: Progress, memory: Caches) -> dict[str, Any]:
+    """``AnalyzeQuestion.json`` in the jobs' worker process (with its ``memory``)."""
     question, known = arg
-    return question.json(progress=progress, known=known)
+    return question.json(progress=progress, known=known, memory=memory)

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from solver.table import Table
 
+from ..caches import Caches
 from ..model import Dice, Scorecard
 from ..objective import Objective
 from ..ranking import question_rolls_left
@@ -37,6 +38,7 @@ class GradeQuestion:
         objective = Objective.parse_options(target=target, beat=beat, rules=rules_name)
         return cls(card, dice, rolls_left, answer_text, objective)
 
-    def json(self, table: Table | None = None) -> dict[str, Any]:
+    def json(self, table: Table | None = None, *, memory: Caches) -> dict[str, Any]:
         position = Position(self.card, self.dice, self.rolls_left)
-        return grade(position, self.answer, table, self.objective, why=True).to_json()
+        return grade(position, self.answer, table, self.objective, why=True,
+                     memory=memory).to_json()

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from solver.stats import OptimalStats, Progress
 from solver.table import Table, get_table
 
+from ..caches import Caches
 from ..model import Scorecard
 from ..objective import Objective
 from .cards import parsed_card
@@ -41,8 +42,10 @@ class StatsQuestion:
             return cls(card, None, objective)
         return cls(card, Objective.for_target(target).target if target is not None else None)
 
-    def solve(self, table: Table | None = None,
-              progress: Progress | None = None) -> OptimalStats | TargetStats | Any:
+    def solve(self, table: Table | None = None, progress: Progress | None = None, *,
+              memory: Caches) -> OptimalStats | TargetStats | Any:
+        """The figures (a tournament's solve reads and fills ``memory``, the asker's
+        caches)."""
         from ..target_stats import (  # numba: not on every start
             card_stats,
             target_stats,
@@ -51,14 +54,15 @@ class StatsQuestion:
 
         table = table or get_table(self.card.rules_name)
         if self.tournament is not None:
-            return tournament_stats(table, self.card, self.tournament, progress)
+            return tournament_stats(table, self.card, self.tournament, progress,
+                                    memory=memory)
         if self.target is not None:
             return target_stats(table, self.card, self.target, progress=progress)
         return card_stats(table, self.card, progress=progress)
 
-    def json(self, table: Table | None = None,
-             progress: Progress | None = None) -> dict[str, Any]:
-        data = self.solve(table, progress).to_json()
+    def json(self, table: Table | None = None, progress: Progress | None = None, *,
+             memory: Caches) -> dict[str, Any]:
+        data = self.solve(table, progress, memory=memory).to_json()
         if self.target is None and self.tournament is None and self.card.turn > 1:
             data["card"] = self.card.to_json()
         return data

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from solver.game.rules import get_rules
 from solver.table import Table, get_table
 
+from ..caches import Caches
 from ..objective import Objective
 from ..train import check_count, positions_json, positions_of_play, session_of, split_answers
 from .params import RequestError
@@ -42,11 +43,12 @@ class TrainQuestion:
         return cls(get_rules(rules_name).name, n, seed, objective,
                    tuple(split_answers(answers_text, n)))
 
-    def json(self, table: Table | None = None) -> dict[str, Any]:
+    def json(self, table: Table | None = None, *, memory: Caches) -> dict[str, Any]:
         table = table or get_table(self.rules)
         if self.answers is None:
-            return positions_json(table, self.n_positions, self.seed, self.objective)
+            return positions_json(table, self.n_positions, self.seed, self.objective,
+                                  memory=memory)
         assert self.seed is not None
         positions = positions_of_play(table, self.n_positions, self.seed)
         return session_of(table, positions, self.answers, self.objective,
-                          seed=self.seed).to_json()
+                          seed=self.seed, memory=memory).to_json()

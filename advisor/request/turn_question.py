@@ -11,7 +11,7 @@ from solver.solved_turn import SolvedTurn, solve_turn
 from solver.stats import Progress
 from solver.table import get_table
 
-from ..caches import caches
+from ..caches import Caches
 from ..model import Scorecard
 from ..objective import Objective
 from .cards import parsed_card
@@ -56,10 +56,11 @@ class TurnQuestion:
         return f"{self.objective.chance_words} ({n_open} box{'es' if n_open > 1 else ''} open)"
 
 
-def solve_turn_job(question: TurnQuestion, progress: Progress | None) -> SolvedTurn:
-    """The turn solved (in the jobs' worker process; the table from its cache). A target's
-    vectors are kept there for the game's later turns; each turn's win objective solves
-    that turn alone."""
+def solve_turn_job(question: TurnQuestion, progress: Progress | None, memory: Caches
+                   ) -> SolvedTurn:
+    """The turn solved (in the jobs' worker process, with its ``memory``; the table from
+    its cache). A target's vectors are kept there for the game's later turns; each turn's
+    win objective solves that turn alone."""
     objective = question.objective
     return solve_turn(question.card, get_table(question.card.rules_name), objective.goal,
-                      caches(), progress=progress, whole_game=objective.keeps_game_vectors)
+                      memory, progress=progress, whole_game=objective.keeps_game_vectors)

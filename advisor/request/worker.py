@@ -7,20 +7,22 @@ from typing import Any
 
 from solver.solved_turn import SolvedTurn
 
+from ..caches import Caches
 from .advise_question import AdviseQuestion
 from .grade_question import GradeQuestion
 from .stats_question import StatsQuestion
 from .train_question import TrainQuestion
 
 
-def answer(question: AdviseQuestion | StatsQuestion | TrainQuestion | GradeQuestion
-           ) -> dict[str, Any]:
-    """``question.json()`` (a module-level function, for the server's worker process)."""
-    return question.json()
+def answer(question: AdviseQuestion | StatsQuestion | TrainQuestion | GradeQuestion,
+           memory: Caches) -> dict[str, Any]:
+    """``question.json()`` with the worker's ``memory`` (a module-level function, for the
+    server's worker process)."""
+    return question.json(memory=memory)
 
 
-def answer_solved(arg: tuple[AdviseQuestion, SolvedTurn]) -> dict[str, Any]:
+def answer_solved(arg: tuple[AdviseQuestion, SolvedTurn], memory: Caches) -> dict[str, Any]:
     """``question.answer_from(solved)`` (for the server's worker process: a why needs the
-    figures of every state, which it keeps)."""
+    figures of every state, which it keeps; ``memory``: the worker's)."""
     question, solved = arg
-    return question.answer_from(solved)
+    return question.answer_from(solved, memory=memory)

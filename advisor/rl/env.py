@@ -49,6 +49,7 @@ from solver.game.rules import N_UPPER, get_rules
 from solver.game.stream import MASK64, DiceStream
 from solver.table import get_table
 
+from ..caches import Caches
 from ..model import Dice, Keep, Scorecard
 from ..ranking import Advice, turn_advisor
 from .opponents import Opponents, check_strategies
@@ -90,6 +91,7 @@ class YahtzeeEnv(gym.Env[dict[str, Any], np.int64]):
 
     def _open(self) -> None:
         self.table = get_table(self.rules.name)
+        self.memory = Caches()  # the environment's own: its turns' advisors, kept
         self._seats = Opponents(self.table, self.opponents) if self.opponents else None
 
     def _clear(self) -> None:
@@ -205,7 +207,7 @@ class YahtzeeEnv(gym.Env[dict[str, Any], np.int64]):
 
     def _decision(self) -> Advice:
         """Advise the decision now showing; keep its advice and action mask."""
-        advisor = turn_advisor(self.card, self.table)
+        advisor = turn_advisor(self.card, self.table, memory=self.memory)
         self._advice = advisor.advise(self.dice, self.rolls_left)
         self._mask = action_mask(self.card, self.dice, self.rolls_left)
         return self._advice
@@ -266,9 +268,9 @@ class YahtzeeEnv(gym.Env[dict[str, Any], np.int64]):
     # ------------------------------------------------------------------ pickling
     def __getstate__(self) -> dict[str, Any]:
         """Everything but the rule set (by name), the table and the cached advisors
-        (reopened on unpickling)."""
+        (reopened on unpickling, with empty caches)."""
         state = self.__dict__.copy()
-        for key in ("table", "_seats", "_advice"):
+        for key in ("table", "memory", "_seats", "_advice"):
             state.pop(key, None)
         state["rules"] = self.rules.name
         return state

@@ -68,24 +68,25 @@ class StatsService:
             await self._run(build_table, rules_name)
         self._done.put(("table", rules_name), rules_name)
 
-    async def run(self, func: Any, arg: Any) -> Any:
-        """``func(arg)`` in the worker (a picklable module-level function), cached by
-        ``arg``; an exception raised there is raised here."""
-        return await self._run(func, arg)
+    async def run(self, func: Any, arg: Any, *, with_memory: bool = False) -> Any:
+        """``func(arg)`` in the worker (a picklable module-level function; with
+        ``with_memory``, ``func(arg, memory)``: the worker's caches), cached by ``arg``; an
+        exception raised there is raised here."""
+        return await self._run(func, arg, with_memory=with_memory)
 
-    async def _run(self, func: Any, arg: Any) -> Any:
+    async def _run(self, func: Any, arg: Any, *, with_memory: bool = False) -> Any:
         key = (func.__name__, arg)
         if key in self._done:
             return self._done.get(key)
         running = self._running.get(key)
         if running is None:  # one computation, however many ask for it meanwhile
-            running = asyncio.ensure_future(self._compute(key, func, arg))
+            running = asyncio.ensure_future(self._compute(key, func, arg, with_memory))
             self._running[key] = running
         return await asyncio.shield(running)
 
-    async def _compute(self, key: Key, func: Any, arg: Any) -> Any:
+    async def _compute(self, key: Key, func: Any, arg: Any, with_memory: bool) -> Any:
         try:
-            result = await self._work.run(func, arg)
+            result = await self._work.run(func, arg, with_memory=with_memory)
         finally:
             self._running.pop(key, None)
         return self._done.put(key, result)

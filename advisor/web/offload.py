@@ -11,7 +11,8 @@ runs it in a process of its own (spawned on first use; the one runtime of
 turn (at most :data:`RECORD_QUEUE`) with their connection open, while the loop keeps
 answering. The functions it runs take the body's bytes (or the record read from
 them) and return the record or the JSON answer (a refusal comes back as the library's
-exception, raised in the endpoint).
+exception, raised in the endpoint); one that solves or advises is also handed the
+worker's :class:`~advisor.caches.Caches` (``with_memory``), kept across its questions.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from solver.solved_turn import SolvedTurn, solve_is_slow
 from solver.table import get_table
 
 from ..analysis import analyze
-from ..caches import caches
+from ..caches import Caches
 from ..play_win import Judging
 from ..record import GameRecord
 from ..request.page import read_noted_record, record_json
@@ -49,14 +50,15 @@ class RecordWork:
                                                 "process: ")
         self._answers: dict[Work, asyncio.Future[Any]] = {}
 
-    async def run(self, func: Callable[..., T], *args: Any) -> T:
+    async def run(self, func: Callable[..., T], *args: Any, with_memory: bool = False) -> T:
         """``func(*args)`` in the worker (a module-level function and picklable arguments),
-        once the worker is free; its exception is raised here. A worker that cannot be
+        once the worker is free; with ``with_memory``, ``func(*args, memory)``: the
+        worker's caches last. Its exception is raised here. A worker that cannot be
         started or that ends while it works raises :class:`WorkerFailed` for this
         question, and the next one starts a new worker."""
         loop = asyncio.get_running_loop()
         self.worker.post = loop.call_soon_threadsafe  # the worker's words, on the loop
-        work = Work(None, call, (func, args))
+        work = Work(None, call, (func, args, with_memory))
         answer: asyncio.Future[Any] = loop.create_future()
         self._answers[work] = answer
         try:
@@ -105,10 +107,11 @@ def record_of(body: bytes) -> tuple[GameRecord, Judging | None]:
     return read_noted_record(body)
 
 
-def analysis_answer(record: GameRecord) -> dict[str, Any]:
+def analysis_answer(record: GameRecord, memory: Caches) -> dict[str, Any]:
     """``POST /api/analyze`` judged by expected score: ``yahtzee analyze - --json`` of a
-    record (the rule set's table read, or built when missing, in the worker)."""
-    return analyze(record, table=get_table(record.rules)).to_json()
+    record (the rule set's table read, or built when missing, in the worker; its turn
+    advisors kept in the worker's ``memory``)."""
+    return analyze(record, table=get_table(record.rules), memory=memory).to_json()
 
 
 class QuickWork(RecordWork):
@@ -120,12 +123,12 @@ class QuickWork(RecordWork):
         super().__init__("yahtzee-quick", limit)
 
 
-def quick_turn(question: TurnQuestion) -> SolvedTurn | None:
+def quick_turn(question: TurnQuestion, memory: Caches) -> SolvedTurn | None:
     """The turn of ``question`` solved now when that takes about a second or less
     (:func:`solver.solved_turn.solve_is_slow` says no: few open boxes, a target the
-    target table holds, the opponents' distributions kept here), else None: the solve is
-    a heavy job's."""
+    target table holds, the opponents' distributions kept in the worker's ``memory``),
+    else None: the solve is a heavy job's."""
     table = get_table(question.card.rules_name)
-    if solve_is_slow(question.card, table, question.objective.goal, caches()):
+    if solve_is_slow(question.card, table, question.objective.goal, memory):
         return None
-    return solve_turn_job(question, None)
+    return solve_turn_job(question, None, memory)

@@ -24,14 +24,15 @@ async def get_advice(served: Served, request: Request) -> dict[str, Any]:
     await service.table(question.card.rules_name)
     if not question.objective.needs_solve(question.card):
         if not question.why:  # a warm answer is well under a millisecond
-            return question.json()
-        return await service.run(answer, question)  # the first why: the worker
+            return question.json(memory=served.memory)
+        # the first why: the worker
+        return await service.run(answer, question, with_memory=True)
     # seconds to a minute per turn: the turn's background job (joined if under way,
     # its result if done), then this roll from it at once
     solved = await served.background.wait(await turn_job(served, question.turn, request))
     if question.why:  # the figures of every state, which the worker keeps
-        return await service.run(answer_solved, (question, solved))
-    return question.answer_from(solved)
+        return await service.run(answer_solved, (question, solved), with_memory=True)
+    return question.answer_from(solved, memory=served.memory)
 
 
 async def get_train(served: Served, request: Request) -> dict[str, Any]:
@@ -42,7 +43,7 @@ async def get_train(served: Served, request: Request) -> dict[str, Any]:
         params["seed"] = secrets.randbelow(1_000_000)
     question = TrainQuestion.parse(**params)
     await served.service.table(question.rules)
-    return question.json()  # optimal play's games and plain advice: milliseconds
+    return question.json(memory=served.memory)  # optimal play's games, plain advice: ms
 
 
 async def get_session(served: Served, request: Request) -> dict[str, Any]:
@@ -51,13 +52,14 @@ async def get_session(served: Served, request: Request) -> dict[str, Any]:
                         {"rules": default_rules, "seed": None})
     question = TrainQuestion.parse(**params)
     await served.service.table(question.rules)
-    return await served.service.run(answer, question)  # grades with their why: in the worker
+    # grades with their why: in the worker
+    return await served.service.run(answer, question, with_memory=True)
 
 
 async def get_grade(served: Served, request: Request) -> dict[str, Any]:
     question = GradeQuestion.parse(**served.query(request, GradeQuestion.PARAMS))
     await served.service.table(question.card.rules_name)
-    return await served.service.run(answer, question)
+    return await served.service.run(answer, question, with_memory=True)
 
 
 def advice_routes(served: Served) -> list[Route]:

@@ -34,7 +34,7 @@ from .served import Served, answered
 async def get_stats(served: Served, request: Request) -> dict[str, Any]:
     question = StatsQuestion.parse(**served.query(request, StatsQuestion.PARAMS))
     await served.service.table(question.card.rules_name)
-    return await served.service.run(answer, question)
+    return await served.service.run(answer, question, with_memory=True)
 
 
 async def get_distribution(served: Served, request: Request) -> dict[str, Any]:

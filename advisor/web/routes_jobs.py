@@ -24,7 +24,7 @@ async def turn_job(served: Served, turn: TurnQuestion, request: Request) -> Job:
     if found is not None and found.state in ("queued", "running", "done"):
         found.seen = time.monotonic()
         return found
-    solved = await served.quick.run(quick_turn, turn)
+    solved = await served.quick.run(quick_turn, turn, with_memory=True)
     if solved is not None:
         return background.add_done("turn", turn.key, turn.what, solved)
     return background.start("turn", turn.key, turn.what, solve_turn_job, turn,

@@ -19,7 +19,7 @@ async def post_analyze(served: Served, request: Request) -> dict[str, Any]:
     record, noted = await served.records.run(record_of, await request.body())
     question = AnalyzeQuestion.parse(record, noted=noted, **params)
     if not question.judging.solves_turns:
-        return await served.records.run(analysis_answer, record)
+        return await served.records.run(analysis_answer, record, with_memory=True)
     await served.service.table(record.rules)
     # one solve per turn
     return await served.background.wait(analyze_job_of(served, question, request))

@@ -11,6 +11,7 @@ from starlette.responses import JSONResponse, Response
 
 from solver.errors import YahtzeeError
 
+from ..caches import Caches
 from ..request.params import read_query
 from ..workers import QueueFull, WorkerFailed
 from .charts import StatsService
@@ -24,11 +25,14 @@ Handler = Callable[["Served", Request], Awaitable[dict[str, Any]]]
 class Served:
     """One application's shared parts: the figures' worker (``service``), the background
     jobs (``background``), the record lane (``records``), the light lane of turns solved in
-    about a second (``quick``), and the rule set of requests that name none."""
+    about a second (``quick``), the caches of what the server answers itself (``memory``:
+    expected-score advice, a roll of a turn solved in a job; each worker process has its
+    own) and the rule set of requests that name none."""
 
     def __init__(self, default_rules: str, stats: StatsService | None = None,
                  jobs: JobService | None = None) -> None:
         self.default_rules = default_rules
+        self.memory = Caches()
         self.service = stats or StatsService()
         self.background = jobs or JobService()
         self.records = RecordWork()

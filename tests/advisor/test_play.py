@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 import advisor.play
+from advisor.caches import Caches
 from advisor.model import Scorecard
 from advisor.objective import Objective
 from advisor.play import GameSession, card_summary
@@ -62,8 +63,8 @@ def test_a_slow_turn_shows_the_expected_score_advice_first(kind, official_table,
     record = parse_record(LATE)
     options = ({"win": WinEachTurn()} if kind == "win" else
                {"objective": Objective.for_target(200)})
-    session = GameSession(record, official_table, notify=told.append, progress=bars,
-                          **options)
+    session = GameSession(record, official_table, memory=Caches(), notify=told.append,
+                          progress=bars, **options)
     lines = session.handle("33412")
     what = "the chance to win" if kind == "win" else "P(final score >= 200)"
     assert told[0] == "Ann: dice 1 2 3 3 4 | ROLLS LEFT: 2 (after roll 1 of 3)"
@@ -87,7 +88,7 @@ def test_a_slow_turn_shows_the_expected_score_advice_first(kind, official_table,
 
 def test_a_quick_turn_says_what_it_works_out_without_a_first_list(official_table):
     told: list[str] = []
-    session = GameSession(parse_record(LATE), official_table, win=WinEachTurn(),
+    session = GameSession(parse_record(LATE), official_table, memory=Caches(), win=WinEachTurn(),
                           notify=told.append)
     session.handle("33412")
     assert len(told) == 1 and told[0].startswith("  working out Ann's exact chance to beat "

@@ -195,10 +195,10 @@ def test_ctrl_c_while_working_out_gives_expected_score_advice(tmp_path, table, m
         raise KeyboardInterrupt
 
     monkeypatch.setattr(TurnAdvisor, "solve", interrupted)
-    monkeypatch.setattr("advisor.caches._process", Caches())  # no turn solved yet
     path, _ = late_record(tmp_path, {"Ann": ANN, "Bob": BOB})
     told: list[str] = []
-    session = GameSession(read_record(path), table, win=WinEachTurn(), notify=told.append)
+    session = GameSession(read_record(path), table, memory=Caches(),  # no turn solved yet
+                          win=WinEachTurn(), notify=told.append)
     lines = session.handle("33412")
     assert told[-1] == "  stopped: this turn's advice is by expected score"
     assert lines[1] == ("ranked by the expected final score (working out the chance to win "
@@ -206,7 +206,7 @@ def test_ctrl_c_while_working_out_gives_expected_score_advice(tmp_path, table, m
     assert WIN_HEADER not in lines[2] and "expected final" in lines[2]
     assert session.handle("") == []  # keep 3 3 by expected score: asks for the dice
     with pytest.raises(ObjectiveError):
-        GameSession(read_record(path), table, win=WinEachTurn(),
+        GameSession(read_record(path), table, memory=Caches(), win=WinEachTurn(),
                     objective=Objective.for_target(300))
 
 

@@ -17,7 +17,7 @@ import advisor.workers as workers
 from advisor.workers import Work, WorkerService
 
 
-def _sleep_then(arg, progress) -> int:
+def _sleep_then(arg, progress, memory) -> int:
     time.sleep(arg)
     return os.getpid()
 
@@ -60,7 +60,7 @@ def test_a_stopped_workers_pipe_is_closed_by_its_reader_alone(monkeypatch):
     assert closed_by == ["yahtzee-test-pipes-reader"] * 4
 
 
-def _burn_then_report(arg, progress) -> float:
+def _burn_then_report(arg, progress, memory) -> float:
     """``arg`` CPU seconds, a report, ``arg`` more, a report; the CPU seconds it spent."""
     began = time.process_time()
     for done in (1, 2):

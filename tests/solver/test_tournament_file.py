@@ -20,7 +20,6 @@ import pytest
 from click.testing import CliRunner
 
 import solver.target as target_module
-from advisor.caches import caches
 from advisor.cli import cli
 from advisor.model import Scorecard
 from advisor.objective import Objective
@@ -46,9 +45,9 @@ def run_cli(*args: str):
 
 
 def fresh() -> None:
-    """A new process's state: nothing opened, no vectors kept."""
+    """A new process's state: nothing opened (no vectors are kept either: each command run
+    and each TurnAdvisor given no caches starts with empty ones)."""
     forget_tournaments()
-    vector_cache.clear(caches())
 
 
 @pytest.fixture(scope="module")

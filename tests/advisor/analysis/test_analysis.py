@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from advisor.analysis import analyze
+from advisor.caches import Caches
 from advisor.cli import cli
 from advisor.model import Dice
 from advisor.ranking import advise
@@ -22,7 +23,7 @@ def random_game(rng: random.Random, table, players=("Ann", "Bob")) -> GameRecord
     """A finished game: random dice, and a random option (often the best) at each step."""
     from advisor.play import GameSession
 
-    session = GameSession(GameRecord(table.rules.name, players), table)
+    session = GameSession(GameRecord(table.rules.name, players), table, memory=Caches())
     while not session.is_over:
         stage = session.stage
         if stage == "roll":

@@ -24,11 +24,12 @@ from solver.goals import Goal
 WIN_FROM = 5
 
 
-def followed_game(table, seed: int, win: WinEachTurn) -> tuple[GameRecord, list[str]]:
+def followed_game(table, seed: int, win: WinEachTurn, memory) -> tuple[GameRecord, list[str]]:
     """A two-player game on random dice whose players always take the advice, and the
-    lines typed to play it."""
+    lines typed to play it (its turns solved in ``memory``)."""
     rng = random.Random(seed)
-    session = GameSession(GameRecord("official", ("Ann", "Bob")), table, win=win)
+    session = GameSession(GameRecord("official", ("Ann", "Bob")), table, memory=memory,
+                          win=win)
     typed = []
     while not session.is_over:
         if session.stage == "move":
@@ -43,14 +44,15 @@ def followed_game(table, seed: int, win: WinEachTurn) -> tuple[GameRecord, list[
 
 
 @pytest.fixture(scope="module")
-def followed(official_table):
-    return followed_game(official_table, 3, WinEachTurn(WIN_FROM))
+def followed(official_table, module_memory):
+    return followed_game(official_table, 3, WinEachTurn(WIN_FROM), module_memory)
 
 
-def test_following_the_win_advice_is_no_error_in_the_review(followed, official_table):
+def test_following_the_win_advice_is_no_error_in_the_review(followed, official_table,
+                                                            module_memory):
     record, _ = followed
     win = WinEachTurn(WIN_FROM)
-    analysis = analyze(record, win, table=official_table)
+    analysis = analyze(record, win, table=official_table, memory=module_memory)
     for player in analysis.players:
         assert player.errors == 0 and player.main.total_loss == 0.0
         assert player.by_expected_score is not None
@@ -59,7 +61,7 @@ def test_following_the_win_advice_is_no_error_in_the_review(followed, official_t
         assert {d.turn for d in player.main.decisions} == set(range(14 - WIN_FROM, 14))
         assert all(d.unit == "probability" for d in player.main.decisions)
     # the same game judged by expected score: following the win advice looks like errors
-    by_ev = analyze(record, table=official_table)
+    by_ev = analyze(record, table=official_table, memory=module_memory)
     assert sum(p.errors for p in by_ev.players) > 0
 
 
@@ -93,7 +95,7 @@ def test_the_record_notes_the_objective_and_analyze_reads_it(followed, tmp_path)
 
 
 def test_analyze_objective_win_judges_against_the_others_cards_at_that_moment(
-        followed, official_table):
+        followed, official_table, module_memory):
     record, _ = followed
     cards = {name: Scorecard.new("official") for name in record.players}
     opponent_then = []  # per turn of the record: the other player's card at its start
@@ -101,7 +103,8 @@ def test_analyze_objective_win_judges_against_the_others_cards_at_that_moment(
         other = "Bob" if turn.player == "Ann" else "Ann"
         opponent_then.append(cards[other])
         cards[turn.player] = cards[turn.player].place(turn.rolls[-1], turn.box)
-    analysis = analyze(record, WinEachTurn(WIN_FROM), table=official_table)
+    analysis = analyze(record, WinEachTurn(WIN_FROM), table=official_table,
+                       memory=module_memory)
     judged = 0
     for d in analysis.decisions:
         index = 2 * (d.turn - 1) + (d.player == "Bob")
@@ -187,16 +190,13 @@ def test_choose_judging_prefers_the_options_to_the_note():
 
 
 def test_a_review_solves_each_turn_once_and_says_how_far_it_is(followed, official_table,
-                                                              monkeypatch):
+                                                              monkeypatch, memory):
     """Every win turn's solve serves all its decisions; the new game's figure is the first
     turn's own; each solve is followed by a note naming the turn."""
     # where a turn advisor finds solve_turn
     advise_module = importlib.import_module("advisor.ranking")
-    from advisor.caches import caches
 
-    record, _ = followed
-    for kept in caches().advisors.values():
-        kept.clear()  # (the module's other reviews solved these turns already)
+    record, _ = followed  # (its own caches: nothing the module's other reviews solved)
     solved: list[tuple[Scorecard, Goal]] = []
     real = advise_module.solve_turn
 
@@ -208,7 +208,8 @@ def test_a_review_solves_each_turn_once_and_says_how_far_it_is(followed, officia
     monkeypatch.setattr("solver.turn_face.solve_turn", counted)
     notes: list[str] = []
     win = WinEachTurn(WIN_FROM)
-    analysis = analyze(record, win, table=official_table, solving=notes.append)
+    analysis = analyze(record, win, table=official_table, memory=memory,
+                       solving=notes.append)
     turns = {(d.player, d.turn) for d in analysis.decisions if d.unit == "probability"}
     reachable = {(d.player, d.turn) for d in analysis.decisions if d.unit == "probability"
                  and not d.objective.is_out_of_reach(d.card)}

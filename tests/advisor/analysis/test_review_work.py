@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from advisor.analysis import REVIEW_STEPS, ReviewPlan, analyze
-from advisor.caches import Bounded, Caches, caches
+from advisor.caches import Bounded
 from advisor.model import Scorecard
 from advisor.play_win import WinEachTurn
 from advisor.record import parse_record
@@ -59,10 +59,9 @@ def test_one_pass_gives_each_later_cards_distribution_bit_for_bit(official_table
         optimal_stats(official_table, start=chain[1], more={chain[0]: np.zeros(0)})
 
 
-def test_a_players_cards_are_kept_in_one_pass(official_table, monkeypatch):
+def test_a_players_cards_are_kept_in_one_pass(official_table, monkeypatch, memory):
     import solver.stats
 
-    monkeypatch.setattr("advisor.caches._process", Caches())
     passes: list[tuple[int, int, int]] = []
     real = solver.stats.optimal_stats
 
@@ -72,16 +71,16 @@ def test_a_players_cards_are_kept_in_one_pass(official_table, monkeypatch):
 
     monkeypatch.setattr(points_module, "optimal_stats", counted)
     chain = _states(LATE, "Ann")[4:]
-    assert points_module.points_to_come_work(official_table, chain, caches()) > 0
+    assert points_module.points_to_come_work(official_table, chain, memory) > 0
     reports: list[tuple[int, int]] = []
-    points_module.keep_points_to_come(official_table, chain, caches(),
+    points_module.keep_points_to_come(official_table, chain, memory,
                                       lambda d, t: reports.append((d, t)))
     assert passes == [chain[0]]
     assert reports[-1] == (1000, 1000)
     for state in chain:
-        assert np.array_equal(caches().points.get((official_table, state)),
+        assert np.array_equal(memory.points.get((official_table, state)),
                               real(official_table, start=state).distribution)
-    assert points_module.points_to_come_work(official_table, chain, caches()) == 0.0
+    assert points_module.points_to_come_work(official_table, chain, memory) == 0.0
 
 
 def _fake_parts(rules, seed: int = 1):
@@ -130,14 +129,13 @@ def test_the_first_turn_is_kept_on_disk_bit_for_bit(official_table, own_tables):
 
 
 def test_the_review_takes_the_new_games_figure_from_the_first_turn(official_table, own_tables,
-                                                                   monkeypatch):
+                                                                   monkeypatch, memory):
     """Even when the process's advisors have let the first turn go (a long game), the
     first turn is not solved a second time for the new game's figure."""
     advise_module = importlib.import_module("advisor.ranking")
     from solver.solved_turn import SolvedTurn
 
-    monkeypatch.setattr("advisor.caches._process", Caches())
-    caches().advisors[False] = Bounded(0)  # no turn advisor under the chance to win kept
+    memory.advisors[False] = Bounded(0)  # no turn advisor under the chance to win kept
     parts = _fake_parts(official_table.rules)
     calls: list[Scorecard] = []
 
@@ -148,17 +146,16 @@ def test_the_review_takes_the_new_games_figure_from_the_first_turn(official_tabl
     monkeypatch.setattr(advise_module, "solve_turn", fake_solve)
     monkeypatch.setattr("solver.turn_face.solve_turn", fake_solve)
     record = parse_record("rules official\nplayers Ann,Bob\nAnn: 22256 twos\n")
-    analysis = analyze(record, WinEachTurn(), table=official_table)
+    analysis = analyze(record, WinEachTurn(), table=official_table, memory=memory)
     assert len(calls) == 1 and calls[0] == Scorecard.new("official")
     assert analysis.new_game == parts[1]
 
 
 def test_the_review_says_its_plan_then_follows_its_work_from_the_start(official_table,
-                                                                       monkeypatch):
+                                                                       monkeypatch, memory):
     """Before any solve: the plan (every turn still to work out, with its work), then
     progress (0, REVIEW_STEPS); each solve moves it in even steps; it ends at its total."""
     advise_module = importlib.import_module("advisor.ranking")
-    monkeypatch.setattr("advisor.caches._process", Caches())
     events: list[object] = []
     real = advise_module.solve_turn
 
@@ -170,7 +167,7 @@ def test_the_review_says_its_plan_then_follows_its_work_from_the_start(official_
     monkeypatch.setattr("solver.turn_face.solve_turn", logged)
     record = parse_record(LATE)
     plans: list[ReviewPlan] = []
-    analysis = analyze(record, WinEachTurn(4), table=official_table,
+    analysis = analyze(record, WinEachTurn(4), table=official_table, memory=memory,
                        progress=lambda d, t: events.append((d, t)),
                        plan=lambda p: (plans.append(p), events.append("plan")))
     assert events[0] == "plan" and events[1] == (0, REVIEW_STEPS)
@@ -189,7 +186,8 @@ def test_the_review_says_its_plan_then_follows_its_work_from_the_start(official_
     assert len(analysis.decisions) == len(list(record.positions()))
 
 
-def test_the_reviews_progress_never_waits_long_by_the_work_done(official_table, monkeypatch):
+def test_the_reviews_progress_never_waits_long_by_the_work_done(official_table, monkeypatch,
+                                                                 memory):
     """Never silent, by work rather than time: a scripted clock moves only as the kernels
     work (by the entries each call computes: a target DP's columns, a distribution's
     points), and the review's progress comes at most 5 % of all that work apart, from its
@@ -199,7 +197,6 @@ def test_the_reviews_progress_never_waits_long_by_the_work_done(official_table, 
     from solver.kernels import stats as stats_kernels
     from solver.kernels import target as target_kernels
 
-    monkeypatch.setattr("advisor.caches._process", Caches())
     clock = [0]
     real_vectors, real_stats = target_kernels.vector_level, stats_kernels.stats_level
 
@@ -215,7 +212,7 @@ def test_the_reviews_progress_never_waits_long_by_the_work_done(official_table, 
     monkeypatch.setattr(target_kernels, "vector_level", vectors)
     monkeypatch.setattr(stats_kernels, "stats_level", stats)
     said: list[int] = []
-    analyze(parse_record(LATE), WinEachTurn(4), table=official_table,
+    analyze(parse_record(LATE), WinEachTurn(4), table=official_table, memory=memory,
             progress=lambda d, t: said.append(clock[0]))
     assert clock[0] > 0 and said[0] == 0  # said before the first kernel ran
     gaps = np.diff([0, *said, clock[0]])

@@ -21,7 +21,7 @@ CARD = Scorecard.parse("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,
 OPPONENT = Scorecard.parse("aces=2,twos=8,threes=9,fours=16,fives=10,sixes=24,4k=22,fh=25")
 
 
-def counted_failure(arg, progress):
+def counted_failure(arg, progress, memory):
     """Fails the first time in a run (one line appended to ``$YAHTZEE_TEST_SOLVE_COUNT``
     per call), then answers: a failure that a second try does not meet."""
     path = Path(os.environ[COUNT])

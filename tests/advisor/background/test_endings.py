@@ -18,6 +18,7 @@ import pytest
 
 import advisor.workers as workers
 from advisor.background import TurnSolves
+from advisor.caches import Caches
 from advisor.model import Scorecard
 from advisor.objective import Objective
 from advisor.play import GameSession
@@ -38,7 +39,7 @@ def gate_name(card: Scorecard) -> str:
     return hashlib.sha256(str(card).encode()).hexdigest()[:16]
 
 
-def gated_solve(arg, progress) -> str:
+def gated_solve(arg, progress, memory) -> str:
     """Report :data:`STEPS`, wait for the card's gate file, then end as its text says:
     ``done`` (the answer ``answer of CARD``), ``fail`` or ``die`` (the worker ends)."""
     card = arg[0]
@@ -149,7 +150,8 @@ def test_a_worker_that_cannot_start_does_not_stop_the_game(official_table, gates
                                                              spawn_failures):
     spawn_failures[0] = 10**6  # never, for this game
     solves = TurnSolves(func=gated_solve)
-    game = GameSession(parse_record(LATE), official_table, win=WinEachTurn(), solves=solves,
+    game = GameSession(parse_record(LATE), official_table, memory=Caches(), win=WinEachTurn(),
+                       solves=solves,
                        notify=lambda line: None, is_slow=always_slow)
     try:
         game.opening()

@@ -18,7 +18,7 @@ import pytest
 
 from advisor.advice import advice_table
 from advisor.background import Solve, TurnSolves, solve_turn_in_worker
-from advisor.caches import Caches, caches
+from advisor.caches import Caches
 from advisor.model import Scorecard
 from advisor.objective import Objective
 from advisor.play import GameSession
@@ -37,13 +37,13 @@ LATE = NINE_TURNS + "Ann: 12346 chance\nBob: 66666 sixes\n"
 BOB_RANKED = "ranked by the chance to beat Bob (a tie counts as half): Bob 174 with 3 boxes open"
 
 
-def gated_solve(arg, progress):
+def gated_solve(arg, progress, memory):
     """The worker's solve, held until the gate file (``$YAHTZEE_TEST_SOLVE_GATE``) exists."""
     gate = Path(os.environ[GATE])
     progress(0, 10)
     while not gate.exists():
         time.sleep(0.02)
-    return solve_turn_in_worker(arg, progress)
+    return solve_turn_in_worker(arg, progress, memory)
 
 
 def always_slow(card, table, objective) -> bool:
@@ -60,7 +60,8 @@ def gate(tmp_path, monkeypatch) -> Path:
 @pytest.fixture
 def session(official_table, gate):
     solves = TurnSolves(func=gated_solve)
-    game = GameSession(parse_record(LATE), official_table, win=WinEachTurn(), solves=solves,
+    game = GameSession(parse_record(LATE), official_table, memory=Caches(), win=WinEachTurn(),
+                       solves=solves,
                        notify=lambda line: None, is_slow=always_slow)
     yield game
     solves.close()
@@ -158,7 +159,8 @@ def test_the_worker_solves_the_turn_exactly_as_in_process(official_table, gate):
 
 def test_a_failed_solve_is_said_once_and_the_list_stays(official_table, gate, monkeypatch):
     solves = TurnSolves(func=failing_solve)
-    game = GameSession(parse_record(LATE), official_table, win=WinEachTurn(), solves=solves,
+    game = GameSession(parse_record(LATE), official_table, memory=Caches(), win=WinEachTurn(),
+                       solves=solves,
                        notify=lambda line: None, is_slow=always_slow)
     try:
         game.opening()
@@ -175,7 +177,7 @@ def test_a_failed_solve_is_said_once_and_the_list_stays(official_table, gate, mo
         solves.close()
 
 
-def failing_solve(arg, progress):
+def failing_solve(arg, progress, memory):
     raise MemoryError("no memory left")
 
 
@@ -283,7 +285,7 @@ def test_the_review_takes_the_background_solves_and_solves_only_turns_left_early
     gate.touch()
     # (from 5 open boxes on: the review's new-game figure is then by expected score, not
     # a new game's win solve)
-    session = GameSession(parse_record(LATE), official_table, win=WinEachTurn(5),
+    session = GameSession(parse_record(LATE), official_table, memory=Caches(), win=WinEachTurn(5),
                           solves=TurnSolves(func=gated_solve), notify=lambda line: None,
                           is_slow=always_slow)
     solved_here: list[Scorecard] = []
@@ -339,7 +341,7 @@ def test_ctrl_c_while_a_line_is_acted_on_stops_the_game_as_at_a_prompt(monkeypat
 
 
 def test_a_new_cards_distribution_is_read_from_the_new_game_statistics(official_table,
-                                                                       monkeypatch):
+                                                                       monkeypatch, memory):
     """An opponent who has not played yet (turn 1): the rules' new-game statistics, not a
     solve (tests/solver/test_stats_file.py holds those equal to optimal_stats'), and the turn's
     progress counts no work for it."""
@@ -349,7 +351,6 @@ def test_a_new_cards_distribution_is_read_from_the_new_game_statistics(official_
     from solver.stats_file import new_game_stats
 
     new = Scorecard.parse("")
-    monkeypatch.setattr("advisor.caches._process", Caches())
     real = solver.stats.optimal_stats
 
     def no_new_game(table, progress=None, *, start=(0, 0, 0), **kwargs):
@@ -358,15 +359,15 @@ def test_a_new_cards_distribution_is_read_from_the_new_game_statistics(official_
 
     monkeypatch.setattr(solver.stats, "optimal_stats", no_new_game)
     monkeypatch.setattr(points_to_come, "optimal_stats", no_new_game)
-    dist = points_to_come.final_distribution(new, official_table, caches())
+    dist = points_to_come.final_distribution(new, official_table, memory)
     assert np.array_equal(dist, new_game_stats(official_table).distribution)
     late = parse_record(LATE).cards()["Ann"]
-    caches().points.clear()
+    memory.points.clear()
     reports: list[tuple[int, int]] = []
-    solve_turn(late, official_table, Objective.win(new).goal, caches(), whole_game=False,
+    solve_turn(late, official_table, Objective.win(new).goal, memory, whole_game=False,
                progress=lambda d, t: reports.append((d, t)))
     from solver.solved_turn import _phases
 
-    assert len(_phases(late, official_table, Objective.win(new).goal, caches())) == 1  # (DP)
+    assert len(_phases(late, official_table, Objective.win(new).goal, memory)) == 1  # (DP)
     assert reports[-1] == (PROGRESS_STEPS, PROGRESS_STEPS)
     assert [d for d, _ in reports] == sorted(d for d, _ in reports)

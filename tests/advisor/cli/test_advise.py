@@ -235,12 +235,7 @@ MID = "aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,three_of_a_kind=20"
      "csv"],
 ])
 def test_target_commands_follow_the_solve_on_stderr(command):
-    from advisor.caches import caches
-    from solver import vector_cache
-
-    vector_cache.clear(caches())
-    caches().advisors[False].clear()  # nothing kept
-    result = yahtzee(*command)
+    result = yahtzee(*command)  # (a command's caches are its own: nothing kept before it)
     assert result.exit_code == 0, result.output
     assert re.search(r"P\(final score >= \d+\): +100%\|", result.stderr), result.stderr
 

@@ -8,6 +8,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from advisor.caches import Caches
 from advisor.cli import cli
 from advisor.model import Dice, Keep, Scorecard
 from advisor.objective import MAX_OPPONENTS, Objective
@@ -136,7 +137,7 @@ def test_opponent_still_playing_uses_their_exact_distribution(official_table):
     to 1 and starts at their least possible final score."""
     card = Scorecard.parse(MID)
     opp = Objective.win(MID + ",chance=20")
-    dist = opp.opponent_distribution(official_table)
+    dist = opp.opponent_distribution(official_table, Caches())
     assert dist.sum() == pytest.approx(1.0, abs=1e-12)
     assert dist[:138].sum() == 0.0 and dist[138] > 0
     share = TurnAdvisor(card, objective=opp).probability()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from advisor.caches import caches
+from advisor.caches import Caches
 from advisor.model import Dice, Scorecard
 from advisor.objective import EV, Objective
 from advisor.play_win import WinEachTurn, judging_of_record, objective_comment
@@ -112,8 +112,9 @@ def test_winning_against_one_and_two_opponents_under_every_rule_set_equals_the_t
     table = table_of(rules)
     mine, opponent, second = cards(rules)
     first = opponent_final(opponent, table)
-    np.testing.assert_allclose(Objective.win(str(opponent), rules).opponent_distribution(table),
-                               first, rtol=0, atol=1e-12)
+    win = Objective.win(str(opponent), rules)
+    np.testing.assert_allclose(win.opponent_distribution(table, Caches()), first,
+                               rtol=0, atol=1e-12)
     assert np.cumsum(first)[-1] == pytest.approx(1.0, abs=1e-12)
     other = opponent_final(second, table)
     for objective, dists in ((Objective.win(str(opponent), rules), [first]),
@@ -211,8 +212,8 @@ def test_an_opponent_of_other_rules_is_refused_by_every_table(table_of):
             message = (f"the opponent's card is for rules {theirs!r}, the table for "
                        f"{rules!r}")
             with pytest.raises(ObjectiveError) as info:
-                final_distribution(opponent, table, caches())
+                final_distribution(opponent, table, Caches())
             assert str(info.value) == message
             with pytest.raises(ObjectiveError) as info:
-                Objective.win(opponent).opponent_distribution(table)
+                Objective.win(opponent).opponent_distribution(table, Caches())
             assert str(info.value) == message

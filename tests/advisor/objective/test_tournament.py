@@ -247,11 +247,11 @@ def test_field_options_need_a_tournament_and_one_field(tmp_path):
         Objective.parse_options(tournament="3", target="300")
 
 
-def run_cli(*args: str):
+def run_cli(*args: str, memory=None):
     from click.testing import CliRunner
 
     from advisor.cli import cli
-    return CliRunner().invoke(cli, list(args))
+    return CliRunner().invoke(cli, list(args), obj=memory)
 
 
 def test_advise_ranks_by_the_share_of_first_place_in_json(official_table):
@@ -327,7 +327,7 @@ def test_stats_gives_both_shares_from_a_late_card(official_table, field):
 
 
 def test_stats_gives_tournament_plays_final_score_distribution_from_a_late_card(
-        official_table, field):
+        official_table, field, memory):
     """``stats --tournament N --card C``: the final-score distribution of tournament play
     is the plain-Python forward twin's (each turn played by the DP twin's values and its
     own tie rule), every figure of it (mean, sd, percentiles, mode, range) worked out here
@@ -339,7 +339,8 @@ def test_stats_gives_tournament_plays_final_score_distribution_from_a_late_card(
     from tests.oracles.forward_reference import ForwardReference, as_array
 
     card = Scorecard.parse(LOW_CARD)
-    result = run_cli("stats", "--card", LOW_CARD, "--tournament", "3", "--json")
+    result = run_cli("stats", "--card", LOW_CARD, "--tournament", "3", "--json",
+                     memory=memory)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     size = highest_score(card.rules) + 1
@@ -365,14 +366,14 @@ def test_stats_gives_tournament_plays_final_score_distribution_from_a_late_card(
     assert data["mean_ev"] == pytest.approx(mean_ev, abs=1e-9, rel=0)
     assert data["score_given_up"] == pytest.approx(mean_ev - mean, abs=1e-9, rel=0)
     assert data["score_given_up"] > 0
-    text = run_cli("stats", "--card", LOW_CARD, "--tournament", "3")
+    text = run_cli("stats", "--card", LOW_CARD, "--tournament", "3", memory=memory)
     assert text.exit_code == 0, text.output
     assert f"mean {mean:.4f}, against {mean_ev:.4f} for expected-score play" in text.stdout
     assert f"score given up  {mean_ev - mean:.4f} points on average" in text.stdout
 
 
 def test_stats_from_more_than_eight_open_boxes_gives_the_shares_and_says_why_no_more(
-        official_table, field):
+        official_table, field, memory):
     """From nine open boxes the forward pass (hours from a new game) is not run: the two
     shares of first place and expected-score play's mean come, tournament play's
     distribution keys do not, and the text says from how many open boxes it is given."""
@@ -383,16 +384,18 @@ def test_stats_from_more_than_eight_open_boxes_gives_the_shares_and_says_why_no_
     card_text = "aces=3,twos=6,threes=9,fours=12"
     card = Scorecard.parse(card_text)
     assert len(card.open_boxes()) == 9
-    result = run_cli("stats", "--card", card_text, "--tournament", "3", "--json")
+    result = run_cli("stats", "--card", card_text, "--tournament", "3", "--json",
+                     memory=memory)  # (the runs share one solve, as one process would)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert not {"distribution", "mean", "sd", "score_given_up"} & set(data)
     to_come = optimal_stats(official_table, start=start(card)).distribution
     mean_ev = card.total + math.fsum((to_come * np.arange(to_come.shape[0])).tolist())
     assert data["mean_ev"] == pytest.approx(mean_ev, abs=1e-9, rel=0)
-    best = TurnAdvisor(card, official_table, Objective.tournament(3)).probability()
+    best = TurnAdvisor(card, official_table, Objective.tournament(3),
+                       memory=memory).probability()
     assert data["win_share"] == best and data["win_share"] >= data["win_share_ev"]
-    text = run_cli("stats", "--card", card_text, "--tournament", "3")
+    text = run_cli("stats", "--card", card_text, "--tournament", "3", memory=memory)
     assert text.exit_code == 0, text.output
     assert ("Tournament play's final-score distribution: worked out from a card with at most "
             "8 boxes open (--card); from 9, the exact forward pass takes minutes to hours (about "

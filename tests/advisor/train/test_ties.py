@@ -45,25 +45,25 @@ def test_the_large_straight_tie_of_seed_7():
         assert "this turn: 0 in Large Straight 69 %, Large Straight 31 % |" in line, line
 
 
-def _tied_answers(n: int, seed: int):
+def _tied_answers(n: int, seed: int, memory):
     """(position, advice, tied options not ranked first) of practice positions."""
     from solver.table import open_table
 
     table = open_table("official")
     for position in positions_of_play(table, n, seed):
-        advice = advice_of(position, table, why=True)
+        advice = advice_of(position, table, why=True, memory=memory)
         top = advice.options[0].expected_final
         tied = [o for o in advice.options[1:] if top - o.expected_final <= TIE]
         yield position, advice, tied
 
 
-def test_every_tied_answer_of_practice_is_graded_a_best_choice():
+def test_every_tied_answer_of_practice_is_graded_a_best_choice(memory):
     found = 0
-    for position, advice, tied in _tied_answers(60, 11):
+    for position, advice, tied in _tied_answers(60, 11, memory):
         best = advice.options[0]
         for option in tied:
             found += 1
-            graded = grade(position, option, why=True)
+            graded = grade(position, option, why=True, memory=memory)
             assert graded.loss == 0.0 and not graded.is_error and graded.tied
             assert graded.to_json()["tied"] is True
             lines = graded_lines(graded)
@@ -73,7 +73,7 @@ def test_every_tied_answer_of_practice_is_graded_a_best_choice():
             assert lines[2].startswith(f"       {best.describe()} (tied): this turn: ")
             assert not any("the best choice" in line for line in lines)
         # the choice ranked first is "the best choice", its why alone
-        graded = grade(position, best, why=True)
+        graded = grade(position, best, why=True, memory=memory)
         assert not graded.tied and graded.to_json()["tied"] is False
         lines = graded_lines(graded)
         assert lines[0].startswith(f"  {best.describe()}: the best choice (")
@@ -81,17 +81,17 @@ def test_every_tied_answer_of_practice_is_graded_a_best_choice():
         # an answer that loses is neither
         worse = [o for o in advice.options if best.expected_final - o.expected_final > TIE]
         if worse:
-            graded = grade(position, worse[-1], why=True)
+            graded = grade(position, worse[-1], why=True, memory=memory)
             assert not graded.tied and graded.is_error
             assert " costs " in graded_lines(graded)[0]
     assert found >= 3, found  # practice does meet ties
 
 
-def test_the_why_line_adds_up_and_says_what_it_means():
+def test_the_why_line_adds_up_and_says_what_it_means(memory):
     """Every why line of practice positions: its box entries (with points, with 0, other
     boxes) add up to 100 % within their printed rounding, and a box filled with 0 is
     written "0 in Box"."""
-    for _, advice, _ in _tied_answers(20, 5):
+    for _, advice, _ in _tied_answers(20, 5, memory):
         for option in advice.options:
             line = option.outcome.line()
             turn = line.split(" | ")[0].removeprefix("this turn: ")

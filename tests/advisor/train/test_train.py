@@ -50,7 +50,7 @@ def advise_json(card: str, dice: list[int], rolls_left: int, *extra: str) -> dic
     return json.loads(result.stdout)
 
 
-def test_every_grade_equals_advise_and_the_history_grows_by_one(tmp_path):
+def test_every_grade_equals_advise_and_the_history_grows_by_one(tmp_path, memory):
     history = tmp_path / "history.jsonl"
     result = train("--seed", "5", "--positions", "10", "--json", answers=ANSWERS,
                    history=history)
@@ -68,7 +68,7 @@ def test_every_grade_equals_advise_and_the_history_grows_by_one(tmp_path):
         if typed.isdigit():  # a number of the neutral list
             position = Position(Scorecard.parse(entry["card"]["text"]), Dice(entry["dice"]),
                                 entry["rolls_left"])
-            listed = choices(advice_of(position, why=True))
+            listed = choices(advice_of(position, why=True, memory=memory))
             assert listed[int(typed) - 1].to_json() == entry["answer"]
     losses = [p["loss"] for p in session["positions"]]
     assert session["total_loss"] == pytest.approx(sum(losses), abs=1e-12)
@@ -92,7 +92,7 @@ def test_every_grade_equals_advise_and_the_history_grows_by_one(tmp_path):
     assert sessions[1]["kinds"] == session["kinds"]
 
 
-def test_positions_are_decisions_optimal_play_made(official_table):
+def test_positions_are_decisions_optimal_play_made(official_table, memory):
     from advisor.record_file import records_from_traces
     from solver.simulate import simulate
 
@@ -105,9 +105,9 @@ def test_positions_are_decisions_optimal_play_made(official_table):
         found = [(p.card, p.dice, p.rolls_left) for p in game.positions()]
         assert (position.card, position.dice, position.rolls_left) in found
         # a choice: a roll left, or more than one box the advice lists
-        assert position.rolls_left > 0 or len(advice_of(position, official_table).options) > 1
+        advice = advice_of(position, official_table, memory=memory)
+        assert position.rolls_left > 0 or len(advice.options) > 1
         # optimal play took the advice there
-        advice = advice_of(position, official_table)
         (move,) = [p.move for p in game.positions()
                    if (p.card, p.dice, p.rolls_left) == (position.card, position.dice,
                                                          position.rolls_left)]
@@ -273,25 +273,25 @@ def test_a_bad_scripted_answer_names_the_position_and_keeps_no_history(tmp_path)
     assert not history.exists()
 
 
-def test_kinds_of_decisions():
+def test_kinds_of_decisions(memory):
     card = Scorecard.parse("aces=3,twos=6,threes=9,fours=12,fives=15,3k=20,4k=20,fh=25,ss=30,"
                            "ls=40")
     late = Position(card, Dice("66612"), 2)
-    best = advice_of(late).best
+    best = advice_of(late, memory=memory).best
     assert best.move == Move(keep=(6, 6, 6))
     assert kinds_of(late, best) == ("keep", "upper", "yahtzee", "end_of_game")
     straight = Position(Scorecard.new(), Dice("12346"), 2)
-    assert kinds_of(straight, advice_of(straight).best) == ("keep", "straights")
+    assert kinds_of(straight, advice_of(straight, memory=memory).best) == ("keep", "straights")
     box = Position(Scorecard.new(), Dice("12345"), 0)
-    assert kinds_of(box, advice_of(box).best) == ("box", "straights")
+    assert kinds_of(box, advice_of(box, memory=memory).best) == ("box", "straights")
     five = Position(Scorecard.new(), Dice("44444"), 0)
-    assert kinds_of(five, advice_of(five).best) == ("box", "yahtzee")
+    assert kinds_of(five, advice_of(five, memory=memory).best) == ("box", "yahtzee")
     gone = Position(Scorecard.parse("yahtzee=0"), Dice("44412"), 2)
-    keep = next(o for o in advice_of(gone).options if o.keep == Keep("444"))
+    keep = next(o for o in advice_of(gone, memory=memory).options if o.keep == Keep("444"))
     assert "yahtzee" not in kinds_of(gone, keep) and "upper" in kinds_of(gone, keep)
 
 
-def test_keeps_and_boxes_are_counted_by_what_each_answer_did():
+def test_keeps_and_boxes_are_counted_by_what_each_answer_did(memory):
     """A box scored where the best choice keeps dice is a box decision (an error), a keep
     where the best scores a box a keep decision: a session of three answers, two of them
     boxes, counts 2 boxes and 1 keep (it counted 3 keeps), the other kinds still from
@@ -302,7 +302,7 @@ def test_keeps_and_boxes_are_counted_by_what_each_answer_did():
     keep_best = Position(Scorecard.new(), Dice("22256"), 2)    # best: keep 2 2 2
     box_best = Position(Scorecard.new(), Dice("12345"), 2)     # best: score Large Straight
     answers = [(keep_best, "twos"), (keep_best, "fh"), (box_best, "keep 1234")]
-    graded = [grade(position, text) for position, text in answers]
+    graded = [grade(position, text, memory=memory) for position, text in answers]
     assert [g.best.is_keep for g in graded] == [True, True, False]
     assert [g.kinds for g in graded] == [("box", "upper", "yahtzee"), ("box", "upper", "yahtzee"),
                                          ("keep", "straights")]
@@ -339,15 +339,15 @@ def test_a_positions_filled_figures_add_up_to_its_total():
     assert sum(int(item.rsplit(" ", 1)[1]) for item in filled) == total
 
 
-def test_grade_takes_options_and_refuses_others():
+def test_grade_takes_options_and_refuses_others(memory):
     position = Position(Scorecard.new(), Dice("22256"), 2)
-    advice = advice_of(position)
+    advice = advice_of(position, memory=memory)
     for option in advice.options:
-        graded = grade(position, option)
+        graded = grade(position, option, memory=memory)
         assert graded.loss == option.loss and graded.best == advice.best
-    other = advice_of(Position(Scorecard.new(), Dice("11111"), 2)).options[-1]
+    other = advice_of(Position(Scorecard.new(), Dice("11111"), 2), memory=memory).options[-1]
     with pytest.raises(ValueError, match="not a choice of this position"):
-        grade(position, other)
+        grade(position, other, memory=memory)
 
 
 def test_under_a_target_each_grade_is_the_probability_lost():

@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 import solver.target_table as target_table
+from advisor.caches import Caches
 from advisor.cli import cli
 from advisor.model import Scorecard
 from advisor.objective import Objective
@@ -285,7 +286,7 @@ def test_play_reads_a_turn_from_the_table_without_a_word(official_table, stored)
 
     told: list[str] = []
     session = GameSession(parse_record("rules official\nplayers Ann\n"), official_table,
-                          notify=told.append, objective=Objective.for_target(R))
+                          memory=Caches(), notify=told.append, objective=Objective.for_target(R))
     lines = session.handle("22256")
     assert "P(target)" in "\n".join(lines)
     assert not any("working out" in line or "while" in line for line in told), told

@@ -11,6 +11,7 @@ import json
 import numpy as np
 import pytest
 
+from advisor.caches import Caches
 from advisor.model import Dice, Scorecard
 from advisor.objective import Objective
 from advisor.ranking import advise
@@ -102,7 +103,7 @@ def library_train(table_of, p: dict) -> dict:
     objective = Objective.parse_options(target=p.get("target"), beat=p.get("beat"),
                                         rules=p["rules"])
     return positions_json(table_of(p["rules"]), int(p.get("positions", 10)), int(p["seed"]),
-                          objective)
+                          objective, memory=Caches())
 
 
 def library_grade(table_of, p: dict) -> dict:
@@ -113,7 +114,8 @@ def library_grade(table_of, p: dict) -> dict:
                                         rules=p["rules"])
     rolls_left = int(p["rolls_left"]) if "rolls_left" in p else card.rules.rolls_per_turn - 1
     position = Position(card, Dice(p["dice"]), rolls_left)
-    return grade(position, p["answer"], table_of(p["rules"]), objective, why=True).to_json()
+    return grade(position, p["answer"], table_of(p["rules"]), objective, why=True,
+                 memory=Caches()).to_json()
 
 
 def same_distribution(body: dict, want: dict) -> None:

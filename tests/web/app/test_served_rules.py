@@ -74,7 +74,7 @@ def test_every_endpoint_without_rules_answers_under_the_servers_rules(server, ya
 
 @pytest.mark.parametrize("params", [{"seed": "7", "positions": "3", "target": "200"},
                                     {"seed": "7", "positions": "3", "beat": "199"}])
-def test_a_session_is_graded_by_the_objective_asked(yatzy_server, table_of, params):
+def test_a_session_is_graded_by_the_objective_asked(yatzy_server, table_of, params, memory):
     """``/api/train/session`` (no answers yet: no grade to compute) is the session of the
     library under the objective of ``target`` or ``beat``, at the seed's positions."""
     from advisor.objective import Objective
@@ -84,7 +84,7 @@ def test_a_session_is_graded_by_the_objective_asked(yatzy_server, table_of, para
     objective = Objective.parse_options(target=params.get("target"), beat=params.get("beat"),
                                         rules=SERVED_RULES)
     positions = positions_of_play(table, 3, 7)
-    want = session_of(table, positions, [], objective, seed=7).to_json()
+    want = session_of(table, positions, [], objective, seed=7, memory=memory).to_json()
     body = answer(yatzy_server, "/api/train/session", params)
     assert body == want
     assert body["objective"] == {"kind": "target", "target": 200}

@@ -26,7 +26,7 @@ STEPS = (1, 3)
 """The progress a gated job reports before its gate opens: 1 step done of 3."""
 
 
-def gated_job(gate: str, progress) -> str:
+def gated_job(gate: str, progress, memory) -> str:
     """Report :data:`STEPS`, wait for the file ``gate``, then end as its text says:
     ``done`` (the answer ``answer of GATE-NAME``), ``fail`` (a server failure), ``input``
     (a refusal of the input) or ``die`` (the worker process ends)."""

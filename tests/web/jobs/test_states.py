@@ -19,7 +19,7 @@ from tests.web.jobs.test_fair import _run_apart
 REFUSED = "card: 'aces=x' is not a box and points"
 
 
-def failing_job(arg, progress):
+def failing_job(arg, progress, memory):
     """Fails as a solve fails: on the user's input (``arg == "input"``) or on the server."""
     progress(1, 2)
     if arg == "input":
@@ -27,7 +27,7 @@ def failing_job(arg, progress):
     raise MemoryError("no memory left")
 
 
-def slow_job(arg, progress):
+def slow_job(arg, progress, memory):
     """Done after ``arg`` seconds, reporting its steps."""
     for step in range(4):
         progress(step, 4)

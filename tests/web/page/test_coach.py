@@ -88,7 +88,7 @@ def test_the_why_of_a_choice_on_a_phone(server, browser, official_table, officia
 
 
 def test_practice_is_graded_as_advise_and_summed_up_as_train(server, browser, official_table,
-                                                            official_moments, screenshots):
+                                                            official_moments, screenshots, memory):
     table, context = phone(browser, server.url)
     page = table.page
     page.evaluate("() => localStorage.clear()")
@@ -119,7 +119,7 @@ def test_practice_is_graded_as_advise_and_summed_up_as_train(server, browser, of
         page.wait_for_selector("#practice-grade:not([hidden])")
         table.settle()
         grade = graded(page)
-        advice = advice_of(position, official_table)
+        advice = advice_of(position, official_table, memory=memory)
         chosen = next(o for o in advice.options if o.move.__str__() == text or
                       o.describe() == text)
         best = advice.best

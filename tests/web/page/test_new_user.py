@@ -41,7 +41,7 @@ def test_a_tied_practice_answer_on_a_phone(server, browser, official_table, offi
 
 
 def test_practice_lists_every_figure_of_the_total_and_counts_keeps_by_the_answer(
-        server, browser, official_table, screenshots):
+        server, browser, official_table, screenshots, memory):
     """`train --positions 3 --seed 13` on a phone: position 1's card holds the upper bonus
     and a Yahtzee bonus (total 390); the figures listed add up to the total shown (the
     Yahtzee bonus of 100 was never listed: 290 shown for a total of 390). Then two answers
@@ -71,7 +71,7 @@ def test_practice_lists_every_figure_of_the_total_and_counts_keeps_by_the_answer
     page.locator("#practice-card").screenshot(path=str(screenshots / "web-390-practice-card.png"))
     want = {}
     for i, position in enumerate(positions):
-        assert advice_of(position, official_table).best.is_keep
+        assert advice_of(position, official_table, memory=memory).best.is_keep
         if i < 2:
             page.locator("#practice-boxes button").first.tap()
         else:
@@ -81,7 +81,7 @@ def test_practice_lists_every_figure_of_the_total_and_counts_keeps_by_the_answer
         table.settle()
         stored = json.loads(page.evaluate("() => localStorage.getItem('yahtzee-practice-v1')"))
         answer = stored["answers"][i]
-        graded = grade(position, answer, official_table)
+        graded = grade(position, answer, official_table, memory=memory)
         themes = set(kinds_by_the_docstring(position.card, graded.best)) - {"keep", "box"}
         did = "keep" if answer.startswith(("keep", "reroll")) else "box"
         for kind in themes | {did}:

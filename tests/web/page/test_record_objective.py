@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from advisor.caches import Caches
 from advisor.cli import cli
 from advisor.objective import Objective
 from advisor.play import GameSession
@@ -44,7 +45,7 @@ def win_record(table) -> str:
     """A two-player game whose players take the advice of ``play --objective win
     --win-from 2`` on seeded dice, as ``play --record`` writes it."""
     rng = random.Random(42)
-    session = GameSession(GameRecord("official", ("Ann", "Bob")), table,
+    session = GameSession(GameRecord("official", ("Ann", "Bob")), table, memory=Caches(),
                           win=WinEachTurn(WIN_FROM))
     while not session.is_over:
         if session.stage == "move":

@@ -16,6 +16,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from advisor.analysis import analyze
+from advisor.caches import Caches
 from advisor.model import Dice, Keep, Scorecard
 from advisor.ranking import advise
 from advisor.record import parse_record
@@ -145,7 +146,7 @@ def check_practice(table: Table, official_table) -> list[float]:
         mine = stored["grades"][i]
         card = Scorecard.parse(position["card"]["text"])
         want = grade(Position(card, Dice(tuple(position["dice"])), position["rolls_left"]),
-                     stored["answers"][i], official_table)
+                     stored["answers"][i], official_table, memory=Caches())
         assert mine["loss"] == pytest.approx(want.loss, abs=1e-12)
         assert mine["best"]["expected_final"] == pytest.approx(want.best.expected_final,
                                                                abs=1e-12)
