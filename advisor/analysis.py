@@ -35,7 +35,7 @@ from .advice import Option
 from .caches import Caches, or_new
 from .model import Dice, Scorecard
 from .objective import EV, POINTS, PROBABILITY, Objective
-from .play_win import Judging, WinEachTurn
+from .play_win import Judging, WinEachTurn, split_judging
 from .ranking import TurnAdvisor, turn_advisor
 from .record import GameRecord
 
@@ -362,8 +362,7 @@ def analyze(record: GameRecord, objective: Judging = EV, *, table: Table | None 
                                  f"{type(record).__name__}")
     if table is None:
         table = get_table(record.rules)
-    win = objective if isinstance(objective, WinEachTurn) else None
-    fixed = objective if not isinstance(objective, WinEachTurn) else EV
+    fixed, win = split_judging(objective)
     each_turn = win is not None
     memory = or_new(memory)
     if advisors is None:

@@ -13,6 +13,7 @@ back in the record, and saving the record after each step loses nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from solver.errors import IllegalMoveError, ObjectiveError, WriteError
 from solver.game.dice import DICE
@@ -26,7 +27,7 @@ from .caches import Caches
 from .model import Dice, Scorecard, box_label
 from .moves import dice_after_keep, parse_action
 from .objective import EV, Objective
-from .play_win import Judging, WinEachTurn
+from .play_win import Judging, WinEachTurn, split_judging
 from .ranking import TurnAdvisor, turn_advisor
 from .record import GameRecord
 from .text import (
@@ -137,6 +138,15 @@ class GameSession:
         self._shown_at_once = False
         self._shown: tuple[GameRecord, Advice] | None = None
         """The list last shown and the position it was for."""
+
+    @classmethod
+    def judged_by(cls, record: GameRecord, table: Table, judging: Judging, *,
+                  memory: Caches, **options: Any) -> GameSession:
+        """A session whose advice maximises ``judging``: one objective for every turn, or
+        each turn's own win objective (:class:`~advisor.play_win.WinEachTurn`);
+        ``options`` as for the constructor (``top``, ``save``, ``notify``, ...)."""
+        objective, win = split_judging(judging)
+        return cls(record, table, memory=memory, objective=objective, win=win, **options)
 
     # ------------------------------------------------------------------ state
     @property

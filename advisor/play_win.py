@@ -113,6 +113,15 @@ Judging = Union["Objective", WinEachTurn]
 """What a game's advice maximised: one objective for every turn, or each turn's own."""
 
 
+def split_judging(judging: Judging) -> tuple[Objective, WinEachTurn | None]:
+    """``(fixed, win)`` of ``judging``: one objective for every turn and None, or the
+    expected score and each turn's own win objective (:class:`WinEachTurn`), as a game
+    (:meth:`advisor.play.GameSession.judged_by`) and its review take them."""
+    if isinstance(judging, WinEachTurn):
+        return EV, judging
+    return judging, None
+
+
 def objective_comment(judging: Judging) -> str:
     """The record's first line naming the objective of the advice (a ``#`` comment, which
     readers of records ignore), or "" for the expected score."""

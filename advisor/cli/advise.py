@@ -16,7 +16,7 @@ from ..model import Dice
 from ..moves import parse_action
 from ..objective import EV
 from ..play import GameSession, deviation_note
-from ..play_win import WinEachTurn, choose_judging, judging_of_record, objective_comment
+from ..play_win import choose_judging, judging_of_record, objective_comment
 from ..record import GameRecord, parse_record
 from ..record_file import RecordFile, check_record_path, read_record_text
 from ..request.advise_question import AdviseQuestion
@@ -106,13 +106,11 @@ def _advise_game(game_path: str, dice: Dice, append_text: str | None, top: int,
         judging = choose_judging(objective_name=None, win_from=None, **objective_options,
                                  players=record.players, rules=record.rules,
                                  noted=None if given else judging_of_record(text, record.rules))
-        win = judging if isinstance(judging, WinEachTurn) else None  # each turn's own
-        fixed = judging if not isinstance(judging, WinEachTurn) else EV
         table = load_table(record.rules, table_path)
         if why:
             load_moments(table)
-        session = GameSession(record, table, memory=command_memory(), objective=fixed,
-                              win=win, notify=note, progress=progress_bar)
+        session = GameSession.judged_by(record, table, judging, memory=command_memory(),
+                                        notify=note, progress=progress_bar)
         session.position_at(dice)
         objective = session.turn_objective()
         advice = session.advice(why=why)

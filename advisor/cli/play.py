@@ -24,10 +24,10 @@ from ..objective import EV
 from ..play import HELP, GameSession, QuitGame, SaveFailed, winners
 from ..play_win import (
     Judging,
-    WinEachTurn,
     choose_judging,
     judging_of_record,
     objective_comment,
+    split_judging,
 )
 from ..record import GameRecord, check_names
 from ..record_file import RecordFile, check_record_path
@@ -304,8 +304,6 @@ def play(n_players: int | None, names_text: str | None, top: int, record_path: s
         judging = _judging(held, record, objective_name=objective_name, win_from=win_from,
                            target=target, beat=beat, opponent=opponent,
                            tournament=tournament, field=field, field_scores=field_scores)
-        win = judging if isinstance(judging, WinEachTurn) else None
-        objective = judging if not isinstance(judging, WinEachTurn) else EV
         table = load_table(record.rules, table_path)
         comment = objective_comment(judging)
         if new_path is not None:
@@ -314,13 +312,13 @@ def play(n_players: int | None, names_text: str | None, top: int, record_path: s
         elif held is not None:  # a resumed game: the objective line says what is advised now
             held.note_objective(comment)
         solves = None
-        if win is not None:  # each turn solved in a worker process while the game goes on
-            solves = TurnSolves(table_path)
+        if split_judging(judging)[1] is not None:  # each turn solved in a worker process
+            solves = TurnSolves(table_path)         # while the game goes on
             stack.callback(solves.close)
-        session = GameSession(record, table, memory=command_memory(), top=top,
-                              save=None if held is None else held.save,
-                              objective=objective, win=win,
-                              notify=click.echo, progress=progress_bar, solves=solves)
+        session = GameSession.judged_by(record, table, judging, memory=command_memory(),
+                                        top=top, save=None if held is None else held.save,
+                                        notify=click.echo, progress=progress_bar,
+                                        solves=solves)
         console = _Console(session)
         if solves is not None:
             solves.on_change = console.on_change

@@ -9,9 +9,9 @@ import pytest
 import advisor.play
 from advisor.caches import Caches
 from advisor.model import Scorecard
-from advisor.objective import Objective
+from advisor.objective import EV, Objective
 from advisor.play import GameSession, card_summary
-from advisor.play_win import WinEachTurn
+from advisor.play_win import WinEachTurn, split_judging
 from advisor.record import parse_record
 
 LATE = """rules official
@@ -93,6 +93,24 @@ def test_a_quick_turn_says_what_it_works_out_without_a_first_list(official_table
     session.handle("33412")
     assert len(told) == 1 and told[0].startswith("  working out Ann's exact chance to beat "
                                                  "Bob (4 boxes open; Ctrl-C: expected-score")
+
+
+def test_a_session_judged_by_one_objective_or_each_turns_own(official_table):
+    """``GameSession.judged_by`` takes what a game is played for as play and advise --game
+    choose it: one objective for every turn, or each turn's win objective (then the
+    expected score is no fixed objective); every other option as the constructor's."""
+    record = parse_record(LATE)
+    target = Objective.for_target(200)
+    fixed = GameSession.judged_by(record, official_table, target, memory=Caches(), top=5)
+    assert (fixed.objective, fixed.win, fixed.judging, fixed.top) == (target, None, target, 5)
+    assert fixed.turn_objective() == target
+    win = WinEachTurn(4)
+    each = GameSession.judged_by(record, official_table, win, memory=Caches())
+    assert (each.objective, each.win, each.judging, each.top) == (EV, win, win, 3)
+    assert each.turn_objective() == win.objective(record, each.player)
+    plain = GameSession.judged_by(record, official_table, EV, memory=Caches())
+    assert (plain.objective, plain.win, plain.judging) == (EV, None, EV)
+    assert split_judging(target) == (target, None) and split_judging(win) == (EV, win)
 
 
 def test_one_box_open_is_singular():
