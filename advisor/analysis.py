@@ -200,6 +200,9 @@ class Analysis:
     unit: str = POINTS
     """``points`` or ``probability``: the unit of the players' main figures (a win
     objective each turn: probability)."""
+    loss_decimals: int = 2
+    """Decimals of a loss in percentage points (the objective's: more for a big
+    tournament, whose shares of first place are about 1/N)."""
 
     @property
     def is_ev(self) -> bool:
@@ -406,6 +409,7 @@ def analyze(record: GameRecord, objective: Judging = EV, *, table: Table | None 
         if pos.index != index:  # a turn starts
             index = pos.index
             advisor = made[index]
+            assert advisor is not None  # (every position is of a judged turn)
             before = value_before_turn(advisor)
         assert advisor is not None
         here = advisor.objective
@@ -434,7 +438,7 @@ def analyze(record: GameRecord, objective: Judging = EV, *, table: Table | None 
               and turns[0].objective == opening
               else advisors(first, opening))  # (the first turn's, not solved again)
     return Analysis(record.rules, objective.to_json(), tuple(judged), tuple(players),
-                    value_before_turn(opener), opening.unit, main)
+                    value_before_turn(opener), opening.unit, main, fixed.loss_decimals)
 
 
 def _turns(record: GameRecord, win: WinEachTurn | None, fixed: Objective) -> list[_Turn]:

@@ -10,9 +10,10 @@ from .objective import POINTS
 from .text import counted
 
 
-def loss_text(loss: float, unit: str) -> str:
-    """A loss (or luck) in its unit: ``2.49`` points, ``0.42 pp`` of a probability."""
-    return f"{loss:.2f}" if unit == "points" else f"{100 * loss:.2f} pp"
+def loss_text(loss: float, unit: str, decimals: int = 2) -> str:
+    """A loss (or luck) in its unit: ``2.49`` points, ``0.42 pp`` of a probability (with
+    ``decimals``: the objective's, :attr:`Analysis.loss_decimals`)."""
+    return f"{loss:.2f}" if unit == "points" else f"{100 * loss:.{decimals}f} pp"
 
 
 def decision_lines(analysis: Analysis) -> list[str]:
@@ -20,13 +21,16 @@ def decision_lines(analysis: Analysis) -> list[str]:
     points, or in percentage points (``pp``) of the probability a decision was judged by."""
     width = max([22, *(len(d.chosen.describe()) for d in analysis.decisions)])
     names = max([6, *(len(p.name) for p in analysis.players)])
+    digits = analysis.loss_decimals
+    cell = 9 + digits - 2
     lines = [f"turn  {'player':<{names}}  dice       left  {'choice':<{width}}  "
-             f"{'best':<{width}}  {'loss':>9}"]
+             f"{'best':<{width}}  {'loss':>{cell}}"]
     for d in analysis.decisions:
         best = "" if d.best.move == d.chosen.move else d.best.describe()
         lines.append(f"{d.turn:>4}  {d.player:<{names}}  {d.dice.spaced()}  {d.rolls_left:>4}  "
                      f"{d.chosen.describe():<{width}}  {best:<{width}}  "
-                     f"{loss_text(d.loss, d.unit):>9}{' *' if d.is_error else ''}")
+                     f"{loss_text(d.loss, d.unit, digits):>{cell}}"
+                     f"{' *' if d.is_error else ''}")
     return lines
 
 
@@ -49,12 +53,13 @@ def review_lines(analysis: Analysis, names: Iterable[str] | None = None, *,
             lines.append(f"  {counted(len(p.decisions), 'decision')}, "
                          f"{counted(p.errors, 'error')}{marked}")
             if p.main.decisions:
-                lines += _part_lines(p.main, "by the chance to win")
+                lines += _part_lines(p.main, "by the chance to win",
+                                     decimals=analysis.loss_decimals)
             if p.by_expected_score is not None:
                 lines += _part_lines(p.by_expected_score, "by the expected final score "
                                      "(before --win-from)")
         else:
-            lines += _part_lines(p.main, None, marked)
+            lines += _part_lines(p.main, None, marked, decimals=analysis.loss_decimals)
             if p.finished and analysis.unit == POINTS:  # (the identity of points)
                 lines.append(f"  check: total {p.total} - new game {analysis.new_game:.2f} = "
                              f"luck {p.luck:+.2f} - loss {p.total_loss:.2f}")
@@ -62,13 +67,16 @@ def review_lines(analysis: Analysis, names: Iterable[str] | None = None, *,
             for d in part.worst if part is not None else ():
                 lines.append(f"  worst: turn {d.turn}, dice {d.dice.spaced()}, "
                              f"{counted(d.rolls_left, 'roll')} left: {d.chosen.describe()} costs "
-                             f"{loss_text(d.loss, d.unit)}; best {d.best.describe()}")
+                             f"{loss_text(d.loss, d.unit, analysis.loss_decimals)}; best "
+                             f"{d.best.describe()}")
     return lines
 
 
-def _part_lines(part: Part, heading: str | None, marked: str = "") -> list[str]:
-    """The figures of one unit's decisions."""
+def _part_lines(part: Part, heading: str | None, marked: str = "", *,
+                decimals: int = 2) -> list[str]:
+    """The figures of one unit's decisions (``decimals`` of its percentage points)."""
     ev = part.unit == "points"
+    d = 2 if ev else decimals
     unit = "points" if ev else "percentage points"
     what = "the expected final score" if ev else "the probability"
     keeps, keep_loss = part.split("keep")
@@ -77,10 +85,10 @@ def _part_lines(part: Part, heading: str | None, marked: str = "") -> list[str]:
     count = f"{counted(len(part.decisions), 'decision')}, {counted(part.errors, 'error')}"
     first = (f"  {count}{marked}; " if heading is None else f"  {heading}: {count}; ")
     return [
-        first + f"loss {scale * part.total_loss:.2f} {unit} in all, "
-        f"{scale * part.mean_loss:.3f} per decision" + (" (aim below 0.2)" if ev else ""),
-        f"  keeps: {counted(keeps, 'decision')}, loss {scale * keep_loss:.2f} | boxes: "
-        f"{counted(boxes, 'decision')}, loss {scale * box_loss:.2f}",
-        f"  luck: {scale * part.luck:+.2f}{'' if ev else ' pp'} (what the dice alone changed "
+        first + f"loss {scale * part.total_loss:.{d}f} {unit} in all, "
+        f"{scale * part.mean_loss:.{d + 1}f} per decision" + (" (aim below 0.2)" if ev else ""),
+        f"  keeps: {counted(keeps, 'decision')}, loss {scale * keep_loss:.{d}f} | boxes: "
+        f"{counted(boxes, 'decision')}, loss {scale * box_loss:.{d}f}",
+        f"  luck: {scale * part.luck:+.{d}f}{'' if ev else ' pp'} (what the dice alone changed "
         f"in {what})",
     ]

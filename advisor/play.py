@@ -13,7 +13,7 @@ back in the record, and saving the record after each step loses nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from solver.errors import IllegalMoveError, ObjectiveError, WriteError
 from solver.game.dice import DICE
@@ -226,9 +226,8 @@ class GameSession:
         following it, so that the review takes it."""
         if self.solves is None:
             return
-        running = [solve for solve in self.solves.running()]
-        for solve in running:
-            card, objective = solve.key
+        for solve in self.solves.running():
+            card, objective = cast(tuple[Scorecard, Objective], solve.key)  # (TurnSolves' key)
             self.solves.wait(card, objective, progress)
 
     def follow_turn(self) -> None:

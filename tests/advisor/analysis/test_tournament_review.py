@@ -180,3 +180,25 @@ def test_play_refuses_a_bad_file_of_scores_in_one_line(tmp_path, content, why):
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: ") and why in lines[0], lines
+
+
+def test_a_big_tournaments_review_writes_its_losses_with_their_decimals(played, tmp_path):
+    """``analyze --tournament 10000``: each decision's loss and the player's figures in
+    percentage points with 4 decimals (a share of first place among 10,000 is about
+    0.01 %: two decimals wrote 0.00 for every loss), each the JSON's value rounded."""
+    _, text = played
+    bare = tmp_path / "bare.txt"
+    bare.write_text(text.split("\n", 1)[1])
+    scores = tmp_path / "scores.txt"
+    scores.write_text(SCORES)
+    args = ("analyze", str(bare), "--tournament", "10000", "--field-scores", str(scores))
+    data = json.loads(run_cli(*args, "--json").stdout)
+    result = run_cli(*args)
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.stdout.splitlines()
+            if line[:4].strip().isdigit() and line[4:16] == "  Player 1  "]
+    assert len(rows) == len(data["decisions"]) == 13
+    for row, decision in zip(rows, data["decisions"], strict=True):
+        assert row.rstrip(" *").endswith(f"{100 * decision['loss']:.4f} pp"), row
+    total = data["players"][0]["total_loss"]
+    assert f"loss {100 * total:.4f} percentage points in all" in result.stdout
