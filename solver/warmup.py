@@ -7,10 +7,10 @@ everyday kernels on tiny inputs (:data:`_jit_cache.EVERYDAY`: one turn's values 
 why), computes the two cached files of figures the everyday commands read (the why's
 figures of every state, ``<rules>.ymoments``, and the new-game statistics of ``stats``,
 ``<rules>.ystats``), and plays a few judged games of each built-in strategy (the
-simulator's kernels). With ``--all`` also the kernels of the target and win objectives
-(their DP from a late state). A kernel not compiled ahead compiles on first use, and the
-command says so on stderr. numba caches the machine code on disk, so later processes load
-it instead of compiling.
+simulator's kernels). With ``--all`` also the kernels of the target, win and tournament
+objectives (their DP from a late state, and the forward pass that plays by it). A kernel
+not compiled ahead compiles on first use, and the command says so on stderr. numba caches
+the machine code on disk, so later processes load it instead of compiling.
 """
 
 from __future__ import annotations
@@ -56,12 +56,20 @@ def _simulator(table: Table) -> None:
 
 
 def _targets(table: Table) -> None:
+    from .forward import final_scores
     from .target import Utility, solve_vectors, turn_at
 
     late = _late(table)
     for utility in (Utility.target(40), Utility.win_share([np.full(30, 1 / 30)])):
         vectors = solve_vectors(table, utility, start=late, total=0)
         turn_at(vectors, *late, 0)
+    # the forward pass (stats --tournament), from a card whose last three boxes are open
+    # (chance among them, so that a total of 0 can be)
+    rules = table.rules
+    last = (rules.full_mask & ~(0b111 << (rules.n_boxes - 3)), 0, 0)
+    every = tuple(range(rules.n_boxes + 1))
+    final_scores(table, solve_vectors(table, Utility.target(40), start=last, total=0,
+                                      keep=every), start=last, total=0)
 
 
 def _late(table: Table) -> tuple[int, int, int]:

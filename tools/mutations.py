@@ -1363,14 +1363,14 @@ MUTATIONS: tuple[Mutation, ...] = (
              ("tests/advisor/analysis/test_review_work.py::"
               "test_the_reviews_progress_never_waits_long_by_the_work_done",)),
     Mutation("tourn48-forward-reads-column-zero", "kernel", "solver/kernels/forward.py",
-             "opt, keep = choose(r, j, m, u, y, a, tt, tt, values, rules, c)",
-             "opt, keep = choose(r, j, m, u, y, a, tt, tt, values, rules, 0)",
+             "                v = keeps[j, k, c]\n",
+             "                v = keeps[j, k, 0]\n",
              "the forward pass plays every column of a block of points so far by the first "
-             "column's values (the policy no longer depends on the points so far)",
+             "column's keep values (the policy no longer depends on the points so far)",
              ("tests/solver/test_forward.py::test_late_cards_end_as_the_plain_python_twin_plays_them",)),
     Mutation("tourn48-forward-drops-the-yahtzee-bonus", "kernel", "solver/kernels/forward.py",
-             "grid[b, e, 1 if plan_bonus(plan, r, y) > 0 else 0] += w",
-             "grid[b, e, 0] += w",
+             "cells[r, o] = (b * MAX_ENTRY + e) * 2 + bonus",
+             "cells[r, o] = (b * MAX_ENTRY + e) * 2",
              "the forward pass moves a turn that earns a Yahtzee bonus without its 100 points",
              ("tests/solver/test_forward.py::test_late_cards_end_as_the_plain_python_twin_plays_them",)),
     Mutation("tourn48-forward-expected-score-columns-shifted", "kernel",
@@ -1432,4 +1432,31 @@ MUTATIONS: tuple[Mutation, ...] = (
              "process's clocks (and from when the bar began), not the solve's own estimate",
              ("tests/advisor/test_time_left.py::test_a_bar_following_a_work_in_a_worker_says_"
               "that_works_own_estimate",)),
+    Mutation("fwd49-forward-two-way-ties-unbroken", "kernel", "solver/kernels/forward.py",
+             "if tied[c] > 1 and mass[r, c] != 0.0:",
+             "if tied[c] > 2 and mass[r, c] != 0.0:",
+             "the forward pass leaves a tie of two options to the last one read (a box before "
+             "a keep) instead of the tie rule (the higher expected final score, then the "
+             "fixed order)",
+             ("tests/solver/kernels/test_forward.py",
+              "tests/solver/test_forward.py::"
+              "test_late_cards_end_as_the_plain_python_twin_plays_them")),
+    Mutation("fwd49-forward-every-tie-for-most", "kernel", "solver/kernels/forward.py",
+             "if tied[c] == every:",
+             "if tied[c] >= every - 1:",
+             "the forward pass plays a roll where all its options but one tie as if every "
+             "one did (the expected score's move, which may be the option left out)",
+             ("tests/solver/kernels/test_forward.py",
+              "tests/solver/test_forward.py::"
+              "test_late_cards_end_as_the_plain_python_twin_plays_them")),
+    Mutation("fwd49-spread-keeps-skips-the-empty-keep", "kernel", "solver/kernels/stats.py",
+             "    for k in range(FIRST_ROLL_KEEP):\n"
+             "        for f in range(6):\n",
+             "    for k in range(1, FIRST_ROLL_KEEP):\n"
+             "        for f in range(6):\n",
+             "rerolling all five dice loses its probability (the empty keep is not pushed to "
+             "the rolls), in the statistics and the forward pass",
+             ("tests/solver/kernels/test_forward.py::"
+              "test_spreading_a_keep_gives_its_reroll_probabilities",
+              "tests/solver/stats/test_stats.py")),
 )

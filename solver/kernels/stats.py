@@ -78,18 +78,28 @@ def final_roll_mass(keeps, bests, c, n_rerolls, mass, keep_mass):
     ``keep_mass`` (462,) is scratch."""
     for r in range(N_ROLLS):
         mass[r] = ROLL_PROBABILITY[r]
+    spread = keep_mass.reshape((N_KEEPS, 1))
     for j in range(n_rerolls, 0, -1):
         keep_mass[:] = 0.0
         for r in range(N_ROLLS):
             if mass[r] > 0.0:
                 keep_mass[choose_keep(r, j, c, keeps, bests, True)] += mass[r]
-        for k in range(FIRST_ROLL_KEEP):
-            share = keep_mass[k] * SIXTH
-            if share > 0.0:
-                for f in range(6):
-                    keep_mass[KEEP_CHILD[k, f]] += share
+        spread_keeps(spread, np.int64(1))
         for r in range(N_ROLLS):
             mass[r] = keep_mass[FIRST_ROLL_KEEP + r]
+
+
+@njit(cache=True)
+def spread_keeps(keep_mass, width):
+    """Push the probability of each keep of fewer than five dice (``keep_mass`` (462,
+    >= width), columns ``c < width``) one die at a time, fewest dice first, to the rolls
+    it leads to: the roll rows then hold each roll's probability. (The transpose of the
+    keep averages; per column the same additions in the same order at any width.)"""
+    for k in range(FIRST_ROLL_KEEP):
+        for f in range(6):
+            child = KEEP_CHILD[k, f]
+            for c in range(width):
+                keep_mass[child, c] += keep_mass[k, c] * SIXTH
 
 
 @njit(cache=True)

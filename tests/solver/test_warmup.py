@@ -109,7 +109,7 @@ def test_warm_up_then_commands_compile_nothing(official_table, tmp_path):
     """After the warm-up a new process running advise (with and without --why), analyze,
     stats (of a card and of a new game) and a simulation of every built-in strategy
     compiles no kernel (numba's compile event never fires); after ``--all`` neither does
-    the win objective."""
+    the win objective, nor tournament play's statistics (its DP and forward pass)."""
     warm = subprocess.run([sys.executable, "-m", "solver.warmup", "official"],
                           capture_output=True, text=True, check=True)
     assert ("the everyday and simulator kernels compiled and cached, the why figures and "
@@ -131,7 +131,8 @@ def test_warm_up_then_commands_compile_nothing(official_table, tmp_path):
     assert "every kernel compiled and cached" in warm.stdout
     for kind in _jit_cache.KINDS:
         assert f"compiling {kind.what} (about {kind.seconds} s" in warm.stderr
-    rest = [["advise", "22256", "--card", _CARD, "--opponent", "aces=3,twos=6"]]
+    rest = [["advise", "22256", "--card", _CARD, "--opponent", "aces=3,twos=6"],
+            ["stats", "--tournament", "10", "--card", _CARD]]  # the forward pass too
     assert _compiled_by(rest) == "compiled: []"
 
 
