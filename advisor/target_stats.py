@@ -88,39 +88,30 @@ class TargetStats:
 class TournamentStats:
     """The expected share of first place of one card in a tournament: under tournament
     play (the objective's best strategy) and under expected-score play; and the exact
-    final-score distribution of tournament play (``play``; None from a card with more
-    than :data:`FORWARD_OPEN_MAX` boxes open) beside expected-score play's mean
-    (``mean_ev``)."""
+    final-score distribution of tournament play (``play``) beside expected-score play's
+    mean (``mean_ev``)."""
 
     card: Scorecard
     objective: Objective
     win_share: float
     win_share_ev: float
-    play: FinalScores | None
+    play: FinalScores
     mean_ev: float
     seconds: float
 
     @property
-    def score_given_up(self) -> float | None:
+    def score_given_up(self) -> float:
         """The expected final score tournament play gives up against expected-score play
-        (points), or None when ``play`` was not worked out."""
-        return None if self.play is None else self.mean_ev - self.play.mean
+        (points)."""
+        return self.mean_ev - self.play.mean
 
     def to_json(self) -> dict[str, Any]:
-        play = {} if self.play is None else {**self.play.to_json(),
-                                             "score_given_up": self.score_given_up}
+        play = {**self.play.to_json(), "score_given_up": self.score_given_up}
         return {"rules": self.card.rules_name, "card": str(self.card),
                 "total": self.card.total, "objective": self.objective.to_json(),
                 "players": self.objective.players, "win_share": self.win_share,
                 "win_share_ev": self.win_share_ev, **play, "mean_ev": self.mean_ev,
                 "seconds": self.seconds}
-
-
-FORWARD_OPEN_MAX = 8
-"""The most open boxes from which ``stats --tournament`` works out the final-score
-distribution of tournament play: the exact forward pass took 44 s of CPU from a card of
-eight open boxes (88 times the DP) and did not finish in 50 minutes from a new game
-(``benchmarks/bench_forward.py``); from more, only the two shares of first place."""
 
 
 def tournament_stats(table: Table, card: Scorecard, objective: Objective,
@@ -130,8 +121,9 @@ def tournament_stats(table: Table, card: Scorecard, objective: Objective,
     solve, kept for the game's turns: :func:`solver.solved_turn.solve_turn`), and
     ``win_share_ev``, E[U(final)] over the exact final-score distribution of
     expected-score play (exactly 1/N from a new game against an expected-score field);
-    from at most :data:`FORWARD_OPEN_MAX` open boxes, tournament play's distribution.
-    ``memory``: the caches the solve reads and fills (the asker's)."""
+    and tournament play's final-score distribution (the forward pass, about four times
+    the solve's CPU: ``progress`` gives it :data:`PLAY_WORK` of the bar). ``memory``: the
+    caches the solve reads and fills (the asker's)."""
     began = time.perf_counter()
     card.check_not_full()
     utility = objective.utility(table, memory)
@@ -141,20 +133,18 @@ def tournament_stats(table: Table, card: Scorecard, objective: Objective,
     shares[:k] = utility.values[:k]
     ev = math.fsum((dist * shares).tolist())
     mean_ev = math.fsum((dist * np.arange(dist.shape[0])).tolist())
-    forward = len(card.open_boxes()) <= FORWARD_OPEN_MAX
-    steps = _Phases(progress, PLAY_WORK if forward else 0.0)
+    steps = _Phases(progress, PLAY_WORK)
     best = TurnAdvisor(card, table, objective, memory=memory,
                        progress=steps.first).probability()
-    play = (tournament_play(table, card, objective, utility, steps.second, memory=memory)
-            if forward else None)
+    play = tournament_play(table, card, objective, utility, steps.second, memory=memory)
     return TournamentStats(card, objective, best, min(max(ev, 0.0), 1.0), play, mean_ev,
                            time.perf_counter() - began)
 
 
-PLAY_WORK = 0.95
+PLAY_WORK = 0.8
 """The share of ``stats --tournament``'s progress given to the forward pass (the rest to
-the DP): the pass took 15 to 88 times the DP's CPU time from cards of six and eight open
-boxes (``benchmarks/bench_forward.py``)."""
+the DP): the pass took 3.9 to 4.4 times the DP's CPU time from cards of six and eight
+open boxes and from a new game (``benchmarks/bench_forward.py``)."""
 
 
 class _Phases:

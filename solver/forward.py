@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +27,7 @@ from .errors import LimitError
 from .game.rules import UPPER_TARGET
 from .kernels import forward as fk
 from .kernels.level import LevelStore, new_store
-from .levels import Progress, Work, masks_by_level, task_operations
+from .levels import PIECES, Progress, Work, masks_by_level, task_operations
 from .stats import PERCENTILES, highest_score, percentile_of
 from .table import Table
 from .target import Utility, Vectors, _Plan, _point_slots, turn_at
@@ -92,8 +93,8 @@ def final_scores(table: Table, vectors: Vectors, *, start: tuple[int, int, int] 
     ``start`` (filled mask, upper subtotal, flag) with ``total`` points, a new game by
     default. ``vectors`` must hold every level after the start's, solved from this card
     or an earlier one (:func:`solver.target.solve_vectors` with ``keep`` every level).
-    ``progress(done, PROGRESS_STEPS)`` after each level's blocks (work: the columns of
-    each level's states)."""
+    ``progress(done, PROGRESS_STEPS)``, on the calling thread, as the work gets done (the
+    columns of each level's states, in about :data:`~solver.levels.PIECES` even pieces)."""
     began = time.perf_counter()
     rules = table.rules
     m0, u0, y0 = start
@@ -116,14 +117,15 @@ def final_scores(table: Table, vectors: Vectors, *, start: tuple[int, int, int] 
     spec = vectors.utility.spec(rules)
     values = np.ascontiguousarray(table.values)
     lost = 0.0
+    piece = work.total / PIECES
     for n in range(first_level, rules.n_boxes):
         slot = np.full(rules.table_shape, -1, dtype=np.int64)
         below = new_store(*planned.pop(n + 1))
         _point_slots(slot, plan, below, levels[n + 1])
         own = vectors.levels[n] if n > first_level else _NO_STATES
         lost += _push_level(here, below, slot, vectors.slot, own, vectors.levels[n + 1],
-                            spec, values, rules.arrays)
-        work.add(per_column[n] * _columns(here.lo[:-1], here.hi[:-1]))
+                            spec, values, rules.arrays, piece / per_column[n],
+                            lambda columns, n=n: work.add(per_column[n] * columns))
         here = below
     work.finish()
     if lost > 1e-9:
@@ -151,29 +153,46 @@ _NO_STATES = new_store(*(np.zeros(0, dtype=np.int64) for _ in range(5)))
 
 def _push_level(here: LevelStore, below: LevelStore, slot: np.ndarray, vslot: np.ndarray,
                 vhere: LevelStore, vnext: LevelStore, spec: object, values: np.ndarray,
-                arrays: object) -> float:
+                arrays: object, piece: float, done: Callable[[int], None]) -> float:
     """One level's pass (:func:`~solver.kernels.forward.forward_level`) in
-    :data:`BLOCKS` blocks of states of about even columns, on numba's threads; returns
-    the mass lost."""
+    :data:`BLOCKS` blocks of states of about even columns, on numba's threads; each block
+    cut into as many runs of states as it takes to make pieces of about ``piece`` columns
+    (the blocks' ``p``-th runs side by side, then ``done(their columns)`` on the calling
+    thread). Each block runs its states in order, so the sums are the same whatever the
+    pieces and the threads. Returns the mass lost."""
     n = here.m.shape[0]
-    columns = np.cumsum(np.maximum(here.hi[:n] - here.lo[:n] + 1, 0))
-    cuts = [0, *(int(np.searchsorted(columns, columns[-1] * b / BLOCKS)) for b in
-                 range(1, BLOCKS)), n] if n else [0, 0]
+    widths = np.maximum(here.hi[:n] - here.lo[:n] + 1, 0)
+    columns = np.cumsum(widths)
+    blocks = [0, *(int(np.searchsorted(columns, columns[-1] * b / BLOCKS)) for b in
+                   range(1, BLOCKS)), n] if n else [0] * (BLOCKS + 1)
+    runs = max(1, math.ceil((int(columns[-1]) if n else 0) / BLOCKS / max(piece, 1.0)))
+    cuts = []  # the first state of each run of each block, then n
+    for b in range(BLOCKS):
+        inside = np.cumsum(widths[blocks[b]:blocks[b + 1]])
+        share = int(inside[-1]) if inside.shape[0] else 0
+        cuts += [blocks[b], *(blocks[b] + np.searchsorted(inside, share * np.arange(1, runs)
+                                                           / runs)).tolist()]
+    cuts.append(n)
     outs = [below] + [below._replace(vals=np.zeros_like(below.vals)) for _ in range(BLOCKS - 1)]
     losts = [np.zeros(1) for _ in range(BLOCKS)]
 
-    def block(b: int) -> None:
-        fk.forward_level(here, outs[b], slot, vslot, vhere, vnext, spec, values, arrays,
-                         np.int64(cuts[b]), np.int64(cuts[b + 1]), losts[b])
+    def run(b: int, p: int) -> None:
+        first, last = cuts[b * runs + p], cuts[b * runs + p + 1]
+        if last > first:
+            fk.forward_level(here, outs[b], slot, vslot, vhere, vnext, spec, values, arrays,
+                             np.int64(first), np.int64(last), losts[b])
 
     threads = min(numba.get_num_threads(), BLOCKS)
-    if threads <= 1:
-        for b in range(BLOCKS):
-            block(b)
-    else:
-        with ThreadPoolExecutor(threads) as pool:
-            for done in [pool.submit(block, b) for b in range(BLOCKS)]:
-                done.result()
+    with ThreadPoolExecutor(threads) as pool:
+        for p in range(runs):
+            if threads > 1:
+                for ran in [pool.submit(run, b, p) for b in range(BLOCKS)]:
+                    ran.result()
+            else:
+                for b in range(BLOCKS):
+                    run(b, p)
+            done(int(sum(widths[cuts[b * runs + p]:cuts[b * runs + p + 1]].sum()
+                         for b in range(BLOCKS))))
     for out in outs[1:]:
         np.add(below.vals, out.vals, out=below.vals)
     return float(sum(lost[0] for lost in losts))

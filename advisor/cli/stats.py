@@ -53,9 +53,9 @@ def _histogram(distribution: Any) -> list[str]:
             "alone (2 to 100,000): of tournament play (win_share) and of expected-score "
             "play (win_share_ev; 1/N against an expected-score field), and the exact "
             "final-score distribution of tournament play (its mean against expected-score "
-            "play's: the score it gives up), from a card with 8 or fewer boxes open (from "
-            "more, the exact pass takes minutes to hours). From a card with 6 or more "
-            "boxes open, a whole game is solved first (minutes)."})
+            "play's: the score it gives up), the solve played forward (about four times "
+            "the solve). From a card with 6 or more boxes open, a whole game is solved "
+            "first: from a new game, minutes in all."})
 def stats(card_text: str, target: str | None, tournament: str | None, field: str | None,
           field_scores: str | None, rules_name: str, table_path: str | None,
           as_json: bool) -> None:
@@ -103,8 +103,8 @@ def stats(card_text: str, target: str | None, tournament: str | None, field: str
 
 
 def _tournament(question: Any, table: Any, as_json: bool) -> None:
-    """``stats --tournament N``: the two shares of first place, as text or JSON."""
-    from ..target_stats import FORWARD_OPEN_MAX
+    """``stats --tournament N``: the two shares of first place and tournament play's
+    final-score distribution, as text or JSON."""
     load_new_game_stats(table)
     objective = question.tournament
     update, close = progress_bar(objective.describe(), unit="step")
@@ -127,12 +127,6 @@ def _tournament(question: Any, table: Any, as_json: bool) -> None:
                  f"  win_share_ev  {100 * result.win_share_ev:9.4f} %   expected-score play",
                  f"  ratio         {result.win_share / max(result.win_share_ev, 1e-300):9.4f}"):
         click.echo(line)
-    if play is None:
-        click.echo(f"\nTournament play's final-score distribution: worked out from a card with "
-                   f"at most {FORWARD_OPEN_MAX} boxes open (--card); from "
-                   f"{len(card.open_boxes())}, the exact forward pass takes minutes to hours "
-                   f"(about 4 minutes from 9, over 50 from a new game).")
-        return
     for line in ("",
                  f"Tournament play's final score (exact): mean {play.mean:.4f}, against "
                  f"{result.mean_ev:.4f} for expected-score play",

@@ -101,3 +101,42 @@ def test_vectors_without_the_levels_after_the_card_are_refused(official_table, f
                             start=state(card), total=card.total)  # the next level only
     with pytest.raises(LimitError, match=r"lack the levels \[13\]"):
         final_scores(official_table, vectors, start=state(card), total=card.total)
+
+
+def test_the_pass_reports_its_progress_as_it_goes_on_the_calling_thread(official_table, field,
+                                                                        monkeypatch):
+    """From a card of five open boxes (five levels to push), the progress comes on the
+    thread that called the pass, in order up to the end of the bar, many times within the
+    levels (each level cut into pieces of about a PIECES-th of the work: never one silent
+    step of a fifth of it), the same steps on one thread as on two; and the same
+    distribution to the last bit."""
+    import threading
+
+    import numba
+
+    from solver.levels import PIECES, PROGRESS_STEPS
+
+    card = Scorecard.parse(FIVE_OPEN)
+    vectors = solve_vectors(official_table, Utility.tournament(field, 100), start=state(card),
+                            total=card.total, keep=tuple(range(official_table.rules.n_boxes + 1)))
+    runs = {}
+    for threads in (1, 2):
+        monkeypatch.setattr(numba, "get_num_threads", lambda threads=threads: threads)
+        said: list[tuple[int, int]] = []
+        where: set[int] = set()
+
+        def progress(done: int, total: int, said=said, where=where) -> None:
+            said.append((done, total))
+            where.add(threading.get_ident())
+
+        result = final_scores(official_table, vectors, start=state(card), total=card.total,
+                              progress=progress)
+        assert where == {threading.get_ident()}
+        assert {total for _, total in said} == {PROGRESS_STEPS}
+        steps = [done for done, _ in said]
+        assert steps == sorted(set(steps)) and steps[-1] == PROGRESS_STEPS
+        assert len(steps) >= PIECES // 4
+        assert max(np.diff([0, *steps])) <= PROGRESS_STEPS // 20
+        runs[threads] = steps, result.distribution
+    assert runs[1][0] == runs[2][0]
+    assert np.array_equal(runs[1][1], runs[2][1])
