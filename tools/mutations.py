@@ -1441,14 +1441,14 @@ MUTATIONS: tuple[Mutation, ...] = (
              ("tests/solver/kernels/test_forward.py",
               "tests/solver/test_forward.py::"
               "test_late_cards_end_as_the_plain_python_twin_plays_them")),
-    Mutation("fwd49-forward-every-tie-for-most", "kernel", "solver/kernels/forward.py",
-             "if tied[c] == every:",
-             "if tied[c] >= every - 1:",
-             "the forward pass plays a roll where all its options but one tie as if every "
-             "one did (the expected score's move, which may be the option left out)",
-             ("tests/solver/kernels/test_forward.py",
-              "tests/solver/test_forward.py::"
-              "test_late_cards_end_as_the_plain_python_twin_plays_them")),
+    Mutation("fwd49-forward-every-tie-kept-across-states", "kernel",
+             "solver/kernels/forward.py",
+             "                        blk.every[:] = UNKNOWN\n",
+             "",
+             "the forward pass plays a roll where every option ties by the move it worked out "
+             "for an earlier state (another card's options)",
+             ("tests/solver/test_forward.py::"
+              "test_the_same_distribution_whatever_the_states_each_call_plays",)),
     Mutation("fwd49-spread-keeps-skips-the-empty-keep", "kernel", "solver/kernels/stats.py",
              "    for k in range(FIRST_ROLL_KEEP):\n"
              "        for f in range(6):\n",
