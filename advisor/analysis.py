@@ -220,6 +220,7 @@ class Analysis:
     def to_json(self) -> dict[str, Any]:
         each = self.each_turn
         return {"rules": self.rules, "objective": self.objective, "unit": self.unit,
+                "loss_decimals": self.loss_decimals,
                 "new_game": self.new_game, "new_game_unit": self.new_game_unit,
                 "decisions": [d.to_json(with_objective=each) for d in self.decisions],
                 "players": [p.to_json(with_objective=each) for p in self.players]}

@@ -7,13 +7,13 @@ from collections.abc import Iterable
 
 from .analysis import Analysis, Part
 from .objective import POINTS
-from .text import counted
+from .text import counted, points_of_chance
 
 
 def loss_text(loss: float, unit: str, decimals: int = 2) -> str:
     """A loss (or luck) in its unit: ``2.49`` points, ``0.42 pp`` of a probability (with
     ``decimals``: the objective's, :attr:`Analysis.loss_decimals`)."""
-    return f"{loss:.2f}" if unit == "points" else f"{100 * loss:.{decimals}f} pp"
+    return f"{loss:.2f}" if unit == "points" else f"{points_of_chance(loss, decimals)} pp"
 
 
 def decision_lines(analysis: Analysis) -> list[str]:

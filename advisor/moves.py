@@ -44,7 +44,7 @@ def _keep_hint(line: str, advice: Advice) -> str:
     4 of the dice showing, with a roll left), else ``""``."""
     if advice.rolls_left == 0 or not 2 <= len(line) < DICE or set(line) - set("123456"):
         return ""
-    keep = Keep(tuple(int(c) for c in line))
+    keep = Keep.parse(line)
     return f", or keep {line} to keep {keep.spaced()}" if advice.dice.contains(keep) else ""
 
 

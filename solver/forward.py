@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numba
@@ -79,6 +80,10 @@ class FinalScores:
         return math.fsum(inside.tolist()) + utility.above * math.fsum(d[top:].tolist())
 
 
+def _add_columns(work: Work, per_column: float, columns: float) -> None:
+    """``columns`` columns of a level pushed on: their operations are done."""
+    work.add(per_column * columns)
+
 def _mass_plan(table: Table, start: tuple[int, int, int], total: int) -> _Plan:
     """The states of each level from the start card, on every total their cards can have
     (from ``total`` to the most the filled boxes can add; the rules' highest score)."""
@@ -125,7 +130,7 @@ def final_scores(table: Table, vectors: Vectors, *, start: tuple[int, int, int] 
         own = vectors.levels[n] if n > first_level else _NO_STATES
         lost += _push_level(here, below, slot, vectors.slot, own, vectors.levels[n + 1],
                             spec, values, rules.arrays, piece / per_column[n],
-                            lambda columns, n=n: work.add(per_column[n] * columns))
+                            partial(_add_columns, work, per_column[n]))
         here = below
     work.finish()
     if lost > 1e-9:

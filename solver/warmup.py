@@ -73,7 +73,7 @@ def _targets(table: Table) -> None:
 
 
 def _late(table: Table) -> tuple[int, int, int]:
-    """A state with the last three boxes open."""
+    """A state with three boxes open (the first three: bits 0 to 2), the rest filled."""
     return (table.rules.full_mask >> 3 << 3, 0, 0)
 
 

@@ -62,6 +62,7 @@ export async function analyzeGame() {
   // a game judged in two units (percentage points of a chance from --win-from on, points
   // before): every loss and luck says its unit, and each part of a player has its own row
   const mixed = result.decisions.some((d) => d.unit !== result.decisions[0].unit);
+  const digits = result.loss_decimals || 2;
   const inUnit = (text, unit) => (mixed && unit !== "probability" ? `${text} points` : text);
   for (const p of result.players) {
     const parts = [[p.name, String(p.total), p, p.unit]];
@@ -69,7 +70,7 @@ export async function analyzeGame() {
     for (const [name, total, part, unit] of parts) {
       const tr = body.insertRow();
       for (const v of [name, total, String(part.decisions), String(part.errors),
-        inUnit(lossText(part.total_loss, unit), unit), inUnit(signedIn(part.luck, unit), unit)]) {
+        inUnit(lossText(part.total_loss, unit, digits), unit), inUnit(signedIn(part.luck, unit, digits), unit)]) {
         tr.insertCell().textContent = v;
       }
     }
@@ -85,7 +86,7 @@ export async function analyzeGame() {
       `${d.rolls_left === 1 ? "roll" : "rolls"} left — chose ${describe(d.chosen)}, best was ${describe(d.best)}`;
     const loss = document.createElement("span");
     loss.className = "loss";
-    loss.textContent = `costs ${lossText(d.loss, d.unit)}${d.unit === "probability" ? "" : " points"}`;
+    loss.textContent = `costs ${lossText(d.loss, d.unit, digits)}${d.unit === "probability" ? "" : " points"}`;
     const meta = document.createElement("div");
     meta.className = "meta";
     meta.append(loss, ` (expected final ${d.chosen.expected_final.toFixed(2)} instead of ${d.best.expected_final.toFixed(2)})`);
@@ -112,8 +113,8 @@ export async function analyzeGame() {
     const tr = rows.insertRow();
     if (d.error) tr.className = "error-row";
     for (const v of [d.player, String(d.turn), d.dice.join(""), String(d.rolls_left), describe(d.chosen),
-      describe(d.best), d.loss > 0 ? inUnit(lossText(d.loss, d.unit), d.unit) : "0",
-      inUnit(signedIn(d.luck, d.unit), d.unit)]) tr.insertCell().textContent = v;
+      describe(d.best), d.loss > 0 ? inUnit(lossText(d.loss, d.unit, digits), d.unit) : "0",
+      inUnit(signedIn(d.luck, d.unit, digits), d.unit)]) tr.insertCell().textContent = v;
   }
   $("game").hidden = true;
   $("setup").hidden = true;

@@ -37,7 +37,8 @@ export const percent = (p) => fixed(p, p > 0.999 || p < 0.001 ? 2 : 1);
 // An option's chance beside losses of `digits` decimals: as percent() for losses of 2, with
 // as many decimals as the losses have beyond that (0.0073% and 0.0051%, not 0.01% twice).
 export const chanceText = (p, digits) => (digits > 2 ? fixed(p, digits) : percent(p));
-const signed = (x) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(2)}`;
-// A loss or luck in its unit (analysis): points, or percentage points of a probability.
-export const lossText = (x, unit) => (unit === "probability" ? `${(100 * x).toFixed(2)} pp` : x.toFixed(2));
-export const signedIn = (x, unit) => (unit === "probability" ? `${signed(100 * x)} pp` : signed(x));
+const signed = (x, digits = 2) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(digits)}`;
+// A loss or luck in its unit (analysis): points, or percentage points of a probability
+// with `digits` decimals (the analysis's loss_decimals: more for a big tournament).
+export const lossText = (x, unit, digits = 2) => (unit === "probability" ? `${(100 * x).toFixed(digits)} pp` : x.toFixed(2));
+export const signedIn = (x, unit, digits = 2) => (unit === "probability" ? `${signed(100 * x, digits)} pp` : signed(x));

@@ -193,6 +193,7 @@ def test_a_big_tournaments_review_writes_its_losses_with_their_decimals(played, 
     scores.write_text(SCORES)
     args = ("analyze", str(bare), "--tournament", "10000", "--field-scores", str(scores))
     data = json.loads(run_cli(*args, "--json").stdout)
+    assert data["loss_decimals"] == 4  # (the page writes its review with them)
     result = run_cli(*args)
     assert result.exit_code == 0, result.output
     rows = [line for line in result.stdout.splitlines()

@@ -57,13 +57,14 @@ def win_record(table) -> str:
     return objective_comment(WinEachTurn(WIN_FROM)) + str(session.record)
 
 
-def lost(x: float, unit: str) -> str:
-    return f"{100 * x:.2f} pp" if unit == "probability" else f"{x:.2f}"
+def lost(x: float, unit: str, digits: int = 2) -> str:
+    return f"{100 * x:.{digits}f} pp" if unit == "probability" else f"{x:.2f}"
 
 
 def expected_rows(analysis: dict) -> list[list[str]]:
     """The players' table of the page (each part of a player a row) from analyze's JSON."""
     mixed = len({d["unit"] for d in analysis["decisions"]}) > 1
+    digits = analysis["loss_decimals"]
     rows = []
     for p in analysis["players"]:
         parts = [(p["name"], str(p["total"]), p, p["unit"])]
@@ -72,9 +73,10 @@ def expected_rows(analysis: dict) -> list[list[str]]:
                           "points"))
         for name, total, part, unit in parts:
             luck = part["luck"] * (100 if unit == "probability" else 1)
-            luck_text = f"{'+' if luck >= 0 else '−'}{abs(luck):.2f}" + (
+            places = digits if unit == "probability" else 2
+            luck_text = f"{'+' if luck >= 0 else '−'}{abs(luck):.{places}f}" + (
                 " pp" if unit == "probability" else "")
-            cells = [lost(part["total_loss"], unit), luck_text]
+            cells = [lost(part["total_loss"], unit, digits), luck_text]
             if mixed and unit != "probability":
                 cells = [f"{c} points" for c in cells]
             rows.append([name, total, str(part["decisions"]), str(part["errors"]), *cells])
@@ -158,5 +160,43 @@ def test_a_win_record_and_a_target_record_are_reviewed_by_their_own_objective(
         saved.write_text(Path(download.value.path()).read_text(encoding="utf-8"))
         assert saved.read_text().splitlines()[0] == text.splitlines()[0]
         assert analyze_json(saved) == expected
+    assert table.errors == []
+    page.close()
+
+
+def in_chances(analysis: dict, scale: float, digits: int) -> dict:
+    """``analysis`` (by expected points) as a review in probabilities with ``digits``
+    decimals of a percentage point would come: every loss and luck times ``scale``."""
+    out = json.loads(json.dumps(analysis))
+    out["unit"], out["loss_decimals"] = "probability", digits
+    for d in [*out["decisions"], *(w for p in out["players"] for w in p["worst"])]:
+        d["unit"], d["loss"], d["luck"] = "probability", d["loss"] * scale, d["luck"] * scale
+    for p in out["players"]:
+        p["unit"] = "probability"
+        for key in ("total_loss", "mean_loss", "luck", "keep_loss", "box_loss"):
+            p[key] *= scale
+    return out
+
+
+def test_the_review_writes_losses_with_the_decimals_the_server_says(server, browser,
+                                                                     tmp_path):
+    """A review whose losses are shares of first place among 10,000 (about 0.01 %: its
+    ``loss_decimals`` is 4) shows every loss and luck with 4 decimals of a percentage
+    point, in the players' table, the worst decisions and every decision, as the
+    terminal's review does (2 wrote 0.00 pp for nearly every loss)."""
+    bare = tmp_path / "bare.txt"
+    bare.write_text(TARGET_RECORD)
+    answer = in_chances(analyze_json(bare), 1e-5, 4)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.route("**/api/analyze*", lambda route: route.fulfill(json=answer))
+    table = Table(page, server.url)
+    start_game(table, names=("Cy",))
+    assert review_on_page(table, bare) == expected_rows(answer)
+    worst = page.locator("#analysis-worst .loss").all_inner_texts()
+    assert worst == [f"costs {100 * d['loss']:.4f} pp" for d in answer["players"][0]["worst"]]
+    cells = page.locator("#analysis-decisions tbody td:nth-child(7)").all_text_contents()
+    assert cells == [f"{100 * d['loss']:.4f} pp" if d["loss"] > 0 else "0"
+                     for d in answer["decisions"]]
+    assert any(c not in ("0", "0.0000 pp") for c in cells)
     assert table.errors == []
     page.close()
