@@ -5,8 +5,7 @@ starts), with the CPU seconds it has used (``cpu``: every thread of the process 
 it, since the work began). The time left is the work left, at the CPU seconds per unit
 of work of the most recent work (the last :data:`WINDOW` of the total, all of it before
 that much is done), over the CPU seconds per wall second the work gets now (over the
-last :data:`SHARE_SECONDS`, 30), counting the cores the machine left idle meanwhile as
-the work's, up to its threads (:func:`machine_idle`, :func:`work_threads`).
+last :data:`SHARE_SECONDS`, 30).
 
 Why two rates: the work counts are even in CPU terms (each phase of a solve, the
 opponents' distributions and each level of the DP, keeps every thread busy, and its
@@ -19,14 +18,13 @@ over a window of work keeps the old speed until that window is done again (40 % 
 work: minutes, in a long solve at load). A load that keeps changing within seconds is
 not foreseen by either.
 
-Why the idle cores: a turn's solve starts with the opponents' distributions, a pass that
-keeps fewer threads busy than the DP after it (measured on two free cores,
-``benchmarks/bench_phases.py``: 1.55 to 1.88 threads, varying from run to run, against
-1.96 to 1.98 for the DP), so the share it gets is not the share the rest of the solve
-will get; what the machine leaves idle is (on a busy machine nothing is idle, and the
-share is what the work got). On a quiet machine the worst error of the first solve of a
-game, from 10 % of its work on, went from 47 to 59 % to 14 to 18 % (three runs,
-``benchmarks/bench_estimates.py``). Reports without ``cpu``
+That the share of a phase foretells the next one's holds because each phase is cut into
+pieces of about the same work (:class:`solver.levels.PhaseProgress`): the opponents'
+pass at the start of a turn's solve, cut into 200 pieces of its own, kept 1.55 to 1.88
+of two threads busy on a quiet machine, 0.6 to 0.8 of a core beside two busy loops
+(against 0.9 to 1.0 for the DP after it), so its share made the first estimates up to
+half too long (``benchmarks/bench_estimates.py``, a whole game: 35 % quiet, 49 % beside
+two busy loops); cut into its share of the solve's pieces, 17 % and 18 %. Reports without ``cpu``
 (a work whose CPU clock is not known): the work left at the wall rate of the window.
 
 While no report comes, the time since the last one counts as wall time without CPU (a
@@ -37,7 +35,6 @@ seconds on.
 
 from __future__ import annotations
 
-import os
 from bisect import bisect_right
 
 WINDOW = 0.4
@@ -65,64 +62,34 @@ SHOWN_FROM_SECONDS = 3.0
 """... and from this many seconds on."""
 
 
-def machine_idle() -> float | None:
-    """The CPU seconds the machine's cores have been idle since it started, all cores
-    together (Linux's ``/proc/stat``: idle and waiting for input or output); None where
-    that is not known."""
-    try:
-        with open("/proc/stat") as stat:
-            fields = stat.readline().split()
-        return (int(fields[4]) + int(fields[5])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError, AttributeError):
-        return None
-
-
-def work_threads() -> int:
-    """The most threads a solve keeps busy: numba's (``NUMBA_NUM_THREADS``, by default
-    one per core)."""
-    try:
-        return max(int(os.environ.get("NUMBA_NUM_THREADS", "")), 1)
-    except ValueError:
-        return os.cpu_count() or 1
-
-
 class TimeLeft:
     """The time left of one work started at ``started`` (seconds, any clock; the work's
-    CPU clock at 0 then): :meth:`report` each ``(now, done, total, cpu, idle)``, ask
-    :meth:`seconds_left` at ``now``. ``threads``: the most CPU seconds per second the
-    work can use."""
+    CPU clock at 0 then): :meth:`report` each ``(now, done, total, cpu)``, ask
+    :meth:`seconds_left` at ``now``."""
 
     def __init__(self, started: float, window: float = WINDOW,
-                 share_seconds: float = SHARE_SECONDS, threads: float | None = None,
-                 idle: float | None = None) -> None:
+                 share_seconds: float = SHARE_SECONDS) -> None:
         self.started = started
         self.window = window
         self.share_seconds = share_seconds
-        self.threads = float(work_threads() if threads is None else threads)
         self.times: list[float] = [started]
         self.dones: list[float] = [0.0]
         self.cpus: list[float] = [0.0]
-        self.idles: list[float] = [0.0 if idle is None else float(idle)]
         self.total = 0.0
         self.cpu_known = True
         """Every report said its CPU seconds."""
-        self.idle_known = idle is not None
-        """Every report (and the start) said the machine's idle seconds."""
 
-    def report(self, now: float, done: float, total: float, cpu: float | None = None,
-               idle: float | None = None) -> None:
+    def report(self, now: float, done: float, total: float, cpu: float | None = None
+               ) -> None:
         """The work has reached ``done`` of ``total`` at ``now``, having used ``cpu``
-        seconds of CPU since it began (None: not known), the machine's cores idle for
-        ``idle`` seconds in all (:func:`machine_idle`, any origin; None: not known). A
-        report that does not move the work on adds nothing."""
+        seconds of CPU since it began (None: not known; a report that does not move the
+        work on adds nothing)."""
         self.total = float(total)
         if done > self.dones[-1]:
             self.cpu_known = self.cpu_known and cpu is not None
-            self.idle_known = self.idle_known and idle is not None
             self.times.append(now)
             self.dones.append(float(done))
             self.cpus.append(float(cpu) if cpu is not None else 0.0)
-            self.idles.append(float(idle) if idle is not None else 0.0)
 
     def seconds_left(self, now: float) -> float | None:
         """The seconds still to go (at least 1), or None before an estimate is shown
@@ -136,10 +103,6 @@ class TimeLeft:
         # the last report at or before SHARE_SECONDS before the last one (or the start)
         j = max(bisect_right(self.times, self.times[-1] - self.share_seconds) - 1, 0)
         cpu_of_window, cpu_of_share = self.cpus[-1] - self.cpus[i], self.cpus[-1] - self.cpus[j]
-        if self.idle_known:  # what the machine left idle, the work could have had
-            cpu_of_share = max(cpu_of_share, min(
-                cpu_of_share + self.idles[-1] - self.idles[j],
-                self.threads * (self.times[-1] - self.times[j])))
         if self.cpu_known and cpu_of_window > 0 and cpu_of_share > 0:
             wall_per_unit = (cpu_of_window / (done - self.dones[i])
                              * (now - self.times[j]) / cpu_of_share)

@@ -42,7 +42,7 @@ from typing import Any
 from solver.errors import YahtzeeError
 
 from .caches import Caches
-from .time_left import TimeLeft, machine_idle
+from .time_left import TimeLeft
 
 JobFunc = Callable[[Any, Callable[[int, int], None], Caches], Any]
 """``func(arg, progress, memory)``: a picklable module-level function of the worker;
@@ -203,15 +203,13 @@ class Work:
 
     def observe(self, now: float | None = None) -> None:
         """Note ``done`` of ``total`` (and ``cpu``) at ``now`` (default: the monotonic
-        clock's, and then the machine's idle seconds too) for the time left: at each
-        report of the worker, and when asked."""
+        clock's) for the time left: at each report of the worker, and when asked."""
         if self.started is None:
             return
-        idle = machine_idle() if now is None else None
         if self.pace is None or self.pace.started != self.started:
-            self.pace = TimeLeft(self.started, idle=idle)
+            self.pace = TimeLeft(self.started)
         self.pace.report(time.monotonic() if now is None else now, self.done, self.total,
-                         self.cpu, idle)
+                         self.cpu)
 
     def status(self) -> dict[str, Any]:
         """``id``, ``kind``, ``what``, ``state``, ``done``, ``total`` and ``seconds`` (running

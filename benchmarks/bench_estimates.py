@@ -6,14 +6,13 @@ Now it counts work (the operations of the kernels: ``solver.target.task_operatio
 ``solver.stats.stats_work``) in even pieces. This script solves every turn of a 13-turn
 two-player game played to win, as the game does (``solve_turn``, each turn's own win
 objective, the opponents' distributions as each turn needs them), records ``(elapsed,
-done, total)``, the CPU seconds and the machine's idle seconds at each report, and
-replays on them, in the same run (the same solves, the same load): the estimate the
-front ends show (:class:`advisor.time_left.TimeLeft`: the work left at the CPU seconds
-per unit of the last 40 % of the work, over the CPU seconds per wall second the work had
-in the last 30 s, the cores the machine left idle counted as its; shown from a twentieth
-of the work and 3 s on), the same without the idle cores ("no idle"), the old one
-(``--old DIR``: another checkout's ``advisor/time_left.py``; by default the wall rate of
-the last 40 % of the work) and the rate since the start. Printed per solve: its
+done, total)`` and the CPU seconds at each report, and replays on them, in the same run
+(the same solves, the same load): the estimate the front ends show
+(:class:`advisor.time_left.TimeLeft`: the work left at the CPU seconds per unit of the
+last 40 % of the work, over the CPU seconds per wall second of the last 10 s; shown from
+a twentieth of the work and 3 s on), the old one (``--old DIR``: another checkout's
+``advisor/time_left.py``; by default the wall rate of the last 40 % of the work, as
+before issue 45's last change) and the rate since the start. Printed per solve: its
 time, its number of steps and largest step, the worst error of each estimate against
 the time actually left from 10 % of the work on; then the worst over the game (goal:
 within 30 %, at least 20 even steps), and the same for other windows. Beside the wall
@@ -32,18 +31,13 @@ busy loops beside and loads 3 to 7: 42 % for all three, every solve but one with
 the first estimates were 42 % short). On the CPU clock 15 to 19 % in every run: the
 work counts are even; the rest is the machine's load changing within seconds.
 
-Measured with the idle cores (issue 45 item 2, 2026-12-06, the same reports replayed for
-each estimate): on a quiet machine (nothing else running; load 1 to 2, the bench's own),
-two whole games: 15 % and 15 % now, 35 % and 21 % without the idle cores (the first
-solve of a game, whose opponents' pass kept 1.55 to 1.88 of the 2 threads busy: its
-share said the DP would be that slow too); three runs of the first 4 turns: 14 to 18 %
-now, 47 to 59 % before. Beside two busy loops (load 3.4 to 3.8): 49 % for every
-estimate, 19 % on the CPU clock; nothing is idle there, and the first seconds of each
-solve got 0.67 to 0.82 of a core against 0.91 to 0.98 for the rest, with 1.1 to 1.2
-times the CPU seconds per unit of work (the opponents' pass), so the first estimates
-are up to half too long (Ann's turn 4, 10 s: 49 % at a fifth of its work); the short
-solves' later estimates, a few seconds each, stay up to 40 % off (Ann's turn 5, 5 s:
-at half its work).
+Measured again after the opponents' pass was cut into its share of the solve's pieces
+(:class:`solver.levels.PhaseProgress`; 2026-12-06, the worst over the game's 25 solves
+from 10 % of the work on): quiet (the bench alone, load 2 to 3.5 falling), 17 % on the
+wall clock, 18 % on the CPU clock; beside two busy loops (load 3.8 to 4.2), 18 % and
+18 %, where the same estimate on the code before gave 49 % (19 % on the CPU clock; the
+first six turns of both in one run beside the busy loops: 63 % before, 17 % after). The
+wall clock's error is now the work counts' own.
 
 ``--cold`` deletes the first turn's file (``solver.first_turn``), so the game's first
 turn is solved and measured too.
@@ -71,21 +65,19 @@ Reports = list[tuple[float, int, int]]
 
 
 def worst_error(reports: Reports, end: float, make: Callable[[], Any],
-                cpu: Reports | None = None, idle: list[float] | None = None
-                ) -> float | None:
+                cpu: Reports | None = None) -> float | None:
     """The largest |estimate - actual| / actual from 10 % of the work on, where an
     estimate is shown; None when none is. ``make()``: a new estimate (``report(now,
-    done, total[, cpu, idle])``, ``seconds_left(now)``), fed each report as it comes,
-    with the CPU seconds of the same report when ``cpu`` is given and the machine's idle
-    seconds since the start when ``idle`` is; ``end``: the clock at the end of the
-    solve."""
+    done, total[, cpu])``, ``seconds_left(now)``), fed each report as it comes, with the
+    CPU seconds of the same report when ``cpu`` is given; ``end``: the clock at the end
+    of the solve."""
     pace = make()
     worst = None
     for k, (elapsed, done, total) in enumerate(reports):
         if cpu is None:
             pace.report(elapsed, done, total)
         else:
-            pace.report(elapsed, done, total, cpu[k][0], None if idle is None else idle[k])
+            pace.report(elapsed, done, total, cpu[k][0])
         if done * 10 < total or elapsed < SHOWN_FROM or done >= total:
             continue
         estimate = pace.seconds_left(elapsed)
@@ -112,34 +104,24 @@ def old_time_left(folder: str | None) -> Any:
     return module.TimeLeft
 
 
-def takes(kind: Any, name: str) -> bool:
-    """Whether an estimate's ``report`` takes ``name`` ("cpu", "idle")."""
-    return name in inspect.signature(kind.report).parameters
+def takes_cpu(kind: Any) -> bool:
+    """Whether an estimate's ``report`` takes the CPU seconds."""
+    return "cpu" in inspect.signature(kind.report).parameters
 
 
-def errors(solve: dict, make: Callable[[], Any], feeds: str
+def errors(solve: dict, make: Callable[[], Any], with_cpu: bool
            ) -> tuple[float | None, float | None]:
     """One solve's worst errors on the wall clock and on the CPU clock (there the
-    estimate is fed the CPU seconds as its clock, no idle: the error of the work counts
-    alone). ``feeds``: "" (the clock only), "cpu" or "cpu+idle" (None: the solve has no
-    idle seconds, an older ``--save``)."""
-    cpu_fed = solve["cpu"] if feeds else None
-    idle = solve.get("idle") if feeds == "cpu+idle" else None
-    if feeds == "cpu+idle" and idle is None:
-        return None, None
-    wall = worst_error(solve["wall"], solve["end"], make, cpu_fed, idle)
-    cpu = worst_error(solve["cpu"], solve["end_cpu"], make, cpu_fed)
+    estimate is fed the CPU seconds as its clock: the error of the work counts alone)."""
+    wall = worst_error(solve["wall"], solve["end"], make, solve["cpu"] if with_cpu else None)
+    cpu = worst_error(solve["cpu"], solve["end_cpu"], make, solve["cpu"] if with_cpu else None)
     return wall, cpu
 
 
-def _recorder(reports: Reports, cpu: Reports, idle: list[float], began: float,
-              began_cpu: float, began_idle: float):  # noqa: ANN202
-    from advisor.time_left import machine_idle
-
+def _recorder(reports: Reports, cpu: Reports, began: float, began_cpu: float):  # noqa: ANN202
     def record(done: int, total: int) -> None:
         reports.append((time.perf_counter() - began, done, total))
         cpu.append((time.process_time() - began_cpu, done, total))
-        idle.append((machine_idle() or 0.0) - began_idle)
     return record
 
 
@@ -154,7 +136,6 @@ def solve_game(turns: int, cold: bool) -> list[dict]:
     from advisor.caches import Caches
     from advisor.model import Scorecard
     from advisor.objective import Objective
-    from advisor.time_left import machine_idle
     from solver.first_turn import first_turn_path
     from solver.solved_turn import solve_turn
     from solver.table import open_table
@@ -175,11 +156,9 @@ def solve_game(turns: int, cold: bool) -> list[dict]:
         objective = Objective.win_against(others, table.rules.name)
         reports: Reports = []
         on_cpu: Reports = []
-        idle: list[float] = []
-        began, began_cpu, began_idle = time.perf_counter(), time.process_time(), machine_idle()
+        began, began_cpu = time.perf_counter(), time.process_time()
         solved = solve_turn(card, table, objective.goal, memory, whole_game=False,
-                            progress=_recorder(reports, on_cpu, idle, began, began_cpu,
-                                               began_idle or 0.0))
+                            progress=_recorder(reports, on_cpu, began, began_cpu))
         end, end_cpu = time.perf_counter() - began, time.process_time() - began_cpu
         cards[turn.player] = card.place(turn.rolls[-1], turn.box)
         name = f"{turn.player} turn {card.turn}"
@@ -187,7 +166,6 @@ def solve_game(turns: int, cold: bool) -> list[dict]:
             print(f"{name}: {end:.1f} s, read (no solve)", flush=True)
             continue
         solves.append({"name": name, "wall": reports, "end": end, "cpu": on_cpu,
-                       "idle": idle if began_idle is not None else None,
                        "end_cpu": end_cpu, "load": load_average(),
                        "open": len(card.open_boxes()), "value": solved.value})
         print(f"{name}: {end:.1f} s ({end_cpu:.1f} s CPU), load {load_average()}", flush=True)
@@ -216,17 +194,13 @@ def main() -> int:
     if args.save:
         Path(args.save).write_text(json.dumps(solves))
     old = old_time_left(args.old)
-    old_feeds = "" if args.old is None else ("cpu+idle" if takes(old, "idle") else
-                                             "cpu" if takes(old, "cpu") else "")
-    estimates: list[tuple[str, Callable[[], Any], str]] = [
-        ("before: the rate since the start", lambda: TimeLeft(0.0, 1.0), ""),
+    old_cpu = args.old is not None and takes_cpu(old)
+    estimates: list[tuple[str, Callable[[], Any], bool]] = [
+        ("before: the rate since the start", lambda: TimeLeft(0.0, 1.0), False),
         ("old: " + (args.old if args.old else f"the wall rate of the last {WINDOW:.0%}"),
-         lambda: old(0.0), old_feeds),
-        (f"no idle: the CPU rate of the last {WINDOW:.0%} over the CPU share of the last "
-         f"{SHARE_SECONDS:.0f} s", lambda: TimeLeft(0.0), "cpu"),
-        (f"now: the CPU rate of the last {WINDOW:.0%} over the CPU the work had or the "
-         f"machine left idle in the last {SHARE_SECONDS:.0f} s", lambda: TimeLeft(0.0, idle=0.0),
-         "cpu+idle")]
+         lambda: old(0.0), old_cpu),
+        (f"now: the CPU rate of the last {WINDOW:.0%} over the CPU share of the last "
+         f"{SHARE_SECONDS:.0f} s", lambda: TimeLeft(0.0), True)]
     fewest, largest = None, 0
     for solve in solves:
         reports = solve["wall"]
@@ -236,8 +210,8 @@ def main() -> int:
             fewest = len(reports) if fewest is None else min(fewest, len(reports))
             largest = max(largest, step)
         said = []
-        for label, make, feeds in estimates:
-            wall, cpu = errors(solve, make, feeds)
+        for label, make, with_cpu in estimates:
+            wall, cpu = errors(solve, make, with_cpu)
             said.append(f"{label.split(':')[0]} " + ("-" if wall is None else
                                                      f"{100 * wall:.0f} %")
                         + ("" if cpu is None else f" ({100 * cpu:.0f} % CPU)"))
@@ -245,13 +219,12 @@ def main() -> int:
               f"({solve['end_cpu']:.1f} s CPU), {len(reports)} steps, the largest "
               f"{step / 10:.1f} %, load {solve.get('load', '?')}; worst estimate "
               f"{'; '.join(said)}", flush=True)
-    scans = [*((f"(a CPU window of {w:.0%})", lambda w=w: TimeLeft(0.0, w, idle=0.0),
-                "cpu+idle") for w in SCANNED),
-             *((f"(a share window of {s:.0f} s)",
-                lambda s=s: TimeLeft(0.0, WINDOW, s, idle=0.0), "cpu+idle")
+    scans = [*((f"(a CPU window of {w:.0%})", lambda w=w: TimeLeft(0.0, w), True)
+               for w in SCANNED),
+             *((f"(a share window of {s:.0f} s)", lambda s=s: TimeLeft(0.0, WINDOW, s), True)
                for s in SCANNED_SECONDS)]
-    for label, make, feeds in [*estimates, *scans]:
-        worst = [errors(solve, make, feeds) for solve in solves]
+    for label, make, with_cpu in [*estimates, *scans]:
+        worst = [errors(solve, make, with_cpu) for solve in solves]
         wall = max((w or 0.0) for w, _ in worst)
         cpu = max((c or 0.0) for _, c in worst)
         print(f"over the game's {len(solves)} solves, from 10 % of the work on, {label}: "

@@ -29,6 +29,33 @@ share of their work done, known before they start, after each of about :data:`PI
 pieces of it (a level's tasks cut into runs), so that the share done and the time it
 took give the time left."""
 PIECES = 200
+MIN_PHASE_PIECES = 10
+"""The fewest pieces of a phase of a larger solve (:class:`PhaseProgress`)."""
+
+
+class PhaseProgress:
+    """The progress callback of one phase of a larger solve (a turn's: the opponents'
+    distributions, then the DP), with the number of even pieces worth cutting the phase
+    into: its share of the whole solve's :data:`PIECES` (at least
+    :data:`MIN_PHASE_PIECES`), so that every piece of the solve is about as much work.
+    Each piece ends at a barrier of the threads (and a call into numba per block): the
+    opponents' pass of a turn's solve, 5 to 20 % of its work, cut into 200 pieces of its
+    own kept fewer threads busy than the DP after it (measured on a quiet machine:
+    optimal_stats from three cards, 1.88 threads in 200 pieces, 1.93 in 20, the CPU
+    seconds 4 % fewer)."""
+
+    def __init__(self, report: Progress, share: float) -> None:
+        self.report = report
+        self.pieces = max(MIN_PHASE_PIECES, round(PIECES * min(max(share, 0.0), 1.0)))
+
+    def __call__(self, done: int, total: int) -> None:
+        self.report(done, total)
+
+
+def piece_count(progress: Progress | None) -> int:
+    """The even pieces a driver cuts its work into for ``progress``: a phase's own
+    (:class:`PhaseProgress`), else :data:`PIECES`."""
+    return progress.pieces if isinstance(progress, PhaseProgress) else PIECES
 
 
 def even_pieces(ops: np.ndarray, piece: float) -> list[tuple[int, int]]:

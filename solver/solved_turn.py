@@ -33,7 +33,7 @@ from .first_turn import Parts, first_turn
 from .first_turn import is_kept as first_turn_is_kept
 from .game.card import Scorecard
 from .goals import Goal
-from .levels import PROGRESS_STEPS
+from .levels import PROGRESS_STEPS, PhaseProgress
 from .memory import TurnMemory
 from .points_to_come import NEW_GAME_STATE, is_distribution_known
 from .readout import turn_placements
@@ -294,7 +294,7 @@ class _Steps:
         def report(d: int, t: int) -> None:
             self._say(start + work * min(d, t) / max(t, 1))
 
-        return report
+        return PhaseProgress(report, work / self.total)
 
     def _say(self, done: float) -> None:
         step = min(int(PROGRESS_STEPS * done / max(self.total, 1.0)), PROGRESS_STEPS)

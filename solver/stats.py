@@ -28,7 +28,6 @@ from .errors import InvalidCardError
 from .game.rules import UPPER_TARGET, RuleSet
 from .kernels.level import new_store
 from .levels import (
-    PIECES,
     Progress,
     Work,
     even_pieces,
@@ -36,6 +35,7 @@ from .levels import (
     mask_runs,
     masks_by_level,
     max_points_to_come,
+    piece_count,
     solve_backward,
     task_operations,
 )
@@ -185,7 +185,8 @@ def optimal_stats(table: Table, progress: Progress | None = None, *,
     start's among them) whose distributions of the points to come are set in it, the
     very numbers ``optimal_stats`` from each gives (one pass for the cards of a game).
     ``progress(done, PROGRESS_STEPS)``: the share of the work done
-    (:func:`stats_work`), in about :data:`~solver.levels.PIECES` even pieces.
+    (:func:`stats_work`), in about :data:`~solver.levels.PIECES` even pieces (a
+    phase's share of them, :class:`~solver.levels.PhaseProgress`).
     """
     from .kernels import stats as sk  # numba (half a second): when figures are computed
     from .kernels.threads import piece_blocks
@@ -229,6 +230,7 @@ def optimal_stats(table: Table, progress: Progress | None = None, *,
                for n in order}
     tops = {n: max_points_to_come(rules, *planned[n]) for n in order}
     work = Work(sum(float(stats_work(rules, n, tops[n]).sum()) for n in order), progress)
+    pieces = piece_count(progress)
 
     def step(n: int) -> None:
         nonlocal below
@@ -237,7 +239,7 @@ def optimal_stats(table: Table, progress: Progress | None = None, *,
         tasks = mask_runs(m, sk.CHUNK)
         each = stats_work(rules, n, here.hi[:m.shape[0]])
         ops = np.add.reduceat(each, tasks[:, 0]) if tasks.shape[0] else each[:0]
-        for begin, end in even_pieces(ops, work.total / PIECES):  # even pieces, for the progress
+        for begin, end in even_pieces(ops, work.total / pieces):  # even pieces, for the progress
             sk.stats_level(tasks[begin:end], here, below, slot, values, rules.arrays,
                            sk.DISTRIBUTION, piece_blocks())
             work.add(float(ops[begin:end].sum()))

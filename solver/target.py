@@ -39,7 +39,6 @@ from .kernels import target as tk
 from .kernels.level import LevelStore, new_store
 from .kernels.threads import piece_blocks
 from .levels import (
-    PIECES,
     Progress,
     Work,
     even_pieces,
@@ -47,6 +46,7 @@ from .levels import (
     max_entries,
     max_points_to_come,
     most_points_per_turn,
+    piece_count,
     solve_backward,
     task_operations,
 )
@@ -402,7 +402,7 @@ def solve_vectors(table: Table, utility: Utility, *, start: tuple[int, int, int]
     order = range(rules.n_boxes - 1, first_level - 1, -1)
     planned = {n: plan.level_states(levels[n]) for n in order}
     work = Work(sum(_level_operations(rules, n, *planned[n][3:]) for n in order), progress)
-    piece = work.total / PIECES
+    piece = work.total / piece_count(progress)
 
     def step(n: int) -> None:
         nonlocal last, entries, operations

@@ -251,6 +251,10 @@ HEAVY = (
     "tests/solver/target/test_pins.py::test_new_game_p_target[yatzy]",
     "tests/advisor/cli/stats/test_simulate_records.py::test_greedy_turn_mean_loss_is_the_gap_to_optimal",
     "tests/web/page/test_chase.py::test_playing_to_win_from_turn_one_never_blocks",
+    "tests/advisor/objective/test_tournament.py::"
+    "test_stats_from_nine_open_boxes_gives_tournament_plays_distribution_too",
+    "tests/advisor/objective/test_tournament.py::"
+    "test_simulated_tournament_play_is_within_three_standard_errors_of_the_exact_share",
     "tests/solver/target/test_pins.py::test_new_game_p_target[free-joker]",
     "tests/solver/simulate/test_target.py",
     "tests/solver/target/test_pins.py::test_new_game_p_target[official]",

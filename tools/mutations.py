@@ -1194,6 +1194,13 @@ MUTATIONS: tuple[Mutation, ...] = (
              'found = {"keep" if best.is_keep else "box"}',
              "practice counts a box scored where the best choice keeps dice as a keep",
              ("tests/advisor/train/test_train.py::test_keeps_and_boxes_are_counted_by_what_each_answer_did",)),
+    Mutation("phase-pieces-ignored", "python", "solver/levels.py",
+             "    return progress.pieces if isinstance(progress, PhaseProgress) else PIECES",
+             "    return PIECES",
+             "a turn's opponents' pass, a tenth of its work, is cut into 200 pieces of its own, "
+             "each a barrier of the threads: fewer threads busy than the DP after it",
+             ("tests/advisor/background/test_in_play.py::"
+              "test_a_phase_of_a_solve_is_cut_into_its_share_of_the_pieces",)),
     Mutation("page-review-two-decimals", "python", "advisor/web/static/review.js",
              "  const digits = result.loss_decimals || 2;",
              "  const digits = 2;",
@@ -1404,18 +1411,6 @@ MUTATIONS: tuple[Mutation, ...] = (
              "a phase on one thread then two, or other programs starting mid-solve, keep the "
              "old speed for 40 % of the work",
              ("tests/advisor/test_time_left.py",)),
-    Mutation("time-left-idle-cores-ignored", "python", "advisor/time_left.py",
-             "        if self.idle_known:  # what the machine left idle, the work could have had",
-             "        if False:",
-             "the time left ignores the cores the machine leaves idle: a phase that keeps one "
-             "of two threads busy makes the whole solve's estimate up to twice too long",
-             ("tests/advisor/test_time_left.py",)),
-    Mutation("time-left-idle-beyond-the-threads", "python", "advisor/time_left.py",
-             "                self.threads * (self.times[-1] - self.times[j])))",
-             "                1e9))",
-             "every idle core of a big machine counts as the work's, though it runs on fewer "
-             "threads: an estimate far too short",
-             ("tests/advisor/test_time_left.py",)),
     Mutation("time-left-share-since-the-start", "python", "advisor/time_left.py",
              "        j = max(bisect_right(self.times, self.times[-1] - self.share_seconds) - 1, "
              "0)",
@@ -1431,8 +1426,8 @@ MUTATIONS: tuple[Mutation, ...] = (
              ("tests/advisor/test_time_left.py::test_a_workers_progress_says_the_cpu_seconds_"
               "since_its_work_began",)),
     Mutation("work-bar-cpu-since-the-process-started", "python", "advisor/cli/_progress.py",
-             "pace.report(now, done, total, cpu() - cpu_began, idle())",
-             "pace.report(now, done, total, cpu(), idle())",
+             "pace.report(now, done, total, cpu() - cpu_began)",
+             "pace.report(now, done, total, cpu())",
              "a command's bar counts the CPU seconds the process spent before the work as the "
              "work's",
              ("tests/advisor/test_time_left.py::test_a_commands_bar_follows_a_change_of_threads_"

@@ -18,7 +18,7 @@ from solver.table import get_table
 
 from ..caches import Caches
 from ..text import duration_text
-from ..time_left import TimeLeft, machine_idle
+from ..time_left import TimeLeft
 from ._base import note
 
 
@@ -64,27 +64,22 @@ class _WorkBar(tqdm):
 
 def work_bar(desc: str, clock: Callable[[], float] = time.monotonic,
              cpu: Callable[[], float] = time.process_time, *,
-             left: Callable[[], float | None] | None = None,
-             idle: Callable[[], float | None] | None = None
+             left: Callable[[], float | None] | None = None
              ) -> tuple[Callable[[int, int], None], Callable[[str], None], Callable[[], None]]:
     """A bar for a progress of work ``(done, total)`` done in this process (a review's, a
     solve's), shown as a share and the time left from the first call on (its estimate on
     ``clock`` and the process's CPU clock ``cpu``), with a note after the bar
     (``note(text)``: what is under way, "" for none); returns (callback, note, close).
-    ``left``: the time left of a work done elsewhere (a worker's solve), said instead.
-    ``idle``: the machine's idle seconds (:func:`~advisor.time_left.machine_idle`, read
-    by default on the default clock; none with another clock)."""
+    ``left``: the time left of a work done elsewhere (a worker's solve), said instead."""
     bars: list[Any] = []
-    if idle is None:
-        idle = machine_idle if clock is time.monotonic else lambda: None
-    pace, cpu_began = TimeLeft(clock(), idle=idle()), cpu()
+    pace, cpu_began = TimeLeft(clock()), cpu()
 
     def update(done: int, total: int) -> None:
         if not bars:
             bars.append(_WorkBar(total=total, desc=desc, file=sys.stderr, leave=False,
                                  bar_format=WORK_FORMAT))
         now = clock()
-        pace.report(now, done, total, cpu() - cpu_began, idle())
+        pace.report(now, done, total, cpu() - cpu_began)
         bars[0].left = pace.seconds_left(now) if left is None else left()
         bars[0].total = total
         bars[0].n = done

@@ -13,7 +13,6 @@ import time
 
 import pytest
 
-from advisor import workers
 from advisor.background import Solve
 from advisor.cli._progress import work_bar
 from advisor.time_left import SHARE_SECONDS, WINDOW, TimeLeft
@@ -221,38 +220,6 @@ def test_a_report_late_in_coming_counts_as_wall_time_without_cpu():
     assert pace.seconds_left(82.5) > pace.seconds_left(72.5) > 62.5
 
 
-def idle_of(times: list[float], cpus: list[float], cores: int) -> list[float]:
-    """The machine's idle seconds at each unit when the work is all it runs on ``cores``
-    cores (each core's time the work did not take)."""
-    return [cores * (t - times[0]) - c for t, c in zip(times, cpus, strict=True)]
-
-
-@pytest.mark.parametrize("cores", [2, 8])
-def test_cores_the_machine_leaves_idle_count_as_the_works_to_come(cores):
-    """The opponents' pass keeps one of the work's two threads busy (0.25 CPU s a unit,
-    to 300 units), the DP both: at 200 units, in the pass, the share the work got (1 CPU
-    s a second) would make the DP's 800 units take 200 s; the core the machine left idle
-    is the DP's too: 800 x 0.25 / 2 = 100 s. Never more than the work's threads: on 8
-    cores, 7 idle, still 2. Another program that takes the idle core (a busy machine)
-    leaves the estimate at the share the work got."""
-    times, cpus = phased_clock([(300, 0.25, 1.0), (TOTAL, 0.25, 2.0)])
-    idle = idle_of(times, cpus, cores)
-    alone, busy, unknown = (TimeLeft(times[0], threads=2, idle=idle[0]),
-                            TimeLeft(times[0], threads=2, idle=0.0),
-                            TimeLeft(times[0], threads=2))
-    for done in range(1, 201):
-        alone.report(times[done], done, TOTAL, cpus[done], idle[done])
-        busy.report(times[done], done, TOTAL, cpus[done], 0.0)
-        unknown.report(times[done], done, TOTAL, cpus[done])
-    assert alone.seconds_left(times[200]) == pytest.approx(100.0)
-    assert busy.seconds_left(times[200]) == pytest.approx(200.0)
-    assert unknown.seconds_left(times[200]) == pytest.approx(200.0)
-    for done in range(201, 901):
-        alone.report(times[done], done, TOTAL, cpus[done], idle[done])
-    assert times[900] - times[900 - 240] == SHARE_SECONDS  # the share: the DP's alone
-    assert alone.seconds_left(times[900]) == pytest.approx(times[TOTAL] - times[900])
-
-
 def test_play_and_the_server_take_the_workers_cpu_seconds(monkeypatch):
     """A terminal game's background solve and a server job's status with the worker's CPU
     seconds (:class:`advisor.workers.Work`'s ``cpu``, from each progress message): the
@@ -261,17 +228,12 @@ def test_play_and_the_server_take_the_workers_cpu_seconds(monkeypatch):
     the estimate is the time actually left, 400 units at 0.125 s: 50 s (the wall rate of
     the last 400 units said 400 x (162.5 - 100) / 400 = 62.5 s)."""
     times, cpus = phased_clock([(300, 0.25, 1.0), (TOTAL, 0.25, 2.0)])
-    idle = idle_of(times, cpus, 2)
     now = [times[0]]
     monkeypatch.setattr(time, "monotonic", lambda: now[0])
-    monkeypatch.setattr(workers, "machine_idle", lambda: 1000.0 + idle[now_at[0]])
-    now_at = [0]
     solve = Solve("turn", total=TOTAL, started=times[0], id="j1", kind="turn")
     for done in range(0, 601):
-        solve.done, solve.cpu, now[0], now_at[0] = done, cpus[done], times[done], done
+        solve.done, solve.cpu, now[0] = done, cpus[done], times[done]
         solve.observe()
-        if done == 200:  # in the pass: its idle core is the DP's (800 x 0.125 s)
-            assert solve.seconds_left() == pytest.approx(100.0)
     assert (times[300], times[600]) == (125.0, 162.5)
     assert solve.seconds_left() == pytest.approx(50.0)
     assert solve.status()["seconds_left"] == 50.0

@@ -263,6 +263,29 @@ def test_a_solves_progress_follows_its_operations_in_even_pieces(official_table)
         assert np.array_equal(level.vals, quiet.levels[n].vals)
 
 
+def test_a_phase_of_a_solve_is_cut_into_its_share_of_the_pieces(official_table):
+    """The opponents' pass as the first phase of a turn's solve (a tenth of its work):
+    cut into 20 even pieces, a tenth of a whole solve's 200, so that each piece is about
+    as much work as the DP's after it (each piece ends at a barrier of the threads: 200
+    of its own kept fewer threads busy); the same distribution as in 200 pieces."""
+    from solver.levels import PIECES, PhaseProgress, piece_count
+    from solver.stats import optimal_stats
+
+    card = Scorecard.parse("aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18")
+    start = (card.mask, card.upper, card.flag)
+    whole: list[int] = []
+    steps = _Steps(lambda d, t: whole.append(d), [100.0, 900.0])
+    phase = steps.phase()
+    assert isinstance(phase, PhaseProgress) and piece_count(phase) == PIECES // 10
+    assert piece_count(steps.phase()) == PIECES * 9 // 10 and piece_count(None) == PIECES
+    own: list[int] = []
+    alone = optimal_stats(official_table, lambda d, t: own.append(d), start=start)
+    cut = optimal_stats(official_table, phase, start=start)
+    assert np.array_equal(cut.distribution, alone.distribution)
+    assert whole[-1] == 100 and len(whole) <= 22 < len(own)  # (its 20 pieces, and ends)
+    assert np.diff([0, *whole]).max() <= 12  # each about a twentieth of its tenth
+
+
 def test_an_opponents_distribution_reports_its_work_in_even_steps(official_table):
     from solver.stats import optimal_stats, stats_operations
 
