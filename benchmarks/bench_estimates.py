@@ -37,7 +37,10 @@ from 10 % of the work on): quiet (the bench alone, load 2 to 3.5 falling), 17 % 
 wall clock, 18 % on the CPU clock; beside two busy loops (load 3.8 to 4.2), 18 % and
 18 %, where the same estimate on the code before gave 49 % (19 % on the CPU clock; the
 first six turns of both in one run beside the busy loops: 63 % before, 17 % after). The
-wall clock's error is now the work counts' own.
+wall clock's error is now the work counts' own. A load that changes within a solve is not
+foreseen: two busy loops on for 20 s and off for 20 s through the first 12 turns gave
+66 % (47 %, 43 % and 66 % in the three longest solves, 18 % on the CPU clock; 61 to 66 %
+for every window scanned).
 
 ``--cold`` deletes the first turn's file (``solver.first_turn``), so the game's first
 turn is solved and measured too.
