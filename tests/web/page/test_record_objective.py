@@ -198,5 +198,10 @@ def test_the_review_writes_losses_with_the_decimals_the_server_says(server, brow
     assert cells == [f"{100 * d['loss']:.4f} pp" if d["loss"] > 0 else "0"
                      for d in answer["decisions"]]
     assert any(c not in ("0", "0.0000 pp") for c in cells)
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: each figure one line
+    lines = page.eval_on_selector_all("#analysis-players tbody td", """cells => cells.map(
+      (c) => { const r = document.createRange(); r.selectNodeContents(c);
+               return new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size; })""")
+    assert lines[1:] == [1] * (len(lines) - 1), lines
     assert table.errors == []
     page.close()
